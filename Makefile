@@ -1,0 +1,29 @@
+# The two set-up commands of the README: `make eval` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+LIMIT ?= 4
+
+.PHONY: install eval test test-fast bench
+
+$(VENV)/.installed: pyproject.toml scripts/install.sh
+	COBE_VENV=$(VENV) scripts/install.sh dev
+	touch $@
+
+install: $(VENV)/.installed
+
+# The main job: the whole pipeline on the bundled starter set with the embedded local model.
+eval: $(VENV)/.installed
+	$(VENV)/bin/cobe eval --limit $(LIMIT)
+
+# Every test, the slow (embedded model) and browser groups included.
+test: $(VENV)/.installed
+	scripts/browser.sh
+	$(PY) -m pytest
+
+# Unit and integration tests without the embedded model or the browser.
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not slow and not browser"
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/bench_harness.py
+	$(PY) benchmarks/bench_report.py

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Create .venv with cobe and the extras asked for ("dev" by default). llama-cpp-python compiles
+# from source (~8 min on 2 cores), so its wheel is kept in a cache outside the checkout that
+# every later install, CI included, reuses.
+set -euo pipefail
+extras="${1:-dev}"
+venv="${COBE_VENV:-.venv}"
+wheels="${COBE_WHEEL_CACHE:-$HOME/.cache/cobe/wheels}"
+llama_version="0.3.36"
+
+mkdir -p "$wheels"
+[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+
+case ",$extras," in
+  *,dev,*|*,all,*|*,local,*)
+    if ! ls "$wheels"/llama_cpp_python-"$llama_version"-*.whl >/dev/null 2>&1; then
+      echo "building llama-cpp-python $llama_version once (about 8 minutes on 2 cores); cached in $wheels"
+      CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$venv/bin/python" -m pip wheel -q --no-deps -w "$wheels" "llama-cpp-python==$llama_version"
+    fi
+    ;;
+esac
+
+"$venv/bin/python" -m pip install -q --find-links "$wheels" "llama-cpp-python==$llama_version" -e ".[$extras]" 2>&1 \
+  | grep -v "is neither a file nor a directory" || true
+"$venv/bin/python" -c "import cobe" || { echo "install failed" >&2; exit 1; }

@@ -1,0 +1,95 @@
+"""The `cobe` command: a thin shell over the library, one module per command group."""
+
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+
+import click
+
+from cobe import __version__
+from cobe.errors import CobeError
+
+# command name → "module:attribute"; modules load only when their command runs, so
+# `cobe --help` stays fast and no provider SDK is imported before it is needed.
+COMMANDS: dict[str, str] = {
+    "data": "cobe.cli.data:data",
+    "eval": "cobe.cli.evaluate:eval_cmd",
+    "generate": "cobe.cli.evaluate:generate_cmd",
+    "judge": "cobe.cli.evaluate:judge_cmd",
+    "runs": "cobe.cli.evaluate:runs_cmd",
+    "report": "cobe.cli.report:report_cmd",
+    "compare": "cobe.cli.report:compare_cmd",
+    "import": "cobe.cli.report:import_cmd",
+    "annotate": "cobe.cli.annotate:annotate",
+    "agreement": "cobe.cli.agreement:agreement_cmd",
+    "judges": "cobe.cli.agreement:judges",
+    "build": "cobe.cli.build:build",
+}
+
+SHORT_HELP: dict[str, str] = {
+    "data": "Inspect, validate, convert and sample datasets.",
+    "eval": "Generate responses and judge them (the whole pipeline).",
+    "generate": "Generate responses only; judge them later.",
+    "judge": "Judge stored responses again, with no respondent call.",
+    "runs": "List run directories and their state.",
+    "report": "Tables, figures and an HTML report from one or many runs.",
+    "compare": "Paired comparison of two runs on the same items.",
+    "import": "Import verdicts produced elsewhere as a run.",
+    "annotate": "Human rating studies and their web app.",
+    "agreement": "Judge–human agreement for a rating study.",
+    "judges": "Rank judges by their agreement with human ratings.",
+    "build": "Build a dataset: contributions, augmentation, checks, review, release.",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        return getattr(import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # listing help must not import every command module
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SHORT_HELP.get(name, "")) for name in COMMANDS])
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "COBE"},
+)
+@click.version_option(__version__, prog_name="cobe")
+def cli() -> None:
+    """Run the CoBe benchmark: conversational counterfactual text editing.
+
+    A model gets a short story and a request to rewrite it had something else happened;
+    an LLM judge checks that it kept what the change cannot affect and changed only the
+    consequences. Every flag can also be set as COBE_<COMMAND>_<FLAG>, e.g. COBE_EVAL_MODEL.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code."""
+    try:
+        code = cli.main(args=argv, standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except CobeError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("Interrupted; finished work is saved. Run the same command again to resume.", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

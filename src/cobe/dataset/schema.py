@@ -1,0 +1,120 @@
+"""The typed model of one CoBe scenario and its optional causal graph."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ID_PATTERN = re.compile(r"^(?P<core>\d+)v(?P<variation>\d+)$")
+
+
+class GraphType(str, Enum):
+    """The six causal-graph families of the paper (Table 4)."""
+
+    chain = "chain"
+    collider = "collider"
+    fork = "fork"
+    diamond = "diamond"
+    correlated = "correlated"
+    hybrid = "hybrid"
+
+
+class FailureMode(str, Enum):
+    """The seven failure patterns the paper names (Fig. 9); values are stable tags."""
+
+    unchanged_reason = "unchanged_reason"  # (i) overlooking an unchanged reason for an action
+    background_rationalised = "background_rationalised"  # (ii) changing background facts
+    stale_consequence = "stale_consequence"  # (iii) retaining a consequence whose reason is gone
+    physical_quantitative = "physical_quantitative"  # (iv) physical or quantitative constraints
+    spatial = "spatial"  # (v) inconsistent spatial consequences
+    unsupported_connector = "unsupported_connector"  # (vi) unsupported causal connector
+    history_rewritten = "history_rewritten"  # (vii) changing historical facts to match a preference
+
+
+FAILURE_MODE_LABELS: dict[FailureMode, str] = {
+    FailureMode.unchanged_reason: "(i) overlooking an unchanged reason for an action",
+    FailureMode.background_rationalised: "(ii) changing background facts to rationalise the intervention",
+    FailureMode.stale_consequence: "(iii) retaining a consequence whose reason no longer applies",
+    FailureMode.physical_quantitative: "(iv) violating physical or quantitative constraints",
+    FailureMode.spatial: "(v) inconsistent spatial consequences",
+    FailureMode.unsupported_connector: "(vi) unsupported causal connector",
+    FailureMode.history_rewritten: "(vii) changing historical facts to match a new preference",
+}
+
+
+class Edge(BaseModel):
+    """A directed cause → effect edge, or a bidirected (confounded) pair when `bidirected`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    target: str
+    bidirected: bool = False
+
+
+class Fact(BaseModel):
+    """Links one criterion sentence to the graph variable it is about."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    variable: str
+    invariant: bool = False  # a physical law or definitional fact: true whatever the intervention
+
+
+class CausalGraph(BaseModel):
+    """A small causal graph: variables, edges, the intervened variable and fact links."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variables: list[str]
+    edges: list[Edge]
+    intervened: str
+    preserve_facts: list[Fact] = Field(default_factory=list)
+    change_facts: list[Fact] = Field(default_factory=list)
+
+
+class Scenario(BaseModel):
+    """One dataset item: a story, three phrasings of one intervention, and its criteria."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    core_id: int
+    variation: int
+    domain: str
+    story: str
+    queries: list[str]
+    illustrative_answer: str = ""
+    preserve: list[str]
+    change: list[str]
+    graph_type: GraphType | None = None
+    failure_modes: list[FailureMode] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    intervention: str | None = None
+    original_condition: str | None = None
+    graph: CausalGraph | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not ID_PATTERN.match(value):
+            raise ValueError(f"id {value!r} is not of the form <core>v<variation>, e.g. 317v3")
+        return value
+
+    @property
+    def preserve_text(self) -> str:
+        """Criterion string 1 as the judge sees it."""
+        return " ".join(self.preserve)
+
+    @property
+    def change_text(self) -> str:
+        """Criterion string 2 as the judge sees it."""
+        return " ".join(self.change)
+
+
+def make_id(core_id: int, variation: int) -> str:
+    """The official id of a core example's variation, e.g. (317, 3) → '317v3'."""
+    return f"{core_id}v{variation}"
