@@ -1,0 +1,116 @@
+"""The paper's accuracy: mean over phrasings of (passes / scored) ± sample std across phrasings.
+
+Every breakdown (by domain, graph type, failure mode, tag, tier …) is the same function applied
+over a metadata key, so the arithmetic exists exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+#: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
+PHRASING = "template"
+
+
+def mean_and_std(per_phrasing_pct: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (ddof = 1) of per-phrasing accuracies; std is 0 for one phrasing."""
+    values = np.asarray(per_phrasing_pct, dtype=float)
+    if values.size == 0:
+        return float("nan"), float("nan")
+    std = float(values.std(ddof=1)) if values.size > 1 else 0.0
+    return float(values.mean()), std
+
+
+def rows_frame(rows: Iterable[dict]) -> pd.DataFrame:
+    """A results table from result-row dicts, with the counting columns the scorers need."""
+    df = pd.DataFrame(list(rows))
+    if df.empty:
+        return df
+    status = df["status"]
+    df["scored"] = status.isin(["passed", "failed"])
+    df["pass"] = status.eq("passed")
+    return df
+
+
+def _per_phrasing(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    grouped = df.groupby(keys + [PHRASING], sort=True, dropna=False)
+    table = grouped.agg(
+        n=("status", "size"),
+        scored=("scored", "sum"),
+        passes=("pass", "sum"),
+        unscored=("status", lambda s: int((s == "unscored").sum())),
+        errors=("status", lambda s: int((s == "error").sum())),
+    ).reset_index()
+    table["accuracy"] = np.where(table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan)
+    return table
+
+
+def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group: accuracy (%) = mean over phrasings of passes/scored, std (ddof=1), and the counts.
+
+    Phrasings with nothing scored are left out of the mean and counted in `phrasings_empty`.
+    """
+    keys = list(by)
+    if df.empty:
+        return pd.DataFrame(columns=keys + ["accuracy", "std", "phrasings", "n", "scored", "passes", "unscored", "errors"])
+    per = _per_phrasing(df, keys)
+    out = []
+    for group, part in per.groupby(keys, sort=True, dropna=False):
+        values = part["accuracy"].dropna().tolist()
+        mean, std = mean_and_std(values)
+        group = group if isinstance(group, tuple) else (group,)
+        out.append(
+            {
+                **dict(zip(keys, group)),
+                "accuracy": mean,
+                "std": std,
+                "phrasings": len(values),
+                "phrasings_empty": int(part["accuracy"].isna().sum()),
+                "n": int(part["n"].sum()),
+                "scored": int(part["scored"].sum()),
+                "passes": int(part["passes"].sum()),
+                "unscored": int(part["unscored"].sum()),
+                "errors": int(part["errors"].sum()),
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def by_phrasing(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Accuracy (%) of each phrasing separately, with its counts (the paper's Fig. 8)."""
+    return _per_phrasing(df, list(by))
+
+
+def breakdown(df: pd.DataFrame, key: str, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Accuracy per value of a metadata key; list-valued keys (failure_modes, tags) count once per value."""
+    if df.empty or key not in df.columns:
+        return accuracy(df.iloc[0:0], by=[*by, key]) if not df.empty else accuracy(df, by=[*by, key])
+    frame = df.explode(key) if df[key].map(lambda v: isinstance(v, list)).any() else df
+    frame = frame[frame[key].notna()]
+    return accuracy(frame, by=[*by, key])
+
+
+def check_failure_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group and check: the share of judged verdicts that are F (the paper's Fig. 6), unscored apart."""
+    records = []
+    keys = list(by)
+    for group, part in df.groupby(keys, sort=True, dropna=False):
+        group = group if isinstance(group, tuple) else (group,)
+        for check in ("preserve", "change", "connectors"):
+            verdicts = part["verdicts"].map(lambda v, c=check: (v or {}).get(c))
+            judged = verdicts.isin(["T", "F"])
+            failed = int((verdicts == "F").sum())
+            records.append(
+                {
+                    **dict(zip(keys, group)),
+                    "check": check,
+                    "judged": int(judged.sum()),
+                    "failed": failed,
+                    "unscored": int((~judged & part["status"].ne("error")).sum()),
+                    "failure_rate": 100.0 * failed / judged.sum() if judged.sum() else float("nan"),
+                }
+            )
+    return pd.DataFrame(records)

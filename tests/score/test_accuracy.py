@@ -1,0 +1,53 @@
+"""The paper's published arithmetic is the acceptance test for accuracy."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, mean_and_std, rows_frame
+
+
+def test_design_worked_example_mean_and_sample_std():
+    mean, std = mean_and_std([61.1, 61.9, 61.1])
+    assert f"{mean:.2f} ± {std:.2f}" == "61.37 ± 0.46"
+
+
+def _rows(model: str, template: str, passes: int, fails: int, unscored: int = 0, domain: str = "travel"):
+    rows = []
+    for status, count in (("passed", passes), ("failed", fails), ("unscored", unscored)):
+        rows += [{"model": model, "template": template, "status": status, "domain": domain,
+                  "failure_modes": ["spatial"], "verdicts": {}} for _ in range(count)]
+    return rows
+
+
+def test_accuracy_from_counts_per_phrasing_and_unscored_left_out():
+    # 611/1000, 619/1000, 611/1000 scored; unscored rows must not enter the denominator
+    rows = _rows("m", "A", 611, 389, unscored=7) + _rows("m", "B", 619, 381) + _rows("m", "C", 611, 389, unscored=2)
+    table = accuracy(rows_frame(rows))
+    row = table.iloc[0]
+    assert round(row["accuracy"], 2) == 61.37 and round(row["std"], 2) == 0.46
+    assert row["unscored"] == 9 and row["scored"] == 3000 and row["phrasings"] == 3
+
+
+def test_breakdown_and_by_phrasing_share_the_arithmetic():
+    rows = _rows("m", "A", 3, 1, domain="x") + _rows("m", "B", 1, 1, domain="x") + _rows("m", "A", 0, 2, domain="y")
+    df = rows_frame(rows)
+    dom = breakdown(df, "domain").set_index("domain")
+    assert dom.loc["x", "accuracy"] == pytest.approx((75.0 + 50.0) / 2)
+    assert dom.loc["y", "accuracy"] == 0.0 and dom.loc["y", "std"] == 0.0
+    modes = breakdown(df, "failure_modes")
+    assert modes["failure_modes"].tolist() == ["spatial"]
+    per = by_phrasing(df).set_index("template")
+    assert per.loc["A", "scored"] == 6 and per.loc["A", "passes"] == 3
+
+
+def test_check_failure_rates_count_only_judged_verdicts():
+    df = pd.DataFrame([
+        {"model": "m", "status": "failed", "verdicts": {"preserve": "F", "change": "T", "connectors": "T"}},
+        {"model": "m", "status": "passed", "verdicts": {"preserve": "T", "change": "T", "connectors": "T"}},
+        {"model": "m", "status": "unscored", "verdicts": {"preserve": None, "change": "T", "connectors": "T"}},
+    ])
+    rates = check_failure_rates(df).set_index("check")
+    assert rates.loc["preserve", "failure_rate"] == 50.0 and rates.loc["preserve", "unscored"] == 1
+    assert rates.loc["change", "failure_rate"] == 0.0
