@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -13,6 +14,9 @@ from pydantic import BaseModel
 from cobe.errors import InputError
 
 TEMPLATE_DIR = Path(str(files("cobe.prompts").joinpath("templates")))
+TEMPLATE_FIELDS: frozenset[str] = frozenset(
+    {"story", "had_clause", "if_clause", "intervention", "original_condition"}
+)
 
 
 class Template(BaseModel):
@@ -22,6 +26,17 @@ class Template(BaseModel):
     tier: int
     text: str  # uses {story}, {had_clause}, {if_clause}, {intervention}, {original_condition}
     phrasing: int  # position within its tier
+    final_marker: str | None = None  # the respondent's story to judge follows this line marker
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """The placeholders this template's text uses."""
+        return template_fields(self.text)
+
+
+def template_fields(text: str) -> frozenset[str]:
+    """The `{name}` placeholders of a template text."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
 
 
 @lru_cache(maxsize=8)
@@ -32,7 +47,21 @@ def load_templates(directory: str | None = None) -> dict[str, Template]:
     for path in sorted(root.glob("tier*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         for index, (name, body) in enumerate(data["templates"].items()):
-            found[name] = Template(name=name, tier=int(data["tier"]), text=body["text"], phrasing=index)
+            template = Template(
+                name=name,
+                tier=int(data["tier"]),
+                text=body["text"],
+                phrasing=index,
+                final_marker=body.get("final_marker"),
+            )
+            # a typo in a placeholder would otherwise only surface mid-run as a KeyError
+            unknown = template.fields - TEMPLATE_FIELDS
+            if unknown:
+                raise InputError(
+                    f"{path}: template {name} uses unknown placeholder(s) {', '.join(sorted(unknown))}; "
+                    f"known: {', '.join(sorted(TEMPLATE_FIELDS))}"
+                )
+            found[name] = template
     if not found:
         raise InputError(f"{root}: no tier*.yaml template files found")
     return found

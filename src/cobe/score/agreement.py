@@ -1,0 +1,206 @@
+"""Judge–human agreement with failure as the positive class, and agreement among human raters.
+
+Policies, stated once:
+- Raters answer "Does the rewrite satisfy the criterion / pass?": Yes = pass, No = fail
+  (`RATER_ANSWER_FAILS`). "Other" (unsure, not applicable) and missing answers abstain.
+- The human label of an item is the majority among its Yes/No answers; a tie, including an item
+  where everyone abstained, has no majority (None). Such items are counted and reported, never
+  broken by a coin or by the judge.
+- A statistic that is undefined for the data (precision with no predicted failure, kappa with
+  one class only) is None, not 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+
+from cobe.errors import InputError
+
+# the rater question is "does it pass?", so a "No" is a failure, the positive class
+RATER_ANSWER_FAILS: dict[str, bool] = {"Yes": False, "No": True}
+ABSTAIN_LABELS: frozenset[str] = frozenset({"Other"})
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def metrics_from_counts(tp: int, fp: int, fn: int, tn: int) -> dict[str, Any]:
+    """Accuracy, precision, recall, F1 and Cohen's kappa from a 2×2 table (failure = positive)."""
+    n = tp + fp + fn + tn
+    precision = _ratio(tp, tp + fp)
+    recall = _ratio(tp, tp + fn)
+    f1 = _ratio(2 * tp, 2 * tp + fp + fn)
+    accuracy = _ratio(tp + tn, n)
+    kappa = None
+    if n:
+        observed = (tp + tn) / n
+        # chance agreement: both say fail by chance, plus both say pass by chance
+        expected = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / (n * n)
+        kappa = _ratio(observed - expected, 1 - expected)
+    return {
+        "n": n,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "accuracy": accuracy,
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "kappa": kappa,
+    }
+
+
+def binary_metrics(judge_fail: Sequence[bool], human_fail: Sequence[bool]) -> dict[str, Any]:
+    """`metrics_from_counts` for paired judge and human failure labels."""
+    if len(judge_fail) != len(human_fail):
+        raise InputError(f"judge and human labels differ in length ({len(judge_fail)} vs {len(human_fail)})")
+    pairs = Counter((bool(j), bool(h)) for j, h in zip(judge_fail, human_fail))
+    return metrics_from_counts(
+        tp=pairs[(True, True)], fp=pairs[(True, False)], fn=pairs[(False, True)], tn=pairs[(False, False)]
+    )
+
+
+def _rater_label(label: str | None) -> str | None:
+    """'Yes' / 'No' (case-insensitive), or None for an abstention ('Other', blank, missing)."""
+    if label is None or (isinstance(label, float) and math.isnan(label)) or not str(label).strip():
+        return None
+    text = str(label).strip().capitalize()
+    if text in ABSTAIN_LABELS:
+        return None
+    if text not in RATER_ANSWER_FAILS:
+        raise InputError(f"rater label {label!r}: expected Yes, No or Other")
+    return text
+
+
+def majority_label(labels: Sequence[str | None]) -> str | None:
+    """The majority of the Yes/No answers; None on a tie (no majority). 'Other' and missing abstain."""
+    counts = Counter(label for label in map(_rater_label, labels) if label is not None)
+    yes, no = counts["Yes"], counts["No"]
+    if yes == no:
+        return None
+    return "Yes" if yes > no else "No"
+
+
+def human_fail(labels: Sequence[str | None]) -> bool | None:
+    """Whether the rater majority says the rewrite fails; None without a majority."""
+    majority = majority_label(labels)
+    return None if majority is None else RATER_ANSWER_FAILS[majority]
+
+
+def _is_missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _units(table: Sequence[Sequence[Hashable | None]]) -> list[list[Hashable]]:
+    return [[value for value in row if not _is_missing(value)] for row in table]
+
+
+def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
+    """Fleiss' kappa over items × raters labels; items missing any rating are left out (Fleiss needs equal counts)."""
+    from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
+
+    complete = [row for row, kept in zip(table, _units(table)) if len(kept) == len(row) and len(row) >= 2]
+    if not complete:
+        return None
+    # a ragged table (some items given to more raters) keeps the most common panel size
+    width = Counter(len(row) for row in complete).most_common(1)[0][0]
+    complete = [list(row) for row in complete if len(row) == width]
+    categories = sorted({value for row in complete for value in row}, key=str)
+    if len(categories) < 2:
+        return None
+    counts = np.array([[row.count(category) for category in categories] for row in complete], dtype=float)
+    value = float(_fleiss(counts, method="fleiss"))
+    return None if math.isnan(value) else value
+
+
+def krippendorff_alpha(table: Sequence[Sequence[Hashable | None]]) -> float | None:
+    """Krippendorff's alpha for nominal labels over items × raters, missing values allowed."""
+    coincidences: Counter[tuple[Hashable, Hashable]] = Counter()
+    for values in _units(table):
+        m = len(values)
+        if m < 2:
+            continue  # a unit with one value has no pair to agree or disagree
+        for i, a in enumerate(values):
+            for j, b in enumerate(values):
+                if i != j:
+                    coincidences[(a, b)] += 1 / (m - 1)
+    marginals: Counter[Hashable] = Counter()
+    for (a, _), weight in coincidences.items():
+        marginals[a] += weight
+    n = sum(marginals.values())
+    observed = sum(weight for (a, b), weight in coincidences.items() if a != b)
+    expected = sum(marginals[a] * marginals[b] for a in marginals for b in marginals if a != b)
+    if n <= 1 or expected == 0:
+        return None  # a single value in all the data: disagreement is undefined
+    return 1 - (n - 1) * observed / expected
+
+
+def bootstrap_ci(
+    fn: Callable[[Any], float | None],
+    data: Sequence[Any],
+    n_resamples: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> tuple[float, float] | None:
+    """Percentile interval of `fn` over item resamples; undefined resamples are dropped, None if all are."""
+    size = len(data)
+    if size == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    stats: list[float] = []
+    for _ in range(n_resamples):
+        index = rng.integers(0, size, size)
+        sample = data.iloc[index] if hasattr(data, "iloc") else [data[i] for i in index]
+        value = fn(sample)
+        if value is not None and not math.isnan(value):
+            stats.append(float(value))
+    if not stats:
+        return None
+    low, high = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def _judge_fails(verdict: object) -> bool | None:
+    """A judge verdict as failure: 'F'/False fails, 'T'/True passes, None is unscored."""
+    if verdict is None:
+        return None
+    if isinstance(verdict, bool):
+        return not verdict
+    return {"T": False, "F": True}.get(str(verdict).strip().upper())
+
+
+def agreement_metrics(
+    judge_verdicts: Sequence[object],
+    rater_labels: Sequence[Sequence[str | None]],
+) -> dict[str, Any]:
+    """Judge vs. human majority (failure positive) plus agreement among raters, with exclusions counted."""
+    if len(judge_verdicts) != len(rater_labels):
+        raise InputError(f"{len(judge_verdicts)} judge verdicts but {len(rater_labels)} rated items")
+    judge_fail: list[bool] = []
+    humans_fail: list[bool] = []
+    no_majority = unscored = 0
+    for verdict, labels in zip(judge_verdicts, rater_labels):
+        judged, rated = _judge_fails(verdict), human_fail(labels)
+        if rated is None:
+            no_majority += 1
+        elif judged is None:
+            unscored += 1
+        else:
+            judge_fail.append(judged)
+            humans_fail.append(rated)
+    normalised = [[_rater_label(label) for label in labels] for labels in rater_labels]
+    return {
+        **binary_metrics(judge_fail, humans_fail),
+        "items": len(rater_labels),
+        "no_majority": no_majority,
+        "judge_unscored": unscored,
+        "fleiss_kappa": fleiss_kappa(normalised),
+        "krippendorff_alpha": krippendorff_alpha(normalised),
+    }

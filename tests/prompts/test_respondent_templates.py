@@ -1,0 +1,153 @@
+"""Respondent templates: selection, rendering per tier, skips, and final-story extraction."""
+
+from __future__ import annotations
+
+import pytest
+
+from cobe.errors import InputError
+from cobe.prompts import (
+    extract_final_story,
+    load_templates,
+    respondent_messages,
+    select_templates,
+    story_to_judge,
+)
+from cobe.prompts.templates import TEMPLATE_FIELDS
+
+
+def test_bundled_templates_cover_every_tier() -> None:
+    tiers = {name: t.tier for name, t in load_templates().items()}
+    assert tiers == {"A": 1, "B": 1, "C": 1, "D": 2, "E": 2, "F": 2, "G": 2, "H1": 3, "H2": 4}
+    assert all(t.fields <= TEMPLATE_FIELDS for t in load_templates().values())
+
+
+def test_default_selection_is_tier_one() -> None:
+    assert [t.name for t in select_templates()] == ["A", "B", "C"]
+
+
+@pytest.mark.parametrize(
+    ("tier", "names"), [(1, ["A", "B", "C"]), (2, ["D", "E", "F", "G"]), (3, ["H1"]), (4, ["H2"])]
+)
+def test_select_by_tier(tier: int, names: list[str]) -> None:
+    assert [t.name for t in select_templates(tier=tier)] == names
+
+
+def test_select_by_name_is_case_insensitive_and_ordered() -> None:
+    assert [t.name for t in select_templates(["h2", "d", "A"])] == ["A", "D", "H2"]
+
+
+def test_select_names_and_tier_combine() -> None:
+    assert [t.name for t in select_templates(["A"], tier=3)] == ["A", "H1"]
+
+
+def test_unknown_name_lists_known_names() -> None:
+    with pytest.raises(InputError, match=r"unknown template 'Z'; known templates: A, B, C, D, E, F, G, H1, H2"):
+        select_templates(["A", "Z"])
+
+
+def test_unknown_tier_lists_known_tiers() -> None:
+    with pytest.raises(InputError, match=r"no templates in tier 9; known tiers: 1, 2, 3, 4"):
+        select_templates(tier=9)
+
+
+@pytest.mark.parametrize("name", ["A", "B", "C"])
+def test_tier1_is_story_blank_line_query(scenario, name: str) -> None:
+    (template,) = select_templates([name])
+    messages = respondent_messages(scenario, template)
+    assert messages is not None and len(messages) == 1
+    assert messages[0].role == "user"
+    assert messages[0].content == scenario.story + "\n\n" + scenario.queries[template.phrasing]
+
+
+def test_tier1_needs_no_intervention_fields(bare_scenario) -> None:
+    assert all(respondent_messages(bare_scenario, t) is not None for t in select_templates(tier=1))
+
+
+def test_tier1_skips_a_missing_phrasing(scenario_factory) -> None:
+    short = scenario_factory(queries=["Rewrite the original text, based on what would have happened instead had X."])
+    (template_c,) = select_templates(["C"])
+    assert respondent_messages(short, template_c) is None
+
+
+@pytest.mark.parametrize("name", ["D", "E", "F", "G", "H1", "H2"])
+def test_higher_tiers_render_from_fields(scenario, name: str) -> None:
+    (template,) = select_templates([name])
+    messages = respondent_messages(scenario, template)
+    assert messages is not None and len(messages) == 1
+    content = messages[0].content
+    assert content.startswith(scenario.story + "\n\n")
+    assert "Ravi had caught the 8:05 ferry" in content
+    assert "ferry." + "?" not in content and "ferry.," not in content  # the period is dropped mid-sentence
+    assert "{" not in content
+    if "original_condition" in template.fields:
+        assert "Ravi missed the 8:05 ferry" in content
+
+
+@pytest.mark.parametrize("name", ["E", "F", "G"])
+def test_original_condition_templates_use_it(name: str) -> None:
+    (template,) = select_templates([name])
+    assert "original_condition" in template.fields
+
+
+@pytest.mark.parametrize("name", ["D", "E", "F", "G", "H1", "H2"])
+def test_higher_tiers_skip_without_intervention(bare_scenario, name: str) -> None:
+    (template,) = select_templates([name])
+    assert respondent_messages(bare_scenario, template) is None
+
+
+@pytest.mark.parametrize("name", ["E", "F", "G"])
+def test_skip_when_only_original_condition_missing(name: str, scenario_factory) -> None:
+    (template,) = select_templates([name])
+    assert respondent_messages(scenario_factory(original_condition="  "), template) is None
+
+
+def test_intervention_only_templates_render_without_original_condition(scenario_factory) -> None:
+    partial = scenario_factory(original_condition=None)
+    assert all(respondent_messages(partial, t) is not None for t in select_templates(["D", "H1", "H2"]))
+
+
+def test_had_clause_in_a_custom_template(tmp_path, scenario_factory) -> None:
+    (tmp_path / "tier2.yaml").write_text(
+        'tier: 2\ntemplates:\n  X:\n    text: "{story}\\n\\nWhat if, {had_clause}?"\n', encoding="utf-8"
+    )
+    (template,) = select_templates(["X"], directory=str(tmp_path))
+    messages = respondent_messages(scenario_factory(), template)
+    assert messages is not None
+    assert messages[0].content.endswith("What if, had Ravi caught the 8:05 ferry?")
+    with pytest.raises(InputError, match=r"scenario 12v2: intervention 'Ravi caught"):
+        respondent_messages(scenario_factory(intervention="Ravi caught the ferry"), template)
+
+
+def test_unknown_placeholder_fails_at_load(tmp_path) -> None:
+    (tmp_path / "tier2.yaml").write_text('tier: 2\ntemplates:\n  X:\n    text: "{storey}"\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"template X uses unknown placeholder\(s\) storey"):
+        load_templates(str(tmp_path))
+
+
+def test_h2_declares_its_marker() -> None:
+    (h2,) = select_templates(["H2"])
+    assert h2.final_marker == "Final story:"
+    assert "Final story:" in h2.text
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1. Variables...\n2. Graph...\nFinal story: Ravi caught the ferry.", "Ravi caught the ferry."),
+        ("Steps.\n\n**Final story:**\nRavi caught the ferry.\nHe ate with friends.", "Ravi caught the ferry.\nHe ate with friends."),
+        ("I will end with 'Final story:' below.\nFINAL STORY:  Ravi caught it.", "Ravi caught it."),
+        ("**Final story**: Ravi caught it.", "Ravi caught it."),
+        ("No marker here, just a story.  ", "No marker here, just a story."),
+        ("Reasoning only.\nFinal story:", ""),
+    ],
+)
+def test_extract_final_story(raw: str, expected: str) -> None:
+    assert extract_final_story(raw) == expected
+
+
+def test_story_to_judge_only_extracts_for_marker_templates() -> None:
+    (a,) = select_templates(["A"])
+    (h2,) = select_templates(["H2"])
+    raw = "Plan.\nFinal story: Ravi caught it."
+    assert story_to_judge(a, raw) == raw
+    assert story_to_judge(h2, raw) == "Ravi caught it."
