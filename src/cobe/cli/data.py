@@ -1,0 +1,167 @@
+"""`cobe data`: validate, convert, describe, list, show and sample datasets."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from cobe.dataset import (
+    SHAPES,
+    dataset_stats,
+    load_dataset,
+    sample_scenarios,
+    validate,
+    write_dataset,
+)
+from cobe.dataset.stats import METHODS, graph_type_of
+from cobe.errors import InputError
+
+DEFAULT_DATA = "builtin:starter"
+data_option = click.option(
+    "--data", "data_source", default=DEFAULT_DATA, envvar="COBE_DATA", show_default=True,
+    help="Dataset file, or builtin:<name>. Env: COBE_DATA.",
+)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+@click.group()
+def data() -> None:
+    """Inspect, validate, convert and sample datasets."""
+
+
+@data.command("validate")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
+def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
+    """Check dataset files: one line per problem, then a summary; exit 1 on any error."""
+    report = validate(paths, strict=strict)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        for problem in report.problems:
+            click.echo(f"{problem.severity}: {problem}")
+        click.echo(report.summary())
+    sys.exit(1 if report.errors else 0)
+
+
+@data.command("convert")
+@click.argument("source")
+@click.argument("out", type=click.Path(dir_okay=False))
+@click.option("--to", "shape", type=click.Choice(SHAPES), default="native", show_default=True, help="Output shape.")
+def convert_cmd(source: str, out: str, shape: str) -> None:
+    """Convert a dataset file (any shape) to another shape."""
+    dataset = load_dataset(source)
+    write_dataset(dataset.scenarios, out, to=shape)
+    click.echo(f"wrote {len(dataset)} scenarios to {out} ({shape})", err=True)
+
+
+@data.command("stats")
+@click.argument("source", default=DEFAULT_DATA, envvar="COBE_DATA")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON only.")
+@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True, help="How clauses are counted.")
+def stats_cmd(source: str, as_json: bool, method: str) -> None:
+    """Size, story length, domain and graph-type shares (the paper's Tables 2–4)."""
+    stats = dataset_stats(load_dataset(source).scenarios, method=method)
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+        return
+    console = _console()
+    size = Table(title=f"Dataset: {source}")
+    size.add_column("statistic")
+    size.add_column("value", justify="right")
+    for label, key in [
+        ("scenarios", "scenarios"), ("core examples", "core_examples"), ("domains", "domains"),
+        ("avg. words per story", "avg_words"), ("avg. sentences per story", "avg_sentences"),
+        ("avg. clauses per story", "avg_clauses"), ("clauses per sentence", "clauses_per_sentence"),
+    ]:
+        size.add_row(label, str(stats[key]))
+    console.print(size)
+    for title, key, column in [("Domains (%)", "domain_shares", "domain"), ("Graph types (%)", "graph_type_shares", "graph type")]:
+        table = Table(title=title)
+        table.add_column(column)
+        table.add_column("%", justify="right")
+        for name, share in stats[key].items():
+            table.add_row(name, f"{share:.1f}")
+        console.print(table)
+    console.print(f"clauses counted by: {stats['clause_method']}")
+
+
+@data.command("list")
+@data_option
+@click.option("--domain", help="Only scenarios of this domain (case-insensitive).")
+@click.option("--graph-type", help="Only scenarios of this graph type.")
+def list_cmd(data_source: str, domain: str | None, graph_type: str | None) -> None:
+    """List scenarios as a table."""
+    scenarios = load_dataset(data_source).scenarios
+    if domain:
+        scenarios = [s for s in scenarios if s.domain.lower() == domain.lower()]
+    if graph_type:
+        scenarios = [s for s in scenarios if graph_type_of(s) == graph_type.lower()]
+    table = Table(title=f"{len(scenarios)} scenarios in {data_source}")
+    rows = [(s.id, s.domain, graph_type_of(s), s.story) for s in scenarios]
+    console = _console()
+    widths = [max([len(column), *(len(r[i]) for r in rows)]) for i, column in enumerate(("id", "domain", "graph type"))]
+    for width, column in zip(widths, ("id", "domain", "graph type")):
+        table.add_column(column, no_wrap=True, min_width=width)
+    # the short columns keep their full width; the story is cut to one line in what is left
+    story_width = max(20, console.width - sum(widths) - 3 * len(widths) - 4)
+    table.add_column("story", no_wrap=True, overflow="ellipsis", max_width=story_width)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+@data.command("show")
+@click.argument("scenario_id")
+@data_option
+def show_cmd(scenario_id: str, data_source: str) -> None:
+    """Show one scenario in full."""
+    s = load_dataset(data_source).get(scenario_id)
+    console = _console()
+    meta = f"domain: {s.domain}   graph type: {graph_type_of(s)}"
+    if s.failure_modes:
+        meta += "   failure modes: " + ", ".join(m.value for m in s.failure_modes)
+    if s.tags:
+        meta += "   tags: " + ", ".join(s.tags)
+    console.print(Panel(s.story, title=f"{s.id}  story", subtitle=meta))
+    for name, query in zip("ABC", s.queries):
+        console.print(f"[bold]{name}[/bold] {query}", markup=True)
+    if s.illustrative_answer:
+        console.print(Panel(s.illustrative_answer, title="illustrative answer (not scored)"))
+    console.print(Panel("\n".join(f"• {p}" for p in s.preserve), title="must stay true (preserve)"))
+    console.print(Panel("\n".join(f"• {c}" for c in s.change), title="must no longer hold (change)"))
+
+
+@data.command("sample")
+@click.option("--n", "n", type=int, default=500, show_default=True, help="How many scenarios.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--by-core", is_flag=True, help="Keep every variation of a drawn core example together.")
+@data_option
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the sample here (default: JSONL to stdout).")
+@click.option("--to", "shape", type=click.Choice(SHAPES), default="native", show_default=True, help="Shape of --out.")
+def sample_cmd(n: int, seed: int, by_core: bool, data_source: str, out: str | None, shape: str) -> None:
+    """Draw a reproducible sample (sorted by id first, so file order does not matter)."""
+    dataset = load_dataset(data_source)
+    chosen = sample_scenarios(dataset.scenarios, n, seed, by_core=by_core)
+    if out:
+        write_dataset(chosen, Path(out), to=shape)
+    else:
+        if shape != "native":
+            raise InputError("--to needs --out; the sample is printed as native JSONL otherwise")
+        for s in chosen:
+            click.echo(json.dumps(s.model_dump(mode="json"), ensure_ascii=False))
+    cores = len({s.core_id for s in chosen})
+    note = f"sampled {len(chosen)} scenarios ({cores} core examples) of {len(dataset)} with seed {seed}"
+    if len(chosen) != n:
+        note += f"; asked for {n}"
+    click.echo(note + (f"; wrote {out}" if out else ""), err=True)

@@ -1,0 +1,131 @@
+"""Read dataset files of any official shape into Scenarios, and load whole datasets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+from cobe.dataset.check import build_scenario
+from cobe.dataset.problems import Problem, ProblemSink
+from cobe.dataset.rawread import RawFile, RawRecord, read_raw
+from cobe.dataset.schema import Scenario
+from cobe.dataset.shapes import Normalised, detect_shape, from_native, from_paper, merge_site_rows, site_key
+from cobe.errors import InputError
+
+BUILTIN_PREFIX = "builtin:"
+_NATIVE_FIELDS = set(Scenario.model_fields)
+
+
+def builtin_dir() -> Path:
+    """The folder of the datasets shipped with cobe (`builtin:<name>` → `<name>.jsonl` here)."""
+    return Path(str(files("cobe.dataset").joinpath("builtin")))
+
+
+@dataclass
+class LoadResult:
+    """What one file held: its scenarios, every problem found, and its shape."""
+
+    path: str
+    scenarios: list[Scenario] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    shape: str = "unknown"  # e.g. paper-json, paper-jsonl, site-by-domain, csv, native-jsonl
+    lines: dict[str, int | None] = field(default_factory=dict)  # scenario id → line it starts on
+
+    @property
+    def errors(self) -> list[Problem]:
+        """The problems that are errors, not warnings."""
+        return [p for p in self.problems if p.is_error]
+
+
+def read_file(path: str | Path) -> LoadResult:
+    """Read one dataset file of any supported shape; bad content becomes problems, never an exception."""
+    raw = read_raw(path)
+    result = LoadResult(path=raw.path, problems=list(raw.problems))
+    if not raw.records:
+        return result
+    record_shape = detect_shape(raw.records[0].data, raw.container)
+    result.shape = record_shape if record_shape == "csv" else f"{record_shape}-{_layout(raw)}"
+    for rec in _normalise(raw, record_shape):
+        scenario = build_scenario(rec, record_shape)
+        result.problems.extend(rec.sink.problems)
+        if scenario is not None:
+            result.scenarios.append(scenario)
+            result.lines.setdefault(scenario.id, rec.line)
+            if result.lines[scenario.id] != rec.line:
+                result.problems.append(
+                    Problem(file=raw.path, line=rec.line, id=scenario.id, field="id", message="duplicate id (earlier in this file)")
+                )
+    return result
+
+
+def _layout(raw: RawFile) -> str:
+    return {"json-array": "json", "json-object": "json", "jsonl": "jsonl", "by-domain": "by-domain"}.get(raw.container, raw.container)
+
+
+def _normalise(raw: RawFile, shape: str) -> Iterator[Normalised]:
+    if shape == "site":
+        groups: dict[str, list[RawRecord]] = {}
+        for rec in raw.records:
+            groups.setdefault(site_key(rec), []).append(rec)
+        for key, rows in groups.items():
+            yield merge_site_rows(rows, ProblemSink(raw.path, rows[0].line, key))
+        return
+    for rec in raw.records:
+        sink = ProblemSink(raw.path, rec.line)
+        if shape in ("paper", "csv"):
+            yield from_paper(rec, sink, csv_mode=shape == "csv")
+        else:
+            yield from_native(rec, sink, _NATIVE_FIELDS)
+
+
+class Dataset:
+    """A loaded dataset: its scenarios in file order, indexed by id."""
+
+    def __init__(self, scenarios: list[Scenario], source: str) -> None:
+        self.scenarios = scenarios
+        self.source = source
+        self.by_id = {s.id: s for s in scenarios}
+
+    def __len__(self) -> int:
+        return len(self.scenarios)
+
+    def __iter__(self) -> Iterator[Scenario]:
+        return iter(self.scenarios)
+
+    def __repr__(self) -> str:
+        return f"Dataset({self.source!r}, {len(self)} scenarios)"
+
+    def get(self, scenario_id: str) -> Scenario:
+        """The scenario with this id; InputError naming the source when there is none."""
+        try:
+            return self.by_id[scenario_id]
+        except KeyError:
+            raise InputError(f"{self.source}: no scenario with id {scenario_id!r}") from None
+
+
+def resolve_source(source: str | Path) -> Path:
+    """The file a dataset source names: a path, or `builtin:<name>` for a bundled dataset."""
+    text = str(source)
+    if not text.startswith(BUILTIN_PREFIX):
+        return Path(text)
+    name = text[len(BUILTIN_PREFIX):]
+    path = builtin_dir() / f"{name}.jsonl"
+    if not name or not path.is_file():
+        names = sorted(p.stem for p in builtin_dir().glob("*.jsonl"))
+        available = ", ".join(f"builtin:{n}" for n in names) or "none installed"
+        raise InputError(f"unknown bundled dataset {text!r}; available: {available}")
+    return path
+
+
+def load_dataset(source: str | Path) -> Dataset:
+    """Load a dataset from a path or `builtin:<name>`; InputError on the first error in the file."""
+    path = resolve_source(source)
+    result = read_file(path)
+    errors = result.errors
+    if errors:
+        rest = len(errors) - 1
+        more = f" (and {rest} more error{'s' if rest != 1 else ''}; run `cobe data validate {path}` to list them)" if rest else ""
+        raise InputError(f"{errors[0]}{more}")
+    return Dataset(result.scenarios, str(source))

@@ -1,0 +1,224 @@
+"""Read a dataset file's bytes into raw records with line numbers, before any shape is known.
+
+Every failure (unreadable path, binary content, invalid UTF-8, invalid JSON or CSV) becomes
+a Problem rather than an exception, so validation can report all of them in one pass.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cobe.dataset.problems import Problem
+
+_WS = " \t\r\n"
+# keys that mark an object as a record itself rather than a holder of records
+_RECORD_KEYS = {"Core Set ID", "Story", "example_id", "coreset_id", "original", "id", "story"}
+
+
+@dataclass
+class RawRecord:
+    """One record as found in the file: its dict, the line it starts on, and its group key."""
+
+    data: dict[str, Any]
+    line: int | None
+    group: str | None = None  # the domain, when a file groups records by domain
+
+
+@dataclass
+class RawFile:
+    """The raw records of one file, how they were laid out, and any file-level problems."""
+
+    path: str
+    container: str  # json-array | json-object | by-domain | jsonl | csv | unreadable
+    records: list[RawRecord] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def read_raw(path: str | Path) -> RawFile:
+    """Read `path` into raw records; never raises on bad content."""
+    name = str(path)
+    text = _read_text(Path(path), name)
+    if isinstance(text, Problem):
+        return RawFile(name, "unreadable", problems=[text])
+    suffix = Path(path).suffix.lower()
+    if suffix == ".csv":
+        return _read_csv(name, text)
+    if suffix in (".jsonl", ".ndjson"):
+        return _read_jsonl(name, text)
+    return _read_json(name, text)
+
+
+def _read_text(path: Path, name: str) -> str | Problem:
+    if not path.exists():
+        return Problem(file=name, message="file not found")
+    if path.is_dir():
+        return Problem(file=name, message="is a directory; expected a dataset file (.json, .jsonl or .csv)")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return Problem(file=name, message=f"cannot be read ({exc.strerror or exc})")
+    if b"\0" in data[:8192]:
+        return Problem(file=name, message="is a binary file, not a text dataset")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return Problem(file=name, line=line, message=f"invalid UTF-8 at byte offset {exc.start}")
+
+
+def _json_problem(name: str, exc: json.JSONDecodeError, line_offset: int = 0) -> Problem:
+    return Problem(
+        file=name, line=exc.lineno + line_offset, message=f"invalid JSON: {exc.msg} (line {exc.lineno + line_offset}, column {exc.colno})"
+    )
+
+
+def _read_jsonl(name: str, text: str) -> RawFile:
+    out = RawFile(name, "jsonl")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError as exc:
+            out.problems.append(_json_problem(name, exc, number - 1))
+            continue
+        if not isinstance(value, dict):
+            out.problems.append(Problem(file=name, line=number, message=f"expected a JSON object, got {_kind(value)}"))
+            continue
+        out.records.append(RawRecord(value, number))
+    if not out.records and not out.problems:
+        out.problems.append(Problem(file=name, message="holds no records"))
+    return out
+
+
+def _read_json(name: str, text: str) -> RawFile:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        # a .json file that is really JSON lines: the first line parses and the rest is "extra data"
+        if exc.msg == "Extra data" and exc.lineno > 1:
+            return _read_jsonl(name, text)
+        return RawFile(name, "unreadable", problems=[_json_problem(name, exc)])
+    value, _ = _parse(text, _skip(text, 0))
+    return _records_from_document(name, value)
+
+
+def _records_from_document(name: str, value: Any) -> RawFile:
+    if isinstance(value, list):
+        return _list_records(RawFile(name, "json-array"), value, None)
+    if not isinstance(value, _LinedDict):
+        return RawFile(name, "unreadable", problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {_kind(value)}")])
+    grouped = value.get("by_domain")
+    if isinstance(grouped, dict):
+        out = RawFile(name, "by-domain")
+        for domain, rows in grouped.items():
+            if not isinstance(rows, list):
+                out.problems.append(Problem(file=name, line=grouped.line, field=f"by_domain.{domain}", message=f"expected a list of rows, got {_kind(rows)}"))
+                continue
+            _list_records(out, rows, str(domain))
+        return out
+    if _RECORD_KEYS & value.keys():  # one record written as a bare object
+        return RawFile(name, "json-object", records=[RawRecord(dict(value), value.line)])
+    lists = [key for key, item in value.items() if isinstance(item, list)]
+    if len(lists) == 1:
+        return _list_records(RawFile(name, "json-object"), value[lists[0]], None)
+    if len(lists) > 1:
+        keys = ", ".join(repr(k) for k in lists)
+        return RawFile(name, "unreadable", problems=[Problem(file=name, line=value.line, message=f"object holds several lists ({keys}); expected exactly one list of records")])
+    return RawFile(name, "unreadable", problems=[Problem(file=name, line=value.line, message="object holds no list of records")])
+
+
+def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:
+    for index, row in enumerate(rows):
+        if isinstance(row, _LinedDict):
+            out.records.append(RawRecord(dict(row), row.line, group))
+        else:
+            out.problems.append(Problem(file=out.path, field=f"[{index}]", message=f"expected a JSON object, got {_kind(row)}"))
+    if not rows:
+        out.problems.append(Problem(file=out.path, message="holds no records"))
+    return out
+
+
+def _read_csv(name: str, text: str) -> RawFile:
+    out = RawFile(name, "csv")
+    try:
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = reader.fieldnames
+        if not header:
+            out.problems.append(Problem(file=name, message="CSV file has no header row"))
+            return out
+        for row in reader:
+            if None in row:  # more cells than header columns
+                out.problems.append(Problem(file=name, line=reader.line_num, message=f"row has {len(header) + len(row[None])} cells, header has {len(header)}"))
+                continue
+            if not any((v or "").strip() for v in row.values()):
+                continue
+            out.records.append(RawRecord({k: v for k, v in row.items() if v is not None}, reader.line_num))
+    except csv.Error as exc:
+        out.problems.append(Problem(file=name, message=f"invalid CSV: {exc}"))
+    if not out.records and not out.problems:
+        out.problems.append(Problem(file=name, message="holds no records"))
+    return out
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+class _LinedDict(dict):  # type: ignore[type-arg]
+    """A JSON object that remembers the line it starts on."""
+
+    line: int = 1
+
+
+_decoder = json.JSONDecoder()
+
+
+def _skip(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _WS:
+        index += 1
+    return index
+
+
+def _parse(text: str, index: int) -> tuple[Any, int]:
+    # only runs on text json.loads already accepted, so it can trust the syntax; scalars and
+    # strings go through the C decoder, only containers are walked here to learn their lines
+    char = text[index]
+    if char == "{":
+        obj = _LinedDict()
+        obj.line = text.count("\n", 0, index) + 1
+        index = _skip(text, index + 1)
+        while text[index] != "}":
+            key, index = _decoder.raw_decode(text, index)
+            index = _skip(text, _skip(text, index) + 1)  # past ':'
+            obj[key], index = _parse(text, index)
+            index = _skip(text, index)
+            if text[index] == ",":
+                index = _skip(text, index + 1)
+        return obj, index + 1
+    if char == "[":
+        items: list[Any] = []
+        index = _skip(text, index + 1)
+        while text[index] != "]":
+            item, index = _parse(text, index)
+            items.append(item)
+            index = _skip(text, index)
+            if text[index] == ",":
+                index = _skip(text, index + 1)
+        return items, index + 1
+    return _decoder.raw_decode(text, index)

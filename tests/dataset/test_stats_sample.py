@@ -1,0 +1,70 @@
+"""Statistics (Tables 2–4) and reproducible sampling."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cobe.dataset import dataset_stats, read_file, sample_scenarios
+from cobe.dataset import stats
+from cobe.dataset.stats import APPROX_NAME, approx_clauses
+from cobe.errors import InputError
+
+from dataset_helpers import FIXTURES
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Maya ran.", (1, 1)),
+        ("Maya ran because it rained, and she got wet.", (1, 3)),
+        ("He bought bread and butter. They left.", (2, 2)),  # a noun pair is not a clause
+        ("It rained; the match stopped and they went home.", (1, 3)),
+    ],
+)
+def test_approximate_clause_count(text: str, expected: tuple[int, int]) -> None:
+    assert approx_clauses(text) == expected
+
+
+def test_dataset_stats_tables() -> None:
+    stats = dataset_stats(read_file(FIXTURES / "native.jsonl").scenarios, method="approx")
+    assert stats["scenarios"] == 4 and stats["core_examples"] == 3 and stats["domains"] == 3
+    assert stats["avg_sentences"] == 2.0 and stats["avg_words"] == 19.5
+    assert stats["clause_method"] == APPROX_NAME
+    assert stats["domain_shares"] == {"Daily life": 50.0, "Leisure": 25.0, "Work": 25.0}
+    assert stats["graph_type_shares"] == {"unlabelled": 75.0, "collider": 25.0}
+
+
+def test_spacy_method_fails_clearly_without_spacy_and_auto_falls_back(monkeypatch) -> None:
+    monkeypatch.setattr(stats, "_spacy_counter", lambda: None)
+    with pytest.raises(InputError, match="--method spacy needs spaCy"):
+        dataset_stats([], method="spacy")
+    assert dataset_stats([], method="auto")["clause_method"] == APPROX_NAME
+
+
+def _many() -> list:
+    base = read_file(FIXTURES / "native.jsonl").scenarios[0]
+    return [base.model_copy(update={"id": f"{c}v{v}", "core_id": c, "variation": v}) for c in range(1, 21) for v in range(3)]
+
+
+def test_sample_is_seeded_and_ignores_input_order() -> None:
+    items = _many()
+    shuffled = items[:]
+    random.Random(5).shuffle(shuffled)
+    first = [s.id for s in sample_scenarios(items, 10, seed=0)]
+    assert first == [s.id for s in sample_scenarios(shuffled, 10, seed=0)]
+    assert len(first) == 10 and first != [s.id for s in sample_scenarios(items, 10, seed=1)]
+
+
+def test_sample_by_core_keeps_variations_together() -> None:
+    chosen = sample_scenarios(_many(), 10, seed=3, by_core=True)
+    cores = {s.core_id for s in chosen}
+    assert len(chosen) == 12 and len(cores) == 4  # 4 whole cores of 3 reach the 10 asked for
+    assert sorted(s.id for s in chosen) == sorted(f"{c}v{v}" for c in cores for v in range(3))
+
+
+def test_sample_larger_than_the_data_returns_everything_and_rejects_zero() -> None:
+    assert len(sample_scenarios(_many(), 500, seed=0)) == 60
+    with pytest.raises(InputError):
+        sample_scenarios(_many(), 0, seed=0)
