@@ -1,0 +1,122 @@
+"""Anthropic Messages API, for `anthropic/<model>`."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from cobe.errors import InputError, ProviderUnavailable
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.openai_chat import POOL_SIZE, request_timeout
+from cobe.models.registry import register
+from cobe.models.retry import (
+    is_malformed_body,
+    is_transport_error,
+    retry_after_from,
+    retryable_status,
+    status_of,
+)
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+# the Messages API requires max_tokens; rewrites of ~40-word stories fit easily
+DEFAULT_MAX_TOKENS = 1024
+
+
+def message_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+    """Messages + GenerateConfig → keyword arguments of messages.create; system text goes to `system=`."""
+    system = "\n\n".join(m.content for m in messages if m.role == "system")
+    kwargs: dict[str, Any] = {
+        "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+    }
+    if system:
+        kwargs["system"] = system
+    if config.temperature is not None:
+        kwargs["temperature"] = config.temperature
+    if config.top_p is not None:
+        kwargs["top_p"] = config.top_p
+    if config.stop:
+        kwargs["stop_sequences"] = list(config.stop)
+    # the API has neither seed nor logprobs; both stay in the cache key but are not sent
+    return kwargs
+
+
+class AnthropicChat(Provider):
+    """One shared AsyncAnthropic client per provider; the SDK's own retries are off (cobe retries)."""
+
+    def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
+        super().__init__(spec, "anthropic", model)
+        try:
+            import anthropic
+        except ImportError:
+            raise ProviderUnavailable(
+                f"{spec}: the anthropic SDK is not installed; run pip install 'cobe[anthropic]'"
+            ) from None
+        self._anthropic = anthropic
+        limits = type(anthropic._constants.DEFAULT_CONNECTION_LIMITS)(
+            max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
+        )
+        self._client = anthropic.AsyncAnthropic(
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=0,
+            timeout=request_timeout(),
+            http_client=anthropic.DefaultAsyncHttpxClient(limits=limits),
+        )
+        self._create = self._client.messages.create
+
+    def __repr__(self) -> str:
+        return f"AnthropicChat({self.spec!r})"
+
+    async def generate(
+        self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
+    ) -> ModelOutput:
+        """One Messages call; text blocks are concatenated."""
+        kwargs = message_kwargs(messages, config)
+        start = time.perf_counter()
+        response = await self._create(model=self.model, **kwargs)
+        latency = time.perf_counter() - start
+        text = "".join(block.text for block in response.content if block.type == "text")
+        return ModelOutput.model_construct(
+            text=text,
+            finish_reason=response.stop_reason,
+            input_tokens=response.usage.input_tokens,
+            output_tokens=response.usage.output_tokens,
+            latency_s=latency,
+            first_token_logprobs=None,
+            raw=None,
+        )
+
+    def should_retry(self, exc: BaseException) -> bool:
+        """Rate limits, overload (529), timeouts, lost connections, 5xx and malformed bodies."""
+        anthropic = self._anthropic
+        if isinstance(exc, anthropic.APIConnectionError):  # includes APITimeoutError
+            return True
+        if isinstance(exc, anthropic.APIStatusError):
+            return retryable_status(exc.status_code)
+        if isinstance(exc, anthropic.APIResponseValidationError):
+            return True
+        return is_malformed_body(exc) or is_transport_error(exc) or retryable_status(status_of(exc))
+
+    def retry_after(self, exc: BaseException) -> float | None:
+        """Seconds from the Retry-After header of the failed response."""
+        return retry_after_from(exc)
+
+    def max_connections(self) -> int:
+        """Anthropic's tiers allow tens of parallel requests."""
+        return 16
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP connection pool."""
+        await self._client.close()
+
+
+@register("anthropic")
+def _anthropic_factory(spec: str, model: str) -> Provider:
+    key = os.environ.get("ANTHROPIC_API_KEY")
+    if not key:
+        raise InputError(f"model spec {spec!r}: set the ANTHROPIC_API_KEY environment variable")
+    return AnthropicChat(spec, model, api_key=key, base_url=os.environ.get("ANTHROPIC_BASE_URL") or None)

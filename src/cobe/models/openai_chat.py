@@ -1,0 +1,164 @@
+"""OpenAI chat completions, for `openai/<model>` and any compatible server `openai-api/<service>/<model>`."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
+
+from cobe.errors import InputError, ProviderUnavailable
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.registry import register
+from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+DEFAULT_TIMEOUT_S = 120.0
+# the pool is sized above any sensible --concurrency; connections open lazily, so it costs nothing
+POOL_SIZE = 1024
+TOP_LOGPROBS = 5
+
+
+def request_timeout() -> float:
+    """Per-request timeout in seconds: COBE_REQUEST_TIMEOUT or 120."""
+    raw = os.environ.get("COBE_REQUEST_TIMEOUT")
+    if not raw:
+        return DEFAULT_TIMEOUT_S
+    try:
+        return float(raw)
+    except ValueError:
+        raise InputError(f"COBE_REQUEST_TIMEOUT={raw!r}: expected a number of seconds") from None
+
+
+def completion_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+    """GenerateConfig → keyword arguments of chat.completions.create (unset fields are left out)."""
+    kwargs: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
+    if config.temperature is not None:
+        kwargs["temperature"] = config.temperature
+    if config.max_tokens is not None:
+        kwargs["max_tokens"] = config.max_tokens
+    if config.top_p is not None:
+        kwargs["top_p"] = config.top_p
+    if config.seed is not None:
+        kwargs["seed"] = config.seed
+    if config.stop:
+        kwargs["stop"] = list(config.stop)
+    if config.logprobs:
+        kwargs["logprobs"] = True
+        kwargs["top_logprobs"] = TOP_LOGPROBS
+    return kwargs
+
+
+def first_token_logprobs(choice: Any) -> dict[str, float] | None:
+    """token → logprob for the first generated token's top alternatives, if the server sent them."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    if not content:
+        return None
+    return {alt.token: alt.logprob for alt in content[0].top_logprobs or ()}
+
+
+class OpenAIChat(Provider):
+    """One shared AsyncOpenAI client per provider; the SDK's own retries are off (cobe retries)."""
+
+    def __init__(
+        self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | None
+    ) -> None:
+        super().__init__(spec, provider, model)
+        try:
+            import openai
+        except ImportError:
+            raise ProviderUnavailable(
+                f"{spec}: the openai SDK is not installed; run pip install 'cobe[openai]'"
+            ) from None
+        self._openai = openai
+        limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(
+            max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
+        )
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=0,
+            timeout=request_timeout(),
+            http_client=openai.DefaultAsyncHttpxClient(limits=limits),
+        )
+        self._create = self._client.chat.completions.create
+
+    def __repr__(self) -> str:
+        return f"OpenAIChat({self.spec!r})"
+
+    async def generate(
+        self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
+    ) -> ModelOutput:
+        """One chat completion; latency covers the HTTP round trip only."""
+        kwargs = completion_kwargs(messages, config)
+        start = time.perf_counter()
+        response = await self._create(model=self.model, **kwargs)
+        latency = time.perf_counter() - start
+        choice = response.choices[0]
+        usage = response.usage
+        # model_construct: every field is already typed by the SDK, so skip re-validation
+        return ModelOutput.model_construct(
+            text=choice.message.content or "",
+            finish_reason=choice.finish_reason,
+            input_tokens=usage.prompt_tokens if usage else 0,
+            output_tokens=usage.completion_tokens if usage else 0,
+            latency_s=latency,
+            first_token_logprobs=first_token_logprobs(choice) if config.logprobs else None,
+            raw=None,
+        )
+
+    def should_retry(self, exc: BaseException) -> bool:
+        """Rate limits, timeouts, lost connections, 5xx and malformed bodies are transient."""
+        openai = self._openai
+        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+            return True
+        if isinstance(exc, openai.APIStatusError):
+            return retryable_status(exc.status_code)
+        if isinstance(exc, openai.APIResponseValidationError):
+            return True
+        return is_malformed_body(exc) or retryable_status(status_of(exc))
+
+    def retry_after(self, exc: BaseException) -> float | None:
+        """Seconds from the Retry-After (or retry-after-ms) header of the failed response."""
+        return retry_after_from(exc)
+
+    def max_connections(self) -> int:
+        """Hosted APIs and local servers both take many parallel requests."""
+        return 32
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP connection pool."""
+        await self._client.close()
+
+
+def _env_name(service: str, suffix: str) -> str:
+    return f"{service.upper().replace('-', '_').replace('.', '_')}_{suffix}"
+
+
+@register("openai")
+def _openai_factory(spec: str, model: str) -> Provider:
+    key = os.environ.get("OPENAI_API_KEY")
+    if not key:
+        raise InputError(f"model spec {spec!r}: set the OPENAI_API_KEY environment variable")
+    return OpenAIChat(
+        spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None
+    )
+
+
+@register("openai-api")
+def _openai_api_factory(spec: str, model: str) -> Provider:
+    service, sep, name = model.partition("/")
+    if not sep or not service or not name:
+        raise InputError(
+            f"model spec {spec!r}: expected openai-api/<service>/<model>, e.g. openai-api/vllm/my-model"
+        )
+    url_var, key_var = _env_name(service, "BASE_URL"), _env_name(service, "API_KEY")
+    base_url = os.environ.get(url_var)
+    if not base_url:
+        raise InputError(
+            f"model spec {spec!r}: set {url_var} to the server's URL, e.g. http://localhost:8000/v1"
+        )
+    # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy
+    key = os.environ.get(key_var) or "EMPTY"
+    return OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_url)

@@ -1,0 +1,89 @@
+"""Transient-error classification and Retry-After parsing shared by the SDK providers."""
+
+from __future__ import annotations
+
+import json
+import time
+from email.utils import parsedate_to_datetime
+
+# 408 request timeout and 429 rate limit are transient; so is every 5xx (529 = overloaded)
+_RETRYABLE_4XX = frozenset({408, 409, 429})
+_TRANSPORT_NAMES = frozenset({"TransportError", "TimeoutException", "ClientConnectionError", "ServerTimeoutError"})
+_HTTP_LIBS = frozenset({"httpx", "httpx2", "aiohttp", "httpcore"})
+
+
+def status_of(exc: BaseException) -> int | None:
+    """The HTTP status an SDK exception carries, whatever the SDK calls the attribute."""
+    for name in ("status_code", "code", "status"):
+        value = getattr(exc, name, None)
+        if isinstance(value, int):
+            return value
+    response = getattr(exc, "response", None)
+    value = getattr(response, "status_code", None)
+    return value if isinstance(value, int) else None
+
+
+def retryable_status(status: int | None) -> bool:
+    """Whether an HTTP status means 'try again later'."""
+    return status is not None and (status >= 500 or status in _RETRYABLE_4XX)
+
+
+def is_transport_error(exc: BaseException) -> bool:
+    """A lost connection or timeout below the SDK (httpx, httpx2, aiohttp or the OS)."""
+    if isinstance(exc, (ConnectionError, TimeoutError)):
+        return True
+    # match by name so this module imports no HTTP library
+    return any(
+        cls.__name__ in _TRANSPORT_NAMES and cls.__module__.split(".")[0] in _HTTP_LIBS
+        for cls in type(exc).__mro__
+    )
+
+
+def is_malformed_body(exc: BaseException) -> bool:
+    """A response body that was not the JSON promised: a server glitch worth retrying."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    # SDKs wrap the json error, so walk the cause chain
+    while current is not None and id(current) not in seen:
+        if isinstance(current, json.JSONDecodeError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def retry_after_from(exc: BaseException) -> float | None:
+    """Retry-After (or OpenAI's retry-after-ms) from the response an SDK exception holds."""
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if headers is None:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return max(0.0, float(millis) / 1000.0)
+        except ValueError:
+            pass
+    return parse_retry_after(headers.get("retry-after"))
+
+
+def word_count(text: str) -> int:
+    """Whitespace word count: the token estimate for scripted and baseline providers."""
+    return len(text.split())

@@ -1,0 +1,125 @@
+"""Offline batch inference on local GPUs through vLLM, for `vllm/<path-or-hub-id>`."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from cobe.errors import ProviderUnavailable
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.registry import register
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+INSTALL = "pip install 'cobe[vllm]'"
+DEFAULT_MAX_TOKENS = 256  # vLLM's own default (16) cuts every rewrite short
+TOP_LOGPROBS = 5
+
+
+def sampling_params(vllm: Any, config: GenerateConfig) -> Any:
+    """GenerateConfig → vllm.SamplingParams; unset fields keep vLLM's defaults."""
+    kwargs: dict[str, Any] = {
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS
+    }
+    if config.temperature is not None:
+        kwargs["temperature"] = config.temperature
+    if config.top_p is not None:
+        kwargs["top_p"] = config.top_p
+    if config.seed is not None:
+        kwargs["seed"] = config.seed
+    if config.stop:
+        kwargs["stop"] = list(config.stop)
+    if config.logprobs:
+        kwargs["logprobs"] = TOP_LOGPROBS
+    return vllm.SamplingParams(**kwargs)
+
+
+def to_output(result: Any, latency: float, want_logprobs: bool) -> ModelOutput:
+    """One vllm.RequestOutput → ModelOutput (latency is the batch's, shared by its items)."""
+    completion = result.outputs[0]
+    first = None
+    if want_logprobs and completion.logprobs:
+        first = {lp.decoded_token: lp.logprob for lp in completion.logprobs[0].values()}
+    return ModelOutput(
+        text=completion.text,
+        finish_reason=completion.finish_reason,
+        input_tokens=len(result.prompt_token_ids or ()),
+        output_tokens=len(completion.token_ids),
+        latency_s=latency,
+        first_token_logprobs=first,
+    )
+
+
+class VLLMOffline(Provider):
+    """Loads the model once on first use; batches run one at a time in a worker thread."""
+
+    def __init__(self, spec: str, model: str, vllm: Any) -> None:
+        super().__init__(spec, "vllm", model)
+        self._vllm = vllm
+        self._llm: Any = None
+        self._lock = threading.Lock()  # one batch on the GPU at a time
+
+    def _run(self, requests: list[tuple[list[Message], GenerateConfig]]) -> list[ModelOutput | BaseException]:
+        with self._lock:
+            if self._llm is None:
+                self._llm = self._vllm.LLM(model=self.model)
+            conversations = [[{"role": m.role, "content": m.content} for m in msgs] for msgs, _ in requests]
+            params = [sampling_params(self._vllm, config) for _, config in requests]
+            start = time.perf_counter()
+            try:
+                results = self._llm.chat(conversations, sampling_params=params, use_tqdm=False)
+            except Exception as exc:  # a failed batch fails each of its items, reported per item
+                return [exc] * len(requests)
+            latency = time.perf_counter() - start
+            return [to_output(r, latency, config.logprobs) for r, (_, config) in zip(results, requests)]
+
+    async def generate_many(
+        self, requests: list[tuple[list[Message], GenerateConfig]]
+    ) -> list[ModelOutput | BaseException] | None:
+        """The whole list as one vLLM batch (the chat template comes from the model's tokenizer)."""
+        if not requests:
+            return []
+        return await asyncio.to_thread(self._run, requests)
+
+    async def generate(
+        self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
+    ) -> ModelOutput:
+        """A one-item batch."""
+        (result,) = await asyncio.to_thread(self._run, [(messages, config)])
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def max_connections(self) -> int:
+        """vLLM batches internally; hand it large batches."""
+        return 256
+
+    async def aclose(self) -> None:
+        """Drop the engine so its GPU memory can be reclaimed."""
+        self._llm = None
+
+
+@register("vllm")
+def _vllm_factory(spec: str, model: str) -> Provider:
+    if importlib.util.find_spec("vllm") is None:
+        raise ProviderUnavailable(f"{spec}: vLLM is not installed; run {INSTALL} on a machine with a CUDA GPU")
+    try:
+        import torch
+
+        has_gpu = torch.cuda.is_available()
+    except ImportError:
+        has_gpu = False
+    if not has_gpu:
+        raise ProviderUnavailable(
+            f"{spec}: no CUDA GPU is visible; vLLM offline inference needs one (use llamacpp/ or openai-api/ instead)"
+        )
+    try:
+        import vllm
+    except Exception as exc:  # a broken CUDA/driver stack fails at import with assorted errors
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ProviderUnavailable(f"{spec}: vLLM failed to import ({reason}); reinstall with {INSTALL}") from None
+    return VLLMOffline(spec, model, vllm)

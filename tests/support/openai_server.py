@@ -1,0 +1,362 @@
+"""A fast local fake of the OpenAI (and Anthropic, Gemini) chat APIs, with fault injection.
+
+Runs in a background thread (the `openai_server` pytest fixture) or as its own process:
+`python -m tests.support.openai_server --port 0` prints the port it bound, then serves forever.
+Raw asyncio streams keep it cheap enough for benchmarks that push tens of thousands of calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import itertools
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+JUDGE_MARKER = "Answer with exactly one letter"
+_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
+
+
+@dataclass
+class Faults:
+    """What the server does to the next requests; counts are consumed in field order."""
+
+    rate_limit: int = 0  # next k requests answer 429
+    retry_after: str = "1"  # Retry-After header of a 429: seconds or an HTTP date
+    server_error: int = 0  # then k requests answer 500
+    malformed: int = 0  # then k requests answer 200 with a truncated JSON body
+    delay_s: float = 0.0  # every reply waits this long
+    verdict: str | list[str] = "T"  # judge answers; a list cycles
+    reply: str | None = None  # fixed answer to non-judge prompts (default: echo a short rewrite)
+    judge_marker: str = JUDGE_MARKER
+
+
+@dataclass
+class Stats:
+    """Counts of API requests received and how each was answered."""
+
+    requests: int = 0
+    ok: int = 0
+    rate_limited: int = 0
+    server_errors: int = 0
+    malformed: int = 0
+    models: dict[str, int] = field(default_factory=dict)
+
+
+class FakeLLMServer:
+    """The protocol logic: routes, fault injection, deterministic replies."""
+
+    def __init__(self, **faults: Any) -> None:
+        self.faults = Faults()
+        self.stats = Stats()
+        self._verdicts: Iterator[str] = iter(())
+        self.control(**faults)
+
+    def control(self, reset: bool = False, **faults: Any) -> None:
+        """Change faults; `reset=True` also restores defaults and zeroes the counters."""
+        if reset:
+            self.faults, self.stats = Faults(), Stats()
+        names = {f.name for f in fields(Faults)}
+        unknown = set(faults) - names
+        if unknown:
+            raise ValueError(f"unknown fault(s): {sorted(unknown)}; known: {sorted(names)}")
+        for name, value in faults.items():
+            setattr(self.faults, name, str(value) if name == "retry_after" else value)
+        verdict = self.faults.verdict
+        self._verdicts = itertools.cycle([verdict] if isinstance(verdict, str) else verdict)
+
+    # ---- HTTP plumbing -------------------------------------------------------------------
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve keep-alive HTTP/1.1 requests on one connection until the client hangs up."""
+        try:
+            while True:
+                try:
+                    head = await reader.readuntil(b"\r\n\r\n")
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    return
+                except asyncio.CancelledError:
+                    # shutdown: end quietly (3.11's stream callback chokes on a cancelled handler)
+                    return
+                lines = head.decode("latin-1").split("\r\n")
+                method, path, _ = lines[0].split(" ", 2)
+                length, close = 0, False
+                for line in lines[1:]:
+                    name, _, value = line.partition(":")
+                    name = name.lower()
+                    if name == "content-length":
+                        length = int(value)
+                    elif name == "connection" and value.strip().lower() == "close":
+                        close = True
+                body = await reader.readexactly(length) if length else b""
+                status, payload, headers = await self.route(method, path.split("?", 1)[0], body)
+                writer.write(_response(status, payload, headers))
+                if close:
+                    break
+                await writer.drain()
+        finally:
+            writer.close()
+
+    async def route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+        """Dispatch one request to its endpoint."""
+        if path == "/_stats":
+            return 200, json.dumps(asdict(self.stats)).encode(), {}
+        if path == "/_control" and method == "POST":
+            try:
+                self.control(**(json.loads(body) if body else {}))
+            except (ValueError, TypeError) as exc:
+                return 400, _error_body(400, str(exc)), {}
+            return 200, json.dumps(asdict(self.faults)).encode(), {}
+        if method == "GET" and path == "/v1/models":
+            return 200, json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "cobe-tests"}]}).encode(), {}
+        if method != "POST" or not path.startswith("/v1"):
+            return 404, _error_body(404, f"no route {method} {path}"), {}
+        if path.endswith("/chat/completions"):
+            kind = "openai"
+        elif path.endswith("/messages"):
+            kind = "anthropic"
+        elif path.endswith(":generateContent"):
+            kind = "google"
+        else:
+            return 404, _error_body(404, f"no route {method} {path}"), {}
+        return await self.answer(kind, path, json.loads(body))
+
+    async def answer(self, kind: str, path: str, request: dict) -> tuple[int, bytes, dict[str, str]]:
+        """Apply faults in order, then reply in the dialect `kind` speaks."""
+        faults, stats = self.faults, self.stats
+        stats.requests += 1
+        if faults.delay_s:
+            await asyncio.sleep(faults.delay_s)
+        if faults.rate_limit > 0:
+            faults.rate_limit -= 1
+            stats.rate_limited += 1
+            return 429, _error_body(429, "rate limited"), {"Retry-After": faults.retry_after}
+        if faults.server_error > 0:
+            faults.server_error -= 1
+            stats.server_errors += 1
+            return 500, _error_body(500, "internal error"), {}
+        if faults.malformed > 0:
+            faults.malformed -= 1
+            stats.malformed += 1
+            return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
+        stats.ok += 1
+        if kind == "google":
+            model = path.rsplit("/", 1)[-1].split(":", 1)[0]
+            texts, last_user = _google_texts(request)
+        else:
+            model = request.get("model", "")
+            texts, last_user = _chat_texts(request)
+        stats.models[model] = stats.models.get(model, 0) + 1
+        judged = any(faults.judge_marker in t for t in texts)
+        text = next(self._verdicts) if judged else faults.reply if faults.reply is not None else _rewrite(last_user)
+        limit = request.get("max_tokens") or (request.get("generationConfig") or {}).get("maxOutputTokens")
+        words = text.split()
+        truncated = bool(limit) and len(words) > limit
+        if truncated:
+            text = " ".join(words[:limit])
+        n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
+        if kind == "openai":
+            return 200, _openai_body(request, model, text, truncated, n_in, n_out, judged), {}
+        if kind == "anthropic":
+            return 200, _anthropic_body(model, text, truncated, n_in, n_out), {}
+        return 200, _google_body(model, text, truncated, n_in, n_out), {}
+
+
+def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
+    extra = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    head = (
+        f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(payload)}\r\n{extra}\r\n"
+    )
+    return head.encode() + payload
+
+
+def _error_body(status: int, message: str) -> bytes:
+    kind = {429: "rate_limit_error", 500: "api_error", 404: "not_found_error"}.get(status, "invalid_request_error")
+    return json.dumps({"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}).encode()
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return " ".join(part.get("text", "") for part in content or () if isinstance(part, dict))
+
+
+def _chat_texts(request: dict) -> tuple[list[str], str]:
+    texts = [_content_text(request.get("system"))] if request.get("system") else []
+    last_user = ""
+    for message in request.get("messages", ()):
+        text = _content_text(message.get("content"))
+        texts.append(text)
+        if message.get("role") == "user":
+            last_user = text
+    return texts, last_user
+
+
+def _google_texts(request: dict) -> tuple[list[str], str]:
+    system = request.get("systemInstruction") or {}
+    texts = [_content_text(system.get("parts"))] if system else []
+    last_user = ""
+    for content in request.get("contents", ()):
+        text = _content_text(content.get("parts"))
+        texts.append(text)
+        if content.get("role", "user") == "user":
+            last_user = text
+    return texts, last_user
+
+
+def _rewrite(prompt: str) -> str:
+    """A deterministic 'rewrite': the prompt's first 40 words, so outputs differ per scenario."""
+    return "Instead, " + " ".join(prompt.split()[:40])
+
+
+def _top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
+    first = text.split()[0] if text.split() else ""
+    alternatives = [first] + [t for t in ("T", "F", " T", " F", "maybe", "The") if t != first]
+    return [{"token": tok, "logprob": -0.01 if i == 0 else -3.0 - i, "bytes": list(tok.encode())} for i, tok in enumerate(alternatives[: max(n, 1)])]
+
+
+def _openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
+    logprobs = None
+    if request.get("logprobs"):
+        top = _top_logprobs(text, int(request.get("top_logprobs") or 1))
+        logprobs = {"content": [{**top[0], "top_logprobs": top}], "refusal": None}
+    body = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop", "logprobs": logprobs}],
+        "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
+    }
+    return json.dumps(body).encode()
+
+
+def _anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+    body = {
+        "id": "msg_fake",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "max_tokens" if truncated else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": n_in, "output_tokens": n_out},
+    }
+    return json.dumps(body).encode()
+
+
+def _google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+    body = {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "MAX_TOKENS" if truncated else "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
+        "modelVersion": model,
+    }
+    return json.dumps(body).encode()
+
+
+class ServerClient:
+    """Talks to a running fake server (thread or process): URLs, faults, counters."""
+
+    def __init__(self, root_url: str) -> None:
+        self.root_url = root_url.rstrip("/")
+        self.base_url = self.root_url + "/v1"
+        parts = urlsplit(self.root_url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+
+    def _call(self, method: str, path: str, payload: dict | None = None) -> dict:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        try:
+            conn.request(method, path, body=json.dumps(payload) if payload is not None else None)
+            response = conn.getresponse()
+            data = json.loads(response.read())
+            if response.status != 200:
+                raise ValueError(data["error"]["message"])
+            return data
+        finally:
+            conn.close()
+
+    def control(self, **faults: Any) -> dict:
+        """Set faults (see Faults); `reset=True` restores defaults and zeroes counters."""
+        return self._call("POST", "/_control", faults)
+
+    def stats(self) -> dict:
+        """Counters: requests, ok, rate_limited, server_errors, malformed, models."""
+        return self._call("GET", "/_stats")
+
+
+class ThreadedServer(ServerClient):
+    """The fake server on 127.0.0.1 with an ephemeral port, in a daemon thread with its own loop."""
+
+    def __init__(self, **faults: Any) -> None:
+        self.app = FakeLLMServer(**faults)
+        self._loop = asyncio.new_event_loop()
+        ready = threading.Event()
+        holder: dict[str, Any] = {}
+
+        def run() -> None:
+            asyncio.set_event_loop(self._loop)
+            server = self._loop.run_until_complete(asyncio.start_server(self.app.handle, "127.0.0.1", 0))
+            holder["server"] = server
+            holder["port"] = server.sockets[0].getsockname()[1]
+            ready.set()
+            self._loop.run_forever()
+            server.close()
+            # cancel open keep-alive connections so the loop closes without pending tasks
+            tasks = asyncio.all_tasks(self._loop)
+            for task in tasks:
+                task.cancel()
+            self._loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+            self._loop.close()
+
+        self._thread = threading.Thread(target=run, name="fake-openai-server", daemon=True)
+        self._thread.start()
+        ready.wait(10)
+        super().__init__(f"http://127.0.0.1:{holder['port']}")
+
+    def close(self) -> None:
+        """Stop the loop and join the thread."""
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+@pytest.fixture
+def openai_server() -> Iterator[ThreadedServer]:
+    """A fresh fake OpenAI-compatible server per test: .base_url, .control(**faults), .stats()."""
+    server = ThreadedServer()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+async def serve(host: str, port: int) -> None:
+    """Serve forever, printing the bound port first so a parent process can read it."""
+    app = FakeLLMServer()
+    server = await asyncio.start_server(app.handle, host, port, backlog=1024)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    async with server:
+        await server.serve_forever()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: `python -m tests.support.openai_server --port 0`."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    args = parser.parse_args(argv)
+    try:
+        asyncio.run(serve(args.host, args.port))
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()
