@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cobe.dataset.loaders import read_file
+from cobe.dataset.loaders import BUILTIN_PREFIX, read_file, resolve_source
+from cobe.errors import CobeError
 from cobe.dataset.problems import Problem, count, strictify
 
 
@@ -55,6 +56,14 @@ def validate(paths: Iterable[str | Path], strict: bool = False) -> ValidationRep
     report = ValidationReport()
     seen: dict[str, str] = {}
     for path in paths:
+        # a bundled dataset is validated like any file; an unknown name is reported, not raised
+        if str(path).startswith(BUILTIN_PREFIX):
+            try:
+                path = resolve_source(path)
+            except CobeError as exc:
+                report.files += 1
+                report.problems.append(Problem(file=str(path), line=None, id="-", field="-", message=str(exc)))
+                continue
         result = read_file(path)
         report.files += 1
         report.scenarios += len(result.scenarios)
