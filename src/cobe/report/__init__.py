@@ -1,1 +1,10 @@
-"""report"""
+"""Reports: tables, figures, Markdown and self-contained HTML, and import of external verdicts."""
+
+from __future__ import annotations
+
+from cobe.report.build import Report, build_report
+from cobe.report.importer import ImportResult, import_results
+from cobe.report.load import RunSet, load_runs
+from cobe.report.tables import build_tables
+
+__all__ = ["ImportResult", "Report", "RunSet", "build_report", "build_tables", "import_results", "load_runs"]

@@ -109,7 +109,8 @@ def check_failure_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.
                     "check": check,
                     "judged": int(judged.sum()),
                     "failed": failed,
-                    "unscored": int((~judged & part["status"].ne("error")).sum()),
+                    # rows imported with only an overall verdict have no per-check verdict: not unscored
+                    "unscored": int((~judged & part["status"].eq("unscored")).sum()),
                     "failure_rate": 100.0 * failed / judged.sum() if judged.sum() else float("nan"),
                 }
             )

@@ -1,0 +1,115 @@
+"""`cobe report`, `cobe compare` and `cobe import`: thin shells over cobe.report and cobe.score."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from cobe.report.build import DEFAULT_FORMATS, build_report
+
+RUNS = click.Path(exists=True)
+
+
+def _num(value: float, fmt: str = "{:.2f}") -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else fmt.format(value)
+
+
+def _console() -> Console:
+    # piped output has no width to detect; rich's 80-column guess would squeeze the model names
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
+
+
+def leaderboard_table(table) -> Table:
+    """The leaderboard as a rich table, narrow enough for 80 columns."""
+    out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
+    tiers = table["tier"].nunique() > 1
+    columns = [("#", "right"), ("model", "left"), *([("tier", "right")] if tiers else []), ("accuracy", "right"),
+               ("95% CI", "right"), ("passes/scored", "right"), ("unscored", "right"), ("errors", "right")]
+    for name, justify in columns:
+        # numbers never wrap; only the model name may
+        out.add_column(name, justify=justify, no_wrap=name != "model")
+    for rank, row in enumerate(table.itertuples(index=False), start=1):
+        ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
+        cells = [str(rank), row.label, *([str(row.tier)] if tiers else []), f"{_num(row.accuracy)} ± {_num(row.std)}", ci,
+                 f"{row.passes}/{row.scored}", str(row.unscored), str(row.errors)]
+        out.add_row(*cells)
+    return out
+
+
+@click.command("report")
+@click.argument("runs", nargs=-1, required=True, type=RUNS)
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output directory [default: the run directory, or ./report for several runs].")
+@click.option("--format", "formats", default=",".join(DEFAULT_FORMATS), show_default=True,
+              help="Comma-separated outputs: md, html, csv, json, png, svg.")
+@click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int) -> None:
+    """Tables, figures, report.md and a self-contained report.html from one or many runs."""
+    report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed)
+    console = _console()
+    console.print(leaderboard_table(report.leaderboard))
+    console.print(f"Wrote {len(report.files)} files under {report.out}")
+    for path in report.files:
+        if path.name in ("report.md", "report.html"):
+            console.print(f"  {path}")
+
+
+@click.command("compare")
+@click.argument("run_a", type=RUNS)
+@click.argument("run_b", type=RUNS)
+@click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
+@click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
+@click.option("--resamples", type=int, default=1000, show_default=True, help="Paired bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_cmd(run_a: str, run_b: str, model_a: str | None, model_b: str | None, resamples: int, seed: int,
+                alpha: float, as_json: bool) -> None:
+    """Paired comparison of two runs on the items scored in both: bootstrap CI and exact McNemar test."""
+    from cobe.report.load import load_runs
+    from cobe.score.compare import paired_comparison, select_model
+
+    # loaded one at a time so that each run keeps its own labels
+    df_a, label_a = select_model(load_runs([run_a]).frame, model_a, "RUN_A")
+    df_b, label_b = select_model(load_runs([run_b]).frame, model_b, "RUN_B")
+    if label_a == label_b:
+        label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"
+    result = paired_comparison(df_a, df_b, label_a, label_b, resamples=resamples, seed=seed, alpha=alpha)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    table = Table(title=f"Paired comparison on {result.items} items ({result.scenarios} scenarios)")
+    table.add_column("")
+    table.add_column(label_a, justify="right")
+    table.add_column(label_b, justify="right")
+    table.add_row("accuracy", _num(result.accuracy_a), _num(result.accuracy_b))
+    table.add_row("passes only here", str(result.a_only), str(result.b_only))
+    table.add_row("both pass / both fail", f"{result.both_pass} / {result.both_fail}", "")
+    table.add_row("difference (A − B)", f"{result.difference:+.2f}", f"[{result.ci_low:+.2f}, {result.ci_high:+.2f}]")
+    table.add_row("McNemar exact p", f"{result.p_value:.3g}" if result.p_value > 0 else "< 1e-300", "")
+    console = _console()
+    console.print(table)
+    console.print(result.verdict(), soft_wrap=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="The run directory to create.")
+@click.option("--map", "mapping", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="A YAML mapping file: columns: {field: column}, model:, query_index_base:.")
+@click.option("--col", "cols", multiple=True, metavar="FIELD=COLUMN", help="Map one field to a column (repeatable).")
+@click.option("--model", default=None, help="The model name, when the file has no model column.")
+@click.option("--data", default=None, help="A dataset (path or builtin:starter) to join scenario metadata from.")
+def import_cmd(file: str, out: str, mapping: str | None, cols: tuple[str, ...], model: str | None, data: str | None) -> None:
+    """Import verdicts produced elsewhere (CSV, JSON or JSONL) as a run directory."""
+    from cobe.report.importer import import_results
+
+    result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
+    click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")

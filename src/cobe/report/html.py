@@ -1,0 +1,159 @@
+"""The self-contained report.html: leaderboard, figures and a browser of every response."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+from difflib import SequenceMatcher
+from importlib.resources import files
+
+import jinja2
+import pandas as pd
+
+from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+
+_TOKEN = re.compile(r"\S+\s*")
+_TEMPLATES = files("cobe.report").joinpath("templates")
+
+
+def word_diff(before: str, after: str) -> list[list[str]]:
+    """Word-level diff of `after` against `before` as [op, text] runs: '=' same, '+' inserted, '-' deleted."""
+    old, new = _TOKEN.findall(before or ""), _TOKEN.findall(after or "")
+    matcher = SequenceMatcher(None, [t.strip() for t in old], [t.strip() for t in new], autojunk=False)
+    runs: list[list[str]] = []
+
+    def emit(op: str, text: str) -> None:
+        if not text:
+            return
+        if runs and runs[-1][0] == op:
+            runs[-1][1] += text
+        else:
+            runs.append([op, text])
+
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            emit("=", "".join(new[j1:j2]))
+            continue
+        # deletions first, so the reader sees what was replaced before what replaced it
+        emit("-", "".join(old[i1:i2]))
+        emit("+", "".join(new[j1:j2]))
+    return runs
+
+
+def script_json(data: object) -> str:
+    """JSON safe inside a <script type="application/json"> block: no '<', '>' or '&' survive literally."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # escaping '<' also defuses '</script>' and '<!--', which could otherwise end or hijack the block
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _clean(value: object) -> object:
+    # NaN is not JSON; tables carry NaN for empty groups
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):
+        return _clean(value.item())
+    return value
+
+
+def _text(value: object) -> str | None:
+    # pandas may hold a missing string as NaN rather than None
+    return value if isinstance(value, str) else None
+
+
+def _table_records(table: pd.DataFrame) -> list[dict]:
+    return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict("records")]
+
+
+def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
+    """The data the response browser needs, with scenario text stored once per scenario."""
+    scenarios: dict[str, dict] = {}
+    rows: list[dict] = []
+    label_index = {label: i for i, label in enumerate(labels)}
+    diffs: dict[tuple[str, str], list] = {}
+    for rec in df.to_dict("records"):
+        sid = rec["scenario_id"]
+        if sid not in scenarios:
+            scenarios[sid] = {
+                "story": _text(rec.get("story")) or "",
+                "preserve": list(rec.get("preserve") or []),
+                "change": list(rec.get("change") or []),
+                "domain": rec.get("domain"),
+                "graph_type": _text(rec.get("graph_type")),
+                "failure_modes": list(rec.get("failure_modes") or []),
+                "tags": list(rec.get("tags") or []),
+            }
+        response = _text(rec.get("response"))
+        key = (scenarios[sid]["story"], response or "")
+        if response is not None and key not in diffs:
+            diffs[key] = word_diff(key[0], key[1])
+        rows.append(
+            {
+                "m": label_index[rec["label"]],
+                "s": sid,
+                "t": rec["template"],
+                "q": _text(rec.get("query")) or "",
+                "st": rec["status"],
+                "d": diffs.get(key) if response is not None else None,
+                "e": _text(rec.get("response_error")),
+                "v": {c: (rec.get("verdicts") or {}).get(c) for c in CHECK_LABELS},
+                "r": {c: (rec.get("judge_raw") or {}).get(c) for c in CHECK_LABELS},
+                "u": dict(rec.get("unscored") or {}),
+            }
+        )
+    return {
+        "labels": labels,
+        "checks": CHECK_LABELS,
+        "failureLabels": FAILURE_LABELS,
+        "scenarios": scenarios,
+        "rows": rows,
+    }
+
+
+def _environment() -> jinja2.Environment:
+    loader = jinja2.FunctionLoader(lambda name: _TEMPLATES.joinpath(name).read_text(encoding="utf-8"))
+    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
+
+
+def _data_uri(svg: bytes) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+
+def render_html(
+    df: pd.DataFrame,
+    tables: dict[str, pd.DataFrame],
+    figures: dict[str, dict[str, bytes]],
+    labels: list[str],
+    runs: list[str],
+    agreement: dict[str, dict],
+    resamples: int,
+    seed: int,
+) -> str:
+    """The whole report as one HTML string: inline CSS and JS, figures as data URIs, data escaped."""
+    env = _environment()
+    figure_list = []
+    for name, formats in figures.items():
+        if "svg" in formats:
+            figure_list.append({"name": name, "src": _data_uri(formats["svg"])})
+        elif "png" in formats:
+            figure_list.append({"name": name, "src": "data:image/png;base64," + base64.b64encode(formats["png"]).decode("ascii")})
+    agreement_blocks = []
+    for run, data in agreement.items():
+        metrics = {k: _clean(v) for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
+        agreement_blocks.append({"run": run, "metrics": metrics})
+    template = env.get_template("report.html.j2")
+    return template.render(
+        leaderboard=_table_records(tables["leaderboard"]),
+        status=_table_records(tables["status"]),
+        tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
+        figures=figure_list,
+        runs=runs,
+        agreement=agreement_blocks,
+        resamples=resamples,
+        seed=seed,
+        css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
+        js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
+        data=script_json(browser_payload(df, labels)),
+    )

@@ -1,0 +1,289 @@
+"""Import verdicts produced elsewhere (CSV, JSON, JSONL) as a run directory that reports read like any other."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from cobe.dataset.schema import ID_PATTERN
+from cobe.errors import InputError
+from cobe.run.records import CHECKS, ResultRow, row_status
+
+#: field → column names recognised without a mapping, first match wins
+ALIASES: dict[str, tuple[str, ...]] = {
+    "scenario_id": ("scenario_id", "example_id", "id", "scenario"),
+    "template": ("template", "phrasing"),
+    "query_index": ("query_index", "query_idx"),
+    "model": ("model", "model_name"),
+    "response": ("response", "output", "answer", "generation"),
+    "verdict": ("verdict", "passed", "pass", "overall"),
+    "connectors": ("connectors",),
+    "preserve": ("preserve",),
+    "change": ("change",),
+    "judge": ("judge",),
+    "domain": ("domain",),
+}
+TRUE = {"t", "true", "1", "pass", "passed", "yes"}
+FALSE = {"f", "false", "0", "fail", "failed", "no"}
+QUERY_TEMPLATES = ("A", "B", "C")
+TIERS = {"A": 1, "B": 1, "C": 1, "D": 2, "E": 2, "F": 2, "G": 2, "H1": 3, "H2": 4}
+PHRASINGS = {"A": 0, "B": 1, "C": 2, "D": 0, "E": 1, "F": 2, "G": 3, "H1": 0, "H2": 0}
+
+
+@dataclass
+class ImportResult:
+    """Where the imported run went and what it holds."""
+
+    out: Path
+    rows: int
+    models: list[str]
+
+
+def read_records(path: Path) -> list[tuple[int, dict]]:
+    """(line number, record) pairs from a CSV, a JSON array or a JSONL file."""
+    text = path.read_text(encoding="utf-8-sig")
+    if path.suffix.lower() == ".csv":
+        reader = csv.DictReader(text.splitlines())
+        return [(reader.line_num, dict(row)) for row in reader]
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        if not all(isinstance(item, dict) for item in data):
+            raise InputError(f"{path}: expected a JSON array of objects, one per result")
+        return [(index, item) for index, item in enumerate(data, start=1)]
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(item, dict):
+            raise InputError(f"{path}:{number}: expected a JSON object")
+        records.append((number, item))
+    return records
+
+
+def parse_verdict(value: object) -> bool | None:
+    """True/False from T/F, True/False, 1/0 or pass/fail; None when empty; ValueError otherwise."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text in TRUE:
+        return True
+    if text in FALSE:
+        return False
+    raise ValueError(f"{value!r} is not a verdict; expected T/F, True/False, 1/0 or pass/fail")
+
+
+def resolve_columns(headers: set[str], mapping: dict[str, str], where: Path) -> dict[str, str]:
+    """Field → column: explicit mappings first (which must exist), then the known aliases."""
+    unknown = set(mapping) - set(ALIASES)
+    if unknown:
+        raise InputError(f"{where}: mapping: unknown field {sorted(unknown)[0]!r}; expected one of {', '.join(ALIASES)}")
+    resolved = {}
+    for field_name, aliases in ALIASES.items():
+        if field_name in mapping:
+            if mapping[field_name] not in headers:
+                raise InputError(f"{where}: column {mapping[field_name]!r} (for {field_name}) not in the file")
+            resolved[field_name] = mapping[field_name]
+            continue
+        found = next((a for a in aliases if a in headers), None)
+        if found:
+            resolved[field_name] = found
+    return resolved
+
+
+def _load_mapping(path: str | None, columns: list[str]) -> tuple[dict[str, str], dict]:
+    options: dict = {}
+    mapping: dict[str, str] = {}
+    if path:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        if not isinstance(data, dict) or not isinstance(data.get("columns", {}), dict):
+            raise InputError(f"{path}: columns: expected a mapping of field: column")
+        mapping.update({str(k): str(v) for k, v in data.get("columns", {}).items()})
+        options = {k: v for k, v in data.items() if k != "columns"}
+    for item in columns:
+        field_name, sep, column = item.partition("=")
+        if not sep or not field_name or not column:
+            raise InputError(f"--col {item!r}: expected FIELD=COLUMN, e.g. scenario_id=example_id")
+        mapping[field_name.strip()] = column.strip()
+    return mapping, options
+
+
+def _scenarios(data: str) -> dict[str, object]:
+    try:
+        from cobe.dataset import load_dataset
+    except ImportError:
+        raise InputError("--data: this install has no dataset loader (cobe.dataset.load_dataset)") from None
+    loaded = load_dataset(data)
+    items = getattr(loaded, "scenarios", loaded)
+    return {scenario.id: scenario for scenario in items}
+
+
+def _template(record: dict, cols: dict[str, str], base: int) -> str:
+    if "template" in cols and str(record.get(cols["template"]) or "").strip():
+        return str(record[cols["template"]]).strip()
+    if "query_index" in cols:
+        try:
+            index = int(record.get(cols["query_index"])) - base
+        except (TypeError, ValueError):
+            raise ValueError("query_index: expected an integer") from None
+        if not 0 <= index < len(QUERY_TEMPLATES):
+            raise ValueError(f"query_index: {index + base} out of range; expected {base}..{base + 2}")
+        return QUERY_TEMPLATES[index]
+    raise ValueError("template: missing; expected a template (A, B, C, …) or a query index column")
+
+
+def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_id: str, scenarios: dict | None) -> dict:
+    def get(name: str) -> object:
+        return record.get(cols[name]) if name in cols else None
+
+    sid = str(get("scenario_id") or "").strip()
+    if not sid:
+        raise ValueError("scenario_id: missing")
+    template = _template(record, cols, base)
+    name = str(get("model") or model or "").strip()
+    if not name:
+        raise ValueError("model: missing; give a model column or --model")
+    checks: dict[str, bool | None] = {}
+    for check in CHECKS:
+        if check in cols:
+            try:
+                checks[check] = parse_verdict(get(check))
+            except ValueError as exc:
+                raise ValueError(f"{check}: {exc}") from None
+    try:
+        overall = parse_verdict(get("verdict")) if "verdict" in cols else None
+    except ValueError as exc:
+        raise ValueError(f"verdict: {exc}") from None
+
+    verdicts: dict[str, str | None] = {}
+    unscored: dict[str, str] = {}
+    if checks:
+        verdicts = {c: (None if checks.get(c) is None else "T" if checks[c] else "F") for c in CHECKS}
+        unscored = {c: "no verdict in the imported file" for c, v in verdicts.items() if v is None}
+        status, passed = row_status(verdicts, None)
+        if overall is not None and passed is not None and overall != passed:
+            raise ValueError(f"verdict: overall {'pass' if overall else 'fail'} contradicts the per-check verdicts")
+    elif overall is not None:
+        # an overall verdict alone is trusted as is: no per-check detail exists to recompute it
+        status, passed = ("passed" if overall else "failed"), overall
+    else:
+        raise ValueError("verdict: missing; expected an overall verdict or per-check verdicts")
+
+    row: dict = {"run_id": run_id, "model": name, "judge": get("judge"), "scenario_id": sid, "template": template,
+                 "tier": TIERS.get(template, 1), "phrasing": PHRASINGS.get(template, 0),
+                 "response": None if get("response") is None else str(get("response")),
+                 "verdicts": verdicts, "unscored": unscored, "passed": passed, "status": status}
+    if scenarios is not None:
+        scenario = scenarios.get(sid)
+        if scenario is None:
+            raise ValueError(f"scenario_id: {sid!r} not in the dataset given with --data")
+        index = QUERY_TEMPLATES.index(template) if template in QUERY_TEMPLATES else None
+        row.update(core_id=scenario.core_id, variation=scenario.variation, domain=scenario.domain,
+                   graph_type=getattr(scenario.graph_type, "value", scenario.graph_type),
+                   failure_modes=[getattr(m, "value", m) for m in scenario.failure_modes], tags=list(scenario.tags),
+                   story=scenario.story, preserve=list(scenario.preserve), change=list(scenario.change),
+                   query=scenario.queries[index] if index is not None and index < len(scenario.queries) else "")
+    else:
+        match = ID_PATTERN.match(sid)
+        if not match:
+            raise ValueError(f"scenario_id: {sid!r} is not of the form <core>v<variation> (e.g. 317v3); give --data to join it")
+        row.update(core_id=int(match["core"]), variation=int(match["variation"]), domain=str(get("domain") or "unknown"))
+    try:
+        return ResultRow.model_validate(row).model_dump()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+
+
+def _finite(value: float) -> float | None:
+    # JSON has no NaN; a model with nothing scored has no accuracy
+    return None if value != value else float(value)
+
+
+def _summary(rows: list[dict], run_id: str, source: Path) -> dict:
+    from cobe.score.accuracy import accuracy, rows_frame
+
+    table = accuracy(rows_frame(rows))
+    return {
+        "run_id": run_id,
+        "imported_from": str(source),
+        "rows": len(rows),
+        "models": sorted({r["model"] for r in rows}),
+        "status": dict(Counter(r["status"] for r in rows)),
+        "accuracy": {r["model"]: {"accuracy": _finite(r["accuracy"]), "std": _finite(r["std"])} for r in table.to_dict("records")},
+    }
+
+
+def import_results(
+    file: str | Path,
+    out: str | Path,
+    mapping: str | None = None,
+    columns: list[str] | None = None,
+    model: str | None = None,
+    data: str | None = None,
+) -> ImportResult:
+    """Convert an external verdict file into a run directory (results.jsonl + summary.json), all or nothing."""
+    source, out_dir = Path(file), Path(out)
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise InputError(f"{out_dir}: already exists and is not empty; expected a new run directory for --out")
+    fields, options = _load_mapping(mapping, columns or [])
+    model = model or options.get("model")
+    base = int(options.get("query_index_base", 0))
+    records = read_records(source)
+    if not records:
+        raise InputError(f"{source}: no rows; expected a header and one row per result")
+    headers = set().union(*(record.keys() for _, record in records))
+    cols = resolve_columns(headers, fields, source)
+    scenarios = _scenarios(data) if data else None
+    run_id = out_dir.name
+
+    rows, problems, seen = [], [], {}
+    for line, record in records:
+        try:
+            row = _row(record, cols, model, base, run_id, scenarios)
+        except ValueError as exc:
+            problems.append(f"{source}:{line}: {exc}")
+            continue
+        key = (row["model"], row["scenario_id"], row["template"])
+        if key in seen:
+            problems.append(f"{source}:{line}: scenario_id: {key[1]} template {key[2]} already on line {seen[key]}")
+            continue
+        seen[key] = line
+        rows.append(row)
+    if problems:
+        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+
+    # build the run in a sibling folder, then rename: a failure leaves no half-written run
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        with (staging / "results.jsonl").open("w", encoding="utf-8") as handle:
+            for row in rows:
+                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+        (staging / "summary.json").write_text(json.dumps(_summary(rows, run_id, source), indent=2), encoding="utf-8")
+        if out_dir.exists():
+            out_dir.rmdir()
+        staging.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return ImportResult(out=out_dir, rows=len(rows), models=sorted({r["model"] for r in rows}))

@@ -1,0 +1,112 @@
+"""Read one or many run directories (or bare results.jsonl files) into one results table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from pydantic import ValidationError
+
+from cobe.errors import InputError
+from cobe.run.records import ResultRow
+from cobe.score.accuracy import rows_frame
+
+RESULTS_FILE = "results.jsonl"
+AGREEMENT_FILE = "agreement.json"
+
+
+@dataclass
+class RunSet:
+    """Results of several runs in one frame, with a `label` column that keeps same-model runs apart."""
+
+    frame: pd.DataFrame
+    paths: list[Path]
+    agreement: dict[str, dict] = field(default_factory=dict)  # run directory name → agreement.json
+
+    @property
+    def labels(self) -> list[str]:
+        """Model labels in first-seen order."""
+        return list(dict.fromkeys(self.frame["label"])) if not self.frame.empty else []
+
+
+def results_path(path: str | Path) -> Path:
+    """The results.jsonl of a run directory, or the file itself when given one."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULTS_FILE
+    if not path.is_file():
+        raise InputError(f"{path}: no results file; expected a run directory holding {RESULTS_FILE}")
+    return path
+
+
+def read_results(path: str | Path) -> list[dict]:
+    """Every row of a results.jsonl, validated as a ResultRow; the first bad line raises InputError."""
+    file = results_path(path)
+    rows: list[dict] = []
+    with file.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{file}:{number}: not valid JSON ({exc.msg})") from None
+            try:
+                rows.append(ResultRow.model_validate(data).model_dump())
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(part) for part in first["loc"]) or "row"
+                raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
+    return rows
+
+
+def _read_agreement(directory: Path) -> dict | None:
+    path = directory / AGREEMENT_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
+        raise InputError(f"{path}: metrics: expected a top-level object with a 'metrics' object")
+    return data
+
+
+def assign_labels(frame: pd.DataFrame) -> pd.DataFrame:
+    """Label = model, or "model (run)" when the same model comes from more than one run."""
+    runs_per_model = frame.groupby("model")["run"].nunique()
+    shared = set(runs_per_model[runs_per_model > 1].index)
+    frame["label"] = [f"{m} ({r})" if m in shared else m for m, r in zip(frame["model"], frame["run"])]
+    return frame
+
+
+def load_runs(paths: Sequence[str | Path]) -> RunSet:
+    """Load run directories into one frame with `run`, `label`, `scored` and `pass` columns."""
+    if not paths:
+        raise InputError("no run given; expected at least one run directory")
+    all_rows: list[dict] = []
+    agreement: dict[str, dict] = {}
+    resolved: list[Path] = []
+    seen_runs: dict[str, Path] = {}
+    for raw in paths:
+        file = results_path(raw)
+        directory = file.parent
+        resolved.append(directory)
+        rows = read_results(file)
+        if not rows:
+            raise InputError(f"{file}: no result rows; expected one JSON object per line")
+        for row in rows:
+            # the same run id from two directories (a copy, a re-import) must still stay apart
+            earlier = seen_runs.setdefault(row["run_id"], directory)
+            row["run"] = row["run_id"] if earlier == directory else f"{row['run_id']}@{directory.name}"
+            row["source"] = str(directory)
+        all_rows.extend(rows)
+        found = _read_agreement(directory)
+        if found is not None:
+            agreement[directory.name] = found
+    frame = rows_frame(all_rows)
+    return RunSet(frame=assign_labels(frame), paths=resolved, agreement=agreement)

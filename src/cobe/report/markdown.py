@@ -1,0 +1,92 @@
+"""report.md: the leaderboard and every breakdown as Markdown tables, with links to the figures."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+SECTIONS: tuple[tuple[str, str], ...] = (
+    ("status", "Rows by status"),
+    ("tiers", "Prompt tiers (Table 7)"),
+    ("phrasing", "By phrasing (Fig. 8)"),
+    ("graph_type", "By causal graph type (Fig. 7)"),
+    ("domain", "By domain"),
+    ("failure_mode", "By failure mode (Fig. 9)"),
+    ("checks", "Failure rate per check (Fig. 6), overall and in the numeric and latent subsets"),
+)
+#: columns the Markdown tables leave out (they are in the CSV/JSON tables)
+HIDDEN = {"model", "run", "phrasings_empty", "failure_mode", "check"}
+HEADERS = {"label": "model", "failure_mode_label": "failure mode", "check_label": "check", "graph_type": "graph type"}
+
+
+def _cell(value: object) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    # a pipe or newline in data (a domain name, a model label) would break the table row
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(table: pd.DataFrame, columns: list[str] | None = None) -> str:
+    """A GitHub-flavoured Markdown table."""
+    columns = columns or [c for c in table.columns if c not in HIDDEN]
+    headers = [HEADERS.get(c, c) for c in columns]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+    for row in table[columns].itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def leaderboard_markdown(table: pd.DataFrame) -> str:
+    """Paper Table 5 with the accuracy as 'mean ± std' and the bootstrap CI."""
+    shown = pd.DataFrame(
+        {
+            "model": table["label"],
+            "tier": table["tier"],
+            "accuracy": [f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–" for a, s in zip(table["accuracy"], table["std"])],
+            "95% CI": [f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–" for lo, hi in zip(table["ci_low"], table["ci_high"])],
+            "scored": table["scored"],
+            "passes": table["passes"],
+            "unscored": table["unscored"],
+            "errors": table["errors"],
+        }
+    )
+    return markdown_table(shown, columns=list(shown.columns))
+
+
+def render_markdown(
+    tables: dict[str, pd.DataFrame],
+    figure_files: dict[str, str],
+    runs: list[str],
+    agreement: dict[str, dict],
+    resamples: int,
+    seed: int,
+) -> str:
+    """The whole report.md; `figure_files` maps figure name → path relative to the report."""
+    parts = [
+        "# CoBe report",
+        "",
+        "Runs: " + ", ".join(f"`{r}`" for r in runs) + ".",
+        "",
+        "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings; "
+        f"95% CI from {resamples} bootstrap resamples of scenarios (seed {seed}). "
+        "Unscored and errored rows are counted apart, never as a pass or a fail.",
+        "",
+        "## Leaderboard (Table 5)",
+        "",
+        leaderboard_markdown(tables["leaderboard"]),
+    ]
+    for name, title in SECTIONS:
+        table = tables.get(name)
+        if table is None or table.empty:
+            continue
+        parts += ["", f"## {title}", "", markdown_table(table)]
+        if name in figure_files:
+            parts += ["", f"![{title}]({figure_files[name]})"]
+    for run, data in agreement.items():
+        metrics = {k: v for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
+        parts += ["", f"## Agreement with human ratings (`{run}`)", "",
+                  markdown_table(pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())}))]
+    return "\n".join(parts) + "\n"

@@ -1,0 +1,125 @@
+"""Every report table, built from one results frame with the grouped functions of cobe.score."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from cobe.dataset.schema import FAILURE_MODE_LABELS
+from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates
+from cobe.score.bootstrap import bootstrap_accuracy
+
+#: the paper's names for the checks (Fig. 6)
+CHECK_LABELS: dict[str, str] = {
+    "preserve": "preserve (upstream)",
+    "change": "change (downstream)",
+    "connectors": "connectors",
+}
+#: tags whose subsets get their own check failure rates
+SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
+COUNTS = ["n", "scored", "passes", "unscored", "errors"]
+FAILURE_LABELS: dict[str, str] = {mode.value: label for mode, label in FAILURE_MODE_LABELS.items()}
+
+
+def primary_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """Each label's rows at its lowest prompt tier: the leaderboard is tier 1 when a run holds several."""
+    if df.empty or df["tier"].nunique() == 1:
+        return df
+    lowest = df.groupby("label")["tier"].transform("min")
+    return df[df["tier"] == lowest]
+
+
+def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, and the counts."""
+    table = accuracy(df, by=["label"])
+    meta = df.groupby("label").agg(model=("model", "first"), run=("run", "first"), tier=("tier", "min")).reset_index()
+    table = table.merge(meta, on="label")
+    if resamples > 0:
+        table = table.merge(bootstrap_accuracy(df, by=["label"], resamples=resamples, seed=seed), on="label")
+    else:
+        table["ci_low"] = table["ci_high"] = float("nan")
+    columns = ["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high", "phrasings", *COUNTS]
+    return table[columns].sort_values(["accuracy", "label"], ascending=[False, True], na_position="last").reset_index(drop=True)
+
+
+def phrasing_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 8: accuracy of each phrasing (template) per model."""
+    table = by_phrasing(df, by=["label"])
+    return table[["label", "template", "accuracy", *COUNTS]]
+
+
+def key_table(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Accuracy per value of a metadata key (graph type, domain, …) per model."""
+    table = breakdown(df, key, by=["label"])
+    return table[["label", key, "accuracy", "std", "phrasings", *COUNTS]] if not table.empty else table
+
+
+def failure_mode_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 9: accuracy on the scenarios tagged with each failure mode, with the paper's names."""
+    table = key_table(df, "failure_modes").rename(columns={"failure_modes": "failure_mode"})
+    if table.empty:
+        return table.assign(failure_mode_label=pd.Series(dtype=str))
+    table.insert(2, "failure_mode_label", table["failure_mode"].map(lambda m: FAILURE_LABELS.get(m, str(m))))
+    return table
+
+
+def checks_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6: the failure rate of each check, over all rows and inside the numeric and latent subsets."""
+    parts = [check_failure_rates(df, by=["label"]).assign(subset="all")]
+    tags = df["tags"] if "tags" in df.columns else pd.Series([[]] * len(df), index=df.index)
+    for tag in SUBSET_TAGS:
+        inside = df[tags.map(lambda t, tag=tag: tag in (t or []))]
+        if not inside.empty:
+            parts.append(check_failure_rates(inside, by=["label"]).assign(subset=tag))
+    table = pd.concat(parts, ignore_index=True)
+    table.insert(2, "check_label", table["check"].map(CHECK_LABELS))
+    return table[["subset", "label", "check", "check_label", "judged", "failed", "unscored", "failure_rate"]]
+
+
+def tier_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Table 7: accuracy per prompt tier and model (mean over that tier's phrasings)."""
+    table = accuracy(df, by=["label", "tier"])
+    return table[["label", "tier", "accuracy", "std", "phrasings", *COUNTS]]
+
+
+def status_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows per model and status, so unscored and errored rows are visible next to pass/fail."""
+    table = df.groupby(["label", "status"]).size().unstack(fill_value=0)
+    for status in ("passed", "failed", "unscored", "error"):
+        if status not in table.columns:
+            table[status] = 0
+    return table[["passed", "failed", "unscored", "error"]].reset_index()
+
+
+def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
+    """All tables of a report, by name; the tier table only when the runs hold several tiers."""
+    main = primary_rows(df)
+    tables = {
+        "leaderboard": leaderboard(main, resamples=resamples, seed=seed),
+        "status": status_table(df),
+        "phrasing": phrasing_table(main),
+        "graph_type": key_table(main, "graph_type"),
+        "domain": key_table(main, "domain"),
+        "failure_mode": failure_mode_table(main),
+        "checks": checks_table(main),
+    }
+    if df["tier"].nunique() > 1:
+        tables["tiers"] = tier_table(df)
+    return tables
+
+
+def write_tables(tables: dict[str, pd.DataFrame], directory: Path, formats: set[str]) -> list[Path]:
+    """Write each table as CSV and/or JSON (records) under `directory`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, table in tables.items():
+        if "csv" in formats:
+            path = directory / f"{name}.csv"
+            table.to_csv(path, index=False)
+            written.append(path)
+        if "json" in formats:
+            path = directory / f"{name}.json"
+            table.to_json(path, orient="records", indent=2, force_ascii=False)
+            written.append(path)
+    return written

@@ -1,0 +1,139 @@
+"""Paired comparison of two runs on the items both scored: bootstrap CI and exact McNemar test."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binom
+
+from cobe.errors import InputError
+from cobe.score.accuracy import PHRASING
+from cobe.score.bootstrap import bootstrap_blocks, item_matrix, mean_over_phrasings, percentile_interval
+
+ITEM = ["scenario_id", PHRASING]
+
+
+@dataclass
+class Comparison:
+    """The result of comparing run A with run B on the same scored items."""
+
+    label_a: str
+    label_b: str
+    items: int
+    scenarios: int
+    accuracy_a: float
+    accuracy_b: float
+    difference: float  # accuracy_a − accuracy_b, in points
+    ci_low: float
+    ci_high: float
+    a_only: int  # items A passed and B failed
+    b_only: int  # items B passed and A failed
+    both_pass: int
+    both_fail: int
+    p_value: float
+    alpha: float
+    resamples: int
+    seed: int
+
+    @property
+    def significant(self) -> bool:
+        """Whether the exact McNemar test rejects equal accuracy at `alpha`."""
+        return self.p_value < self.alpha
+
+    def verdict(self) -> str:
+        """One line: which run is better and whether the difference is significant."""
+        p_text = f"= {self.p_value:.3g}" if self.p_value > 0 else "< 1e-300"
+        stats = f"McNemar exact p {p_text}, {self.items} paired items"
+        if not self.significant:
+            return (f"No significant difference at {self.alpha:g}: {self.label_a} − {self.label_b} = "
+                    f"{self.difference:+.2f} points (95% CI [{self.ci_low:+.2f}, {self.ci_high:+.2f}]; {stats}).")
+        if self.difference >= 0:
+            better, worse, low, high = self.label_a, self.label_b, self.ci_low, self.ci_high
+        else:  # state the CI of better − worse, so its sign matches the sentence
+            better, worse, low, high = self.label_b, self.label_a, -self.ci_high, -self.ci_low
+        return (f"Significant at {self.alpha:g}: {better} beats {worse} by {abs(self.difference):.2f} points "
+                f"(95% CI [{low:+.2f}, {high:+.2f}]; {stats}).")
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict, with the significance and the verdict line."""
+        return {**asdict(self), "significant": self.significant, "verdict": self.verdict()}
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value: a binomial test on the discordant pairs (1.0 when there are none)."""
+    discordant = a_only + b_only
+    if discordant == 0:
+        return 1.0
+    return float(min(1.0, 2.0 * binom.cdf(min(a_only, b_only), discordant, 0.5)))
+
+
+def select_model(df: pd.DataFrame, model: str | None, name: str) -> tuple[pd.DataFrame, str]:
+    """The rows of one model (by model or label) of a run; a run holding several needs `model`."""
+    labels = sorted(df["label"].unique())
+    if model is None:
+        if len(labels) != 1:
+            raise InputError(f"{name} holds several models ({', '.join(labels)}); choose one with --model-{name[-1].lower()}")
+        return df, labels[0]
+    part = df[(df["model"] == model) | (df["label"] == model)]
+    if part.empty:
+        raise InputError(f"{name}: model {model!r} not found; expected one of {', '.join(labels)}")
+    return part, model
+
+
+def _item_status(df: pd.DataFrame) -> pd.DataFrame:
+    # one row per item; a duplicated item (several rows) passes only if every copy passed
+    scored = df[df["scored"]]
+    return scored.groupby(ITEM, sort=True)["pass"].all().rename("pass").reset_index()
+
+
+def paired_comparison(
+    df_a: pd.DataFrame,
+    df_b: pd.DataFrame,
+    label_a: str = "A",
+    label_b: str = "B",
+    resamples: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> Comparison:
+    """Compare two runs on the scenario × template items scored in both."""
+    items_a, items_b = _item_status(df_a), _item_status(df_b)
+    both = items_a.merge(items_b, on=ITEM, suffixes=("_a", "_b"))
+    if both.empty:
+        raise InputError("no scenario × template is scored in both runs; expected runs over the same items")
+    a, b = both["pass_a"].to_numpy(bool), both["pass_b"].to_numpy(bool)
+    a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
+
+    frame_a = both[ITEM].assign(**{"pass": a, "scored": True})
+    frame_b = both[ITEM].assign(**{"pass": b, "scored": True})
+    mat_a, mat_b = item_matrix(frame_a), item_matrix(frame_b)
+    acc_a = float(mean_over_phrasings(mat_a.passes.sum(0), mat_a.scored.sum(0)))
+    acc_b = float(mean_over_phrasings(mat_b.passes.sum(0), mat_b.scored.sum(0)))
+
+    # the same scenario draws for both runs: that pairing is what makes the CI tight
+    rng = np.random.default_rng(seed)
+    diffs = [
+        mean_over_phrasings(w @ mat_a.passes, w @ mat_a.scored) - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
+        for w in bootstrap_blocks(rng, len(mat_a.scenarios), resamples)
+    ]
+    low, high = percentile_interval(np.concatenate(diffs))
+    return Comparison(
+        label_a=label_a,
+        label_b=label_b,
+        items=len(both),
+        scenarios=len(mat_a.scenarios),
+        accuracy_a=acc_a,
+        accuracy_b=acc_b,
+        difference=acc_a - acc_b,
+        ci_low=low,
+        ci_high=high,
+        a_only=a_only,
+        b_only=b_only,
+        both_pass=int((a & b).sum()),
+        both_fail=int((~a & ~b).sum()),
+        p_value=mcnemar_exact(a_only, b_only),
+        alpha=alpha,
+        resamples=resamples,
+        seed=seed,
+    )

@@ -1,0 +1,44 @@
+"""The HTML report: self-contained, with every piece of data escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from support.results import make_rows, write_run
+
+from cobe.report import build_report
+from cobe.report.html import script_json, word_diff
+
+ATTACK = "<script>window.__xss = 1</script></script><!--<script>"
+
+
+def test_word_diff_marks_insertions_and_deletions():
+    runs = word_diff("Maya took the bus to work.", "Maya took the early train to work.")
+    assert ["-", "bus "] in runs and ["+", "early train "] in runs
+    assert "".join(t for op, t in runs if op != "-") == "Maya took the early train to work."
+    assert "".join(t for op, t in runs if op != "+") == "Maya took the bus to work."
+
+
+def test_script_json_cannot_end_or_hijack_its_script_block():
+    text = script_json({"x": ATTACK, "y": "a & b > c"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"x": ATTACK, "y": "a & b > c"}
+
+
+def test_report_html_is_self_contained_and_escapes_untrusted_text(tmp_path):
+    rows = make_rows("evil<b>model</b>", 6, 0.5)
+    rows[0]["response"] = ATTACK
+    rows[1]["story"] = ATTACK
+    rows[2]["judge_raw"] = {"preserve": ATTACK}
+    rows[3]["domain"] = "<img src=x onerror=alert(1)>"
+    run = write_run(tmp_path / "r", rows)
+    build_report([run], formats="html", resamples=20)
+    html = (run / "report.html").read_text()
+    assert "window.__xss" in html  # the text is there …
+    assert "<script>window.__xss" not in html and "<img src=x" not in html  # … but never as markup
+    assert "evil<b>" not in html and "evil&lt;b&gt;model&lt;/b&gt;" in html
+    assert html.count("<script") == 2  # the data block and the browser code, nothing else
+    # no network: nothing is fetched from anywhere
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+    assert 'src="data:image/svg+xml;base64,' in html

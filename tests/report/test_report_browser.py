@@ -1,0 +1,70 @@
+"""report.html in a real browser: it loads cleanly, filters, and shows injected markup as text."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.results import make_rows, write_run
+
+from cobe.report import build_report
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ATTACK = "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss=2\">"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"Debian's Chromium is not installed at {CHROMIUM}"),
+]
+
+
+@pytest.fixture
+def report_html(tmp_path):
+    rows = make_rows("mock/weak", 40, 0.3, run_id="w") + make_rows("mock/strong", 40, 0.8, run_id="s")
+    rows[0]["response"] = ATTACK
+    rows[0]["judge_raw"] = {"preserve": ATTACK}
+    run = write_run(tmp_path / "run", rows)
+    build_report([run], formats="html", resamples=100)
+    return run / "report.html"
+
+
+def test_report_in_headless_chromium(report_html, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(report_html.as_uri())
+        page.wait_for_selector("#rows article")
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=False)
+        assert (tmp_path / "report.png").stat().st_size > 0
+
+        leaderboard = page.locator("#leaderboard table").first
+        assert leaderboard.locator("tbody tr").count() == 2
+        assert leaderboard.locator("tbody tr").first.locator("td.label").inner_text() == "mock/strong"
+
+        figure = page.locator("img.figure[data-figure='phrasing']")
+        assert figure.count() == 1
+        assert page.evaluate("(img) => img.complete && img.naturalWidth > 0", figure.element_handle())
+
+        count = page.locator("#count")
+        assert "of 240 rows" in count.inner_text()
+        page.select_option("[data-filter='model']", label="mock/weak")
+        page.select_option("[data-filter='status']", "passed")
+        narrowed = count.inner_text()
+        assert "of 240 rows" not in narrowed and "(240 in all)" in narrowed
+        statuses = page.locator("#rows article").evaluate_all("(cards) => cards.map(c => c.dataset.status)")
+        assert statuses and set(statuses) == {"passed"}
+
+        page.select_option("[data-filter='status']", "")
+        page.fill("[data-filter='search']", "100v1")
+        first = page.locator("#rows article").first
+        assert ATTACK in first.locator(".response").inner_text()
+        assert ATTACK in first.locator(".verdict pre").first.inner_text()
+        assert first.locator(".response script, .response img").count() == 0
+        assert page.evaluate("window.__xss") is None
+        browser.close()
+    assert errors == []

@@ -1,0 +1,63 @@
+"""Bootstrap CIs over scenarios: correct, seeded and vectorised."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cobe.score.accuracy import accuracy, rows_frame
+from cobe.score.bootstrap import bootstrap_accuracy, bootstrap_distribution, item_matrix, resample_weights
+
+
+def _frame(n_scenarios: int = 80, rate: float = 0.6, seed: int = 0, model: str = "m") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = [{"model": model, "scenario_id": f"{i}v1", "template": t,
+             "status": "passed" if rng.random() < rate else "failed"}
+            for i in range(n_scenarios) for t in "ABC"]
+    rows[0]["status"] = "unscored"
+    return rows_frame(rows)
+
+
+def test_weights_draw_every_resample_with_n_items():
+    weights = resample_weights(np.random.default_rng(1), 50, 200)
+    assert weights.shape == (200, 50) and (weights.sum(axis=1) == 50).all()
+
+
+def test_identity_weights_give_the_point_estimate():
+    df = _frame()
+    matrix = item_matrix(df)
+    ones = np.ones((1, len(matrix.scenarios)))
+    from cobe.score.bootstrap import mean_over_phrasings
+
+    assert mean_over_phrasings(ones @ matrix.passes, ones @ matrix.scored)[0] == pytest.approx(accuracy(df).iloc[0]["accuracy"])
+
+
+def test_matches_a_naive_loop_over_resampled_scenarios():
+    df = _frame(30)
+    fast = bootstrap_distribution(item_matrix(df), resamples=50, seed=7)
+    rng = np.random.default_rng(7)
+    ids = item_matrix(df).scenarios
+    naive = []
+    for _ in range(50):
+        draw = ids[rng.integers(0, len(ids), size=len(ids))]
+        resampled = pd.concat([df[df["scenario_id"] == s] for s in draw])
+        naive.append(accuracy(resampled).iloc[0]["accuracy"])
+    np.testing.assert_allclose(fast, naive)
+
+
+def test_ci_is_seeded_contains_the_estimate_and_shrinks_with_more_scenarios():
+    small, large = _frame(40), _frame(800, seed=1)
+    one = bootstrap_accuracy(small, resamples=300, seed=5)
+    assert one.equals(bootstrap_accuracy(small, resamples=300, seed=5))
+    point = accuracy(small).iloc[0]["accuracy"]
+    assert one.iloc[0]["ci_low"] < point < one.iloc[0]["ci_high"]
+    wide = one.iloc[0]["ci_high"] - one.iloc[0]["ci_low"]
+    big = bootstrap_accuracy(large, resamples=300, seed=5).iloc[0]
+    assert big["ci_high"] - big["ci_low"] < wide / 2
+
+
+def test_groups_are_bootstrapped_separately():
+    df = pd.concat([_frame(40, 0.2, model="a"), _frame(40, 0.9, model="b")], ignore_index=True)
+    table = bootstrap_accuracy(df, by=["model"], resamples=200).set_index("model")
+    assert table.loc["a", "ci_high"] < table.loc["b", "ci_low"]
