@@ -14,6 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from cobe.dataset.schema import ID_PATTERN
+from cobe.prompts.templates import load_templates
 from cobe.errors import InputError
 from cobe.run.records import CHECKS, ResultRow, row_status
 
@@ -34,8 +35,6 @@ ALIASES: dict[str, tuple[str, ...]] = {
 TRUE = {"t", "true", "1", "pass", "passed", "yes"}
 FALSE = {"f", "false", "0", "fail", "failed", "no"}
 QUERY_TEMPLATES = ("A", "B", "C")
-TIERS = {"A": 1, "B": 1, "C": 1, "D": 2, "E": 2, "F": 2, "G": 2, "H1": 3, "H2": 4}
-PHRASINGS = {"A": 0, "B": 1, "C": 2, "D": 0, "E": 1, "F": 2, "G": 3, "H1": 0, "H2": 0}
 
 
 @dataclass
@@ -46,6 +45,12 @@ class ImportResult:
     rows: int
     models: list[str]
 
+
+
+def _template_position(name: str) -> tuple[int, int]:
+    """(tier, phrasing) of a template from the bundled template files; unknown names count as tier 1."""
+    template = load_templates().get(name)
+    return (template.tier, template.phrasing) if template else (1, 0)
 
 def read_records(path: Path) -> list[tuple[int, dict]]:
     """(line number, record) pairs from a CSV, a JSON array or a JSONL file."""
@@ -189,7 +194,7 @@ def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_i
         raise ValueError("verdict: missing; expected an overall verdict or per-check verdicts")
 
     row: dict = {"run_id": run_id, "model": name, "judge": get("judge"), "scenario_id": sid, "template": template,
-                 "tier": TIERS.get(template, 1), "phrasing": PHRASINGS.get(template, 0),
+                 "tier": _template_position(template)[0], "phrasing": _template_position(template)[1],
                  "response": None if get("response") is None else str(get("response")),
                  "verdicts": verdicts, "unscored": unscored, "passed": passed, "status": status}
     if scenarios is not None:
