@@ -1,1 +1,35 @@
-"""build"""
+"""Dataset construction: project DB, contributions, augmentation, checks, review, audit, release."""
+
+from cobe.build.audit import audit_summary, create_audit, import_ratings
+from cobe.build.augment import augment, augment_async, reject_counts
+from cobe.build.checks import CheckFailure, run_checks
+from cobe.build.contributions import import_file, promote, submit_contribution, validate_record
+from cobe.build.project import STATUSES, Item, Project, init_project, open_project
+from cobe.build.release import ReleaseResult, release
+from cobe.build.review import add_reviewer, disagreements, record_review, resolve
+
+__all__ = [
+    "STATUSES",
+    "CheckFailure",
+    "Item",
+    "Project",
+    "ReleaseResult",
+    "add_reviewer",
+    "audit_summary",
+    "augment",
+    "augment_async",
+    "create_audit",
+    "disagreements",
+    "import_file",
+    "import_ratings",
+    "init_project",
+    "open_project",
+    "promote",
+    "record_review",
+    "reject_counts",
+    "release",
+    "resolve",
+    "run_checks",
+    "submit_contribution",
+    "validate_record",
+]
