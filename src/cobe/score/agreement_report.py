@@ -162,6 +162,8 @@ def agreement_report(
             seed=seed,
         ) if resamples > 0 else None
         ci[name] = list(interval) if interval else None
+        # flat copies too: the HTML report shows only the scalar entries of "metrics"
+        metrics[f"{name}_ci_low"], metrics[f"{name}_ci_high"] = interval if interval else (None, None)
 
     disagreements, by_check = _disagreements(items, majorities, by_key, per_item, raters)
     return {

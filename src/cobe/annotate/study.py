@@ -1,0 +1,190 @@
+"""Rating studies: sample responses from a run, create the study file, issue and rotate private links."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from cobe.annotate.security import new_token
+from cobe.annotate.store import StudyStore, study_file
+from cobe.errors import InputError
+from cobe.run.records import ResultRow
+
+RESULTS_FILE = "results.jsonl"
+DEFAULT_BASE_URL = "http://127.0.0.1:8765"
+
+
+@dataclass
+class StudyLinks:
+    """A study's location and freshly issued private links (shown once; only hashes are kept)."""
+
+    path: Path
+    raters: dict[str, str] = field(default_factory=dict)  # rater name → link
+    admin: str | None = None
+    n_items: int = 0
+    per_model: dict[str, int] = field(default_factory=dict)
+
+
+def item_key(row: ResultRow) -> str:
+    """The stable id of a run row across files: 'scenario_id:template:model'."""
+    return f"{row.scenario_id}:{row.template}:{row.model}"
+
+
+def read_results(run_dir: str | Path) -> list[ResultRow]:
+    """The rows of a run's results.jsonl (a directory or the file itself)."""
+    path = Path(run_dir)
+    if path.is_dir():
+        path = path / RESULTS_FILE
+    if not path.is_file():
+        raise InputError(f"{path}: no results file (expected a run directory holding {RESULTS_FILE})")
+    rows = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(ResultRow.model_validate_json(line))
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"]) or "row"
+                raise InputError(f"{path}:{number}: field {where}: {first['msg']}") from exc
+    return rows
+
+
+def rateable(rows: list[ResultRow]) -> list[ResultRow]:
+    """Rows with a response to rate (errored or empty generations have nothing to judge)."""
+    return [row for row in rows if row.response and row.response.strip() and row.response_error is None]
+
+
+def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
+    """Proportional allocation of n over strata by largest remainder; ties go to the larger, then the name."""
+    total = sum(sizes.values())
+    if n >= total:
+        return dict(sizes)
+    exact = {name: n * size / total for name, size in sizes.items()}
+    counts = {name: int(value) for name, value in exact.items()}
+    order = sorted(sizes, key=lambda name: (-(exact[name] - counts[name]), -sizes[name], name))
+    for name in order[: n - sum(counts.values())]:
+        counts[name] += 1
+    return counts
+
+
+def sample_rows(rows: list[ResultRow], n: int, seed: int) -> list[ResultRow]:
+    """A seeded sample of n rateable rows, stratified by model with proportional allocation."""
+    if n < 1:
+        raise InputError(f"--n {n}: expected at least 1 item")
+    strata: dict[str, list[ResultRow]] = defaultdict(list)
+    for row in sorted(rateable(rows), key=item_key):  # sorted: the sample never depends on file order
+        strata[row.model].append(row)
+    if not strata:
+        raise InputError("the run has no responses to rate (every row is empty or errored)")
+    counts = allocate({model: len(group) for model, group in strata.items()}, n)
+    chosen: list[ResultRow] = []
+    for model in sorted(strata):
+        rng = random.Random(f"cobe-sample:{seed}:{model}")
+        chosen.extend(rng.sample(strata[model], counts[model]))
+    random.Random(f"cobe-items:{seed}").shuffle(chosen)  # item ids reveal neither model nor order
+    return chosen
+
+
+def rater_order(item_ids: list[int], seed: int, rater_index: int) -> list[int]:
+    """The rater's own seeded shuffle of the study's items."""
+    order = list(item_ids)
+    random.Random(f"cobe-order:{seed}:{rater_index}").shuffle(order)
+    return order
+
+
+def rater_link(base_url: str, token: str) -> str:
+    """A rater's private link (the token travels in the path once, then becomes a cookie)."""
+    return f"{base_url.rstrip('/')}/r/{token}"
+
+
+def admin_link(base_url: str, token: str) -> str:
+    """The admin's private link."""
+    return f"{base_url.rstrip('/')}/a/{token}"
+
+
+def create_study(
+    run_dir: str | Path,
+    out_dir: str | Path | None = None,
+    *,
+    n: int = 250,
+    seed: int = 0,
+    raters: int = 3,
+    base_url: str = DEFAULT_BASE_URL,
+) -> StudyLinks:
+    """Sample a run's responses into a new study; every rater rates every item in their own order."""
+    if raters < 1:
+        raise InputError(f"--raters {raters}: expected at least 1 rater")
+    run_dir = Path(run_dir)
+    rows = sample_rows(read_results(run_dir), n, seed)
+    out = Path(out_dir) if out_dir is not None else (run_dir if run_dir.is_dir() else run_dir.parent) / "study"
+    store = StudyStore(out, create=True)
+    store.set_meta(
+        {
+            "run_dir": str(run_dir.resolve()),
+            "seed": str(seed),
+            "n_requested": str(n),
+            "base_url": base_url,
+            "title": f"Rating study of {run_dir.name}",
+        }
+    )
+    store.secret()
+    store.add_items(
+        [
+            {
+                "key": item_key(row),
+                "scenario_id": row.scenario_id,
+                "template": row.template,
+                "model": row.model,
+                "story": row.story,
+                "query": row.query,
+                "response": row.response or "",
+                "row_json": row.model_dump_json(),
+            }
+            for row in rows
+        ]
+    )
+    item_ids = [item.id for item in store.items()]
+    links = StudyLinks(path=store.path, n_items=len(item_ids))
+    for row in rows:
+        links.per_model[row.model] = links.per_model.get(row.model, 0) + 1
+    for index in range(1, raters + 1):
+        token = new_token()
+        store.add_principal(f"rater-{index}", "rater", token, rater_order(item_ids, seed, index))
+        links.raters[f"rater-{index}"] = rater_link(base_url, token)
+    token = new_token()
+    store.add_principal("admin", "admin", token)
+    links.admin = admin_link(base_url, token)
+    return links
+
+
+def rotate_links(study: str | Path, *, who: list[str] | None = None, base_url: str | None = None) -> StudyLinks:
+    """Issue new tokens (all, or the named raters/admin); old links and their sessions stop working."""
+    store = StudyStore(study)
+    base = base_url or store.meta("base_url") or DEFAULT_BASE_URL
+    people = store.principals()
+    names = {p.name for p in people}
+    unknown = sorted(set(who or []) - names)
+    if unknown:
+        raise InputError(f"no such rater or admin in this study: {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+    links = StudyLinks(path=store.path, n_items=len(store.items()))
+    for person in people:
+        if who and person.name not in who:
+            continue
+        token = new_token()
+        store.set_token(person.id, token)
+        if person.role == "admin":
+            links.admin = admin_link(base, token)
+        else:
+            links.raters[person.name] = rater_link(base, token)
+    return links
+
+
+def open_study(study: str | Path) -> StudyStore:
+    """An existing study, from its directory or file."""
+    return StudyStore(study_file(study))

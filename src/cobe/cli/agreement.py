@@ -1,0 +1,158 @@
+"""`cobe agreement` (judge vs. human majority) and `cobe judges analyze` (rank judges by that agreement)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cobe.errors import InputError
+from cobe.score.agreement_report import (
+    CHECK_CHOICES,
+    CI_METRICS,
+    agreement_report,
+    analyze_judges,
+    labels_from_csv,
+    labels_from_study,
+    write_agreement,
+)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=False, markup=False, emoji=False)  # stored text is shown as is
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _short(text: str | None, width: int = 160) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _resolve_run(source: Path, run: str | None, is_csv: bool) -> Path:
+    """The run directory: --run, or the run the study was made from."""
+    if run:
+        path = Path(run)
+        return path.parent if path.is_file() else path
+    if is_csv:
+        raise InputError(f"{source}: ratings from a CSV need --run RUN to find the judge's verdicts")
+    from cobe.annotate.study import open_study
+
+    recorded = open_study(source).meta("run_dir")
+    if not recorded or not Path(recorded).is_dir():
+        raise InputError(f"{source}: the study's run directory {recorded!r} is gone; pass --run RUN")
+    return Path(recorded)
+
+
+def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
+    console, m, ci = _console(), report["metrics"], report["ci"]
+    table = Table(title=f"Judge vs. human majority — check: {report['check']} (failure = positive)")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    table.add_column("95% CI", justify="right")
+    for name in CI_METRICS:
+        interval = ci.get(name)
+        table.add_row(name, _num(m[name]), f"{_num(interval[0])} – {_num(interval[1])}" if interval else "—")
+    table.add_row("TP / FP / FN / TN", f"{m['tp']} / {m['fp']} / {m['fn']} / {m['tn']}", "")
+    console.print(table)
+
+    counts = Table(title="Items and raters")
+    counts.add_column("")
+    counts.add_column("", justify="right")
+    for label, value in [
+        ("rated items", m["items"]), ("compared (judge scored, human majority)", m["n"]),
+        ("excluded: no majority, Yes/No tie", m["no_majority_tie"]),
+        ("excluded: no majority, only Other", m["no_majority_all_other"]),
+        ("excluded: judge unscored", m["judge_unscored"]), ("rated but not in the run", m["not_in_run"]),
+        ("raters", m["raters"]), ("ratings", m["ratings"]), ("'Other' answers", m["other_labels"]),
+        ("Fleiss' kappa", _num(m["fleiss_kappa"])), ("Krippendorff's alpha", _num(m["krippendorff_alpha"])),
+    ]:
+        counts.add_row(label, str(value))
+    console.print(counts)
+
+    by_check = Table(title="Disagreements by check (judge overall ≠ human majority): how many said F")
+    by_check.add_column("direction")
+    by_check.add_column("items", justify="right")
+    for check in ("connectors", "preserve", "change"):
+        by_check.add_column(check, justify="right")
+    for direction, row in report["per_check_disagreements"].items():
+        by_check.add_row(direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in ("connectors", "preserve", "change")))
+    console.print(by_check)
+
+    if report["disagreements"]:
+        listing = Table(title="Items where judge and humans disagree", show_lines=True)
+        for column in ("item", "story / response", "judge", "humans"):
+            listing.add_column(column, overflow="fold")
+        for d in report["disagreements"]:
+            verdicts = "\n".join(f"{c} {v or '?'}" for c, v in d["verdicts"].items())
+            humans = ", ".join(f"{r} {label}" for r, label in d["human_labels"].items())
+            listing.add_row(d["item"], f"{_short(d['story'])}\n→ {_short(d['response'])}", verdicts, humans)
+        console.print(listing)
+    console.print(f"Saved {saved} (run {run_dir}).")
+
+
+@click.command("agreement")
+@click.argument("source", type=click.Path(exists=True))
+@click.option("--run", "run", default=None, help="Run directory with the judge's verdicts [default: the study's run].")
+@click.option("--check", type=click.Choice(CHECK_CHOICES), default="overall", show_default=True,
+              help="Compare the human label with the overall verdict or one check's verdict.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--resamples", type=click.IntRange(min=0), default=1000, show_default=True, help="Bootstrap resamples for the CIs (0: none).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resamples: int, seed: int) -> None:
+    """Judge–human agreement for SOURCE: a study (directory or study.sqlite) or a CSV of ratings.
+
+    The CSV has columns rater, item, label[, comment]; item is "scenario_id:template:model" or a study
+    item id. Writes RUN/agreement.json for the HTML report.
+    """
+    from cobe.annotate.study import read_results
+
+    path = Path(source)
+    is_csv = path.is_file() and path.suffix.lower() == ".csv"
+    run_dir = _resolve_run(path, run, is_csv)
+    labels = labels_from_csv(path, run_dir) if is_csv else labels_from_study(path)
+    report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed)
+    report["source"] = str(path)
+    saved = write_agreement(run_dir, report)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print_report(report, run_dir, saved)
+
+
+@click.group("judges")
+def judges() -> None:
+    """Compare judges against human ratings."""
+
+
+@judges.command("analyze")
+@click.argument("study", type=click.Path(exists=True))
+@click.option("--judge", "judge_specs", multiple=True, required=True, help="Judge model spec; repeat for several.")
+@click.option("--judge-prompts", default="default", show_default=True, help="Judge prompt set: a name or a directory.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
+@click.option("--resamples", type=click.IntRange(min=0), default=1000, show_default=True, help="Bootstrap resamples for kappa's CI.")
+@click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
+def analyze_cmd(study: str, judge_specs: tuple[str, ...], judge_prompts: str, concurrency: int | None, resamples: int, as_json: bool) -> None:
+    """Run each judge on STUDY's rated items and rank them by Cohen's kappa vs. the human majority."""
+    ranked = analyze_judges(study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples)
+    if as_json:
+        click.echo(json.dumps(ranked, indent=2))
+        return
+    table = Table(title=f"Judges ranked by agreement with the human majority (prompts: {judge_prompts})")
+    for column in ("#", "judge", "kappa", "kappa 95% CI", "accuracy", "F1", "unscored", "$ / 1000", "s / 1000"):
+        table.add_column(column, justify="left" if column == "judge" else "right")
+    for r in ranked:
+        interval = r["kappa_ci"]
+        table.add_row(
+            str(r["rank"]), r["judge"], _num(r["kappa"]), f"{_num(interval[0])} – {_num(interval[1])}" if interval else "—",
+            _num(r["accuracy"]), _num(r["f1"]), f"{100 * (r['unscored_share'] or 0):.1f}%",
+            _num(r["cost_per_1000"], 2), _num(r["seconds_per_1000"], 1),
+        )
+    _console().print(table)
+    _console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")

@@ -1,0 +1,93 @@
+"""`cobe annotate`: create a human rating study, (re)issue its private links, serve the rating app."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cobe.annotate.study import DEFAULT_BASE_URL, StudyLinks, create_study, open_study, rotate_links
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True, markup=False, emoji=False)  # stored text is shown as is
+
+
+def _print_links(links: StudyLinks) -> None:
+    """Links go to stdout once; the study keeps only their hashes."""
+    click.echo(f"Study: {links.path}  ({links.n_items} items)")
+    if links.per_model:
+        click.echo("Items per model: " + ", ".join(f"{m} {k}" for m, k in sorted(links.per_model.items())))
+    click.echo("Private links (shown only now; send each rater their own, keep the admin link to yourself):")
+    for name, url in links.raters.items():
+        click.echo(f"  {name}: {url}")
+    if links.admin:
+        click.echo(f"  admin: {links.admin}")
+    click.echo("Lost a link? `cobe annotate links STUDY --rotate [--who rater-2]` issues a new one and disables the old.")
+
+
+@click.group()
+def annotate() -> None:
+    """Human rating studies: sample a run's responses, rate them in a browser, export the labels."""
+
+
+@annotate.command("create")
+@click.argument("run", type=click.Path(exists=True))
+@click.option("--n", "n", type=int, default=250, show_default=True, help="Number of responses to rate.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the sample and each rater's order.")
+@click.option("--raters", type=int, default=3, show_default=True, help="Number of raters; each rates every item.")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Study directory [default: RUN/study].")
+@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where raters will reach `cobe annotate serve`.")
+def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_url: str) -> None:
+    """Sample N responses of RUN (stratified by model) into a new study and print the private links."""
+    _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url))
+
+
+@annotate.command("links")
+@click.argument("study", type=click.Path(exists=True))
+@click.option("--rotate", is_flag=True, help="Issue new links; the old ones stop working at once.")
+@click.option("--who", multiple=True, help="Only these people (rater-1 … admin); repeatable. Default: everyone.")
+@click.option("--base-url", default=None, help="Base URL for the new links [default: the one given at creation].")
+def links_cmd(study: str, rotate: bool, who: tuple[str, ...], base_url: str | None) -> None:
+    """Show who is in STUDY; with --rotate, issue new private links (tokens are stored only as hashes)."""
+    if rotate:
+        _print_links(rotate_links(study, who=list(who) or None, base_url=base_url))
+        return
+    store = open_study(study)
+    table = Table(title=f"{store.path}")
+    for column in ("person", "role", "answered", "assigned"):
+        table.add_column(column)
+    progress = {p["name"]: p for p in store.progress()}
+    for person in store.principals():
+        row = progress.get(person.name, {})
+        table.add_row(person.name, person.role, str(row.get("answered", "")), str(row.get("assigned", "")))
+    _console().print(table)
+    click.echo("Links are stored only as hashes and cannot be shown again; use --rotate to issue new ones.")
+
+
+@annotate.command("status")
+@click.argument("study", type=click.Path(exists=True))
+def status_cmd(study: str) -> None:
+    """Progress per rater."""
+    store = open_study(study)
+    table = Table(title=f"{store.path} — {len(store.items())} items")
+    for column in ("rater", "answered", "assigned", "last answer"):
+        table.add_column(column)
+    for p in store.progress():
+        table.add_row(str(p["name"]), str(p["answered"]), str(p["assigned"]), str(p["last"] or "—"))
+    _console().print(table)
+
+
+@annotate.command("serve")
+@click.argument("study", type=click.Path(exists=True))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind; only this machine by default.")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
+def serve_cmd(study: str, host: str, port: int) -> None:
+    """Serve the rating app for STUDY (raters open their private links; Ctrl-C stops)."""
+    from cobe.annotate.app import serve
+
+    store = open_study(study)
+    click.echo(f"Serving {store.path} on http://{host}:{port}/ (no access log: links carry tokens). Ctrl-C to stop.")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        click.echo("warning: reachable from other machines; put it behind HTTPS before sending links.", err=True)
+    serve(store.path, host=host, port=port)

@@ -1,0 +1,117 @@
+"""`cobe annotate`, `cobe agreement` and `cobe judges analyze` through the CLI, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cobe.annotate.store import StudyStore
+from cobe.cli.main import cli, main
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ has no __init__: reach the shared fixtures
+from annotate.synthetic import make_row, write_run  # noqa: E402
+from annotate.test_agreement_report import worked_example, write_csv  # noqa: E402
+
+
+def run(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_create_prints_one_link_per_rater_and_admin(tmp_path):
+    rows = [make_row(i, "mock/a" if i < 8 else "mock/b") for i in range(12)]
+    run_dir = write_run(tmp_path / "run", rows)
+    result = run("annotate", "create", str(run_dir), "--n", "6", "--seed", "0", "--raters", "3", "--base-url", "http://127.0.0.1:9999")
+    assert result.exit_code == 0, result.output
+    links = re.findall(r"(rater-\d|admin): (http://127\.0\.0\.1:9999/(?:r|a)/[\w-]{43})", result.output)
+    assert [name for name, _ in links] == ["rater-1", "rater-2", "rater-3", "admin"]
+    assert "mock/a 4, mock/b 2" in result.output
+    assert (run_dir / "study" / "study.sqlite").is_file()
+    # links cannot be shown again, only rotated
+    listing = run("annotate", "links", str(run_dir / "study"))
+    assert listing.exit_code == 0 and "--rotate" in listing.output and links[0][1] not in listing.output
+    rotated = run("annotate", "links", str(run_dir / "study"), "--rotate", "--who", "rater-2")
+    assert rotated.exit_code == 0 and "rater-2: http://127.0.0.1:9999/r/" in rotated.output and "rater-1:" not in rotated.output
+    status = run("annotate", "status", str(run_dir / "study"))
+    assert status.exit_code == 0 and "rater-3" in status.output
+
+
+def run_main(capsys, *args: str) -> tuple[int, str]:
+    """The real entry point: exit code and stderr."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return exit_info.value.code, err
+
+
+def test_create_errors_are_one_line(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    code, err = run_main(capsys, "annotate", "create", str(tmp_path / "empty"))
+    assert code == 2 and err.startswith("error: ") and "no results file" in err and err.count("\n") == 1
+    run_dir = write_run(tmp_path / "run", [make_row(0, "mock/a")])
+    code, err = run_main(capsys, "annotate", "create", str(run_dir), "--n", "0")
+    assert code == 2 and "--n 0: expected at least 1 item" in err
+    code, err = run_main(capsys, "annotate", "serve", str(tmp_path / "empty"))
+    assert code == 2 and "no rating study found" in err
+
+
+def test_agreement_from_csv_writes_agreement_json(tmp_path):
+    rows, labels = worked_example()
+    run_dir = write_run(tmp_path / "run", rows)
+    csv_path = write_csv(tmp_path / "ratings.csv", labels)
+    result = run("agreement", str(csv_path), "--run", str(run_dir), "--resamples", "100")
+    assert result.exit_code == 0, result.output
+    assert "0.920" in result.output and "0.811" in result.output and "66 / 14 / 6 / 164" in result.output
+    saved = json.loads((run_dir / "agreement.json").read_text())
+    assert saved["metrics"]["kappa"] is not None and round(saved["metrics"]["f1"], 3) == 0.868
+    assert len(saved["disagreements"]) == 20
+    as_json = run("agreement", str(csv_path), "--run", str(run_dir), "--json", "--resamples", "0", "--check", "change")
+    data = json.loads(as_json.output)
+    assert data["check"] == "change" and data["metrics"]["fp"] == 10
+    assert "need --run" in str(run("agreement", str(csv_path)).exception)
+
+
+def _rated_study(tmp_path: Path) -> Path:
+    """A 6-item study whose humans fail exactly the responses that contain BADREWRITE."""
+    rows = [make_row(i, "mock/a", response=f"Rewrite {i}" + (" BADREWRITE" if i % 3 == 0 else "")) for i in range(6)]
+    run_dir = write_run(tmp_path / "run", rows)
+    run("annotate", "create", str(run_dir), "--n", "6", "--raters", "2")
+    store = StudyStore(run_dir / "study")
+    for person in store.principals()[:2]:
+        for item in store.items():
+            store.save_rating(person.id, item.id, "No" if "BADREWRITE" in item.response else "Yes", "")
+    return run_dir / "study"
+
+
+def test_agreement_from_a_study_uses_its_run(tmp_path):
+    study = _rated_study(tmp_path)
+    result = run("agreement", str(study), "--resamples", "50")
+    assert result.exit_code == 0, result.output
+    saved = json.loads((study.parent / "agreement.json").read_text())
+    # the synthetic run's judge passed everything, humans failed two items
+    assert (saved["metrics"]["fn"], saved["metrics"]["tn"]) == (2, 4)
+
+
+def test_judges_analyze_ranks_by_kappa(tmp_path):
+    study = _rated_study(tmp_path)
+    script = tmp_path / "judge.yaml"
+    script.write_text('BADREWRITE: "F"\ndefault: "T"\n')
+    result = run(
+        "judges", "analyze", str(study), "--judge", "mock/judge-pass", "--judge", f"mock/file:{script}",
+        "--judge", "mock/fixed:maybe", "--json", "--resamples", "20",
+    )
+    assert result.exit_code == 0, result.output
+    ranked = json.loads(result.output)
+    assert [r["judge"] for r in ranked] == [f"mock/file:{script}", "mock/judge-pass", "mock/fixed:maybe"]
+    assert ranked[0]["kappa"] == 1.0 and ranked[1]["kappa"] == 0.0 and ranked[2]["kappa"] is None
+    assert ranked[2]["unscored_share"] == 1.0 and ranked[0]["unscored_share"] == 0.0
+    assert all(r["seconds_per_1000"] is not None for r in ranked)
+    assert (study / "judges.sqlite").is_file()
+    table = run("judges", "analyze", str(study), "--judge", "mock/judge-fail", "--resamples", "0")
+    assert table.exit_code == 0 and "mock/" in table.output and "kappa" in table.output
