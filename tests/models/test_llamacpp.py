@@ -34,3 +34,25 @@ async def test_gemma_answers_a_short_prompt():
         assert judged.first_token_logprobs and len(judged.first_token_logprobs) <= 5
     finally:
         await provider.aclose()
+
+
+@pytest.mark.slow
+def test_choices_give_one_of_them_with_log_probabilities():
+    import asyncio
+
+    from cobe.models import GenerateConfig, Message, get_provider
+
+    async def ask() -> object:
+        provider = get_provider("local/gemma-3-270m")
+        try:
+            return await provider.generate(
+                [Message(role="user", content="Is water wet? Answer with exactly one letter: T or F.")],
+                GenerateConfig(temperature=0, max_tokens=5, logprobs=True, choices=("T", "F")),
+            )
+        finally:
+            await provider.aclose()
+
+    out = asyncio.run(ask())
+    assert out.text in {"T", "F"} and out.finish_reason == "choice"
+    assert set(out.first_token_logprobs) == {"T", "F"}
+    assert max(out.first_token_logprobs, key=out.first_token_logprobs.get) == out.text

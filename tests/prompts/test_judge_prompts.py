@@ -33,7 +33,9 @@ def test_default_set_loads() -> None:
     assert 1 <= prompts.config.max_tokens <= 10
     assert set(prompts.texts) == set(CHECKS)
     assert len(prompts.fingerprint) == 12
-    assert prompts.config.generate_config() == GenerateConfig(temperature=0.0, max_tokens=5, logprobs=True)
+    assert prompts.config.generate_config() == GenerateConfig(
+        temperature=0.0, max_tokens=5, logprobs=True, choices=("T", "F")
+    )
 
 
 @pytest.mark.parametrize("check", CHECKS)

@@ -31,6 +31,9 @@ class GenerateConfig(BaseModel):
     seed: int | None = None
     stop: tuple[str, ...] | None = None
     logprobs: bool = False  # ask for the top alternatives of the first token (judge P(T))
+    # restrict the answer to one of these strings where the provider can (local llama.cpp);
+    # providers that cannot ignore it and rely on the prompt's instruction
+    choices: tuple[str, ...] | None = None
 
 
 class ModelOutput(BaseModel):

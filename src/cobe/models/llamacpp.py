@@ -101,6 +101,16 @@ def _first_paragraph(llm: Any, prompt: str) -> Any:
     return StoppingCriteriaList([done])
 
 
+def _single_token_ids(llm: Any, choice: str) -> list[int]:
+    """Token ids that spell `choice` alone, with and without a leading space."""
+    found = []
+    for variant in (choice, " " + choice):
+        tokens = llm.tokenize(variant.encode("utf-8"), add_bos=False)
+        if len(tokens) == 1:
+            found.append(tokens[0])
+    return found
+
+
 class LlamaCppProvider(Provider):
     """A GGUF model run in one worker thread: the Llama object is neither thread-safe nor async."""
 
@@ -116,6 +126,10 @@ class LlamaCppProvider(Provider):
         return self._llamas[logits_all]
 
     def _run(self, messages: list[Message], config: GenerateConfig) -> ModelOutput:
+        if config.choices:
+            chosen = self._choose(messages, config)
+            if chosen is not None:
+                return chosen
         llm = self._llama(config.logprobs)
         plain = "tokenizer.chat_template" not in llm.metadata or config.logprobs
         kwargs = sampling_kwargs(config, plain=plain)
@@ -145,6 +159,45 @@ class LlamaCppProvider(Provider):
             output_tokens=usage["completion_tokens"],
             latency_s=latency,
             first_token_logprobs=first,
+        )
+
+    def _choose(self, messages: list[Message], config: GenerateConfig) -> ModelOutput | None:
+        """Pick one of `config.choices` from a single forward pass (None if a choice spans tokens).
+
+        Greedy decoding restricted to one-token answers is an argmax over their logits, so a
+        small base model that would ramble ("T if the text…") still answers the contract, and
+        the log-probabilities of the choices come for free, without the costly logits_all model.
+        """
+        import numpy as np
+
+        llm = self._llama(False)
+        if "tokenizer.chat_template" in llm.metadata:
+            return None  # chat models answer the contract themselves through their template
+        ids = {choice: _single_token_ids(llm, choice) for choice in config.choices or ()}
+        if not ids or any(not found for found in ids.values()):
+            return None
+        tokens = llm.tokenize(plain_prompt(messages).encode("utf-8"))
+        start = time.perf_counter()
+        llm.reset()
+        llm.eval(tokens)
+        # with logits_all off the context keeps only the last position's logits: all we need
+        logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
+        top = logits.max()
+        log_z = top + np.log(np.exp(logits - top).sum())
+        scores = {c: float(np.logaddexp.reduce(logits[found]) - log_z) for c, found in ids.items()}
+        if config.temperature:
+            rng = np.random.default_rng(config.seed)
+            weights = np.exp(np.array(list(scores.values())) / config.temperature)
+            text = str(rng.choice(list(scores), p=weights / weights.sum()))
+        else:
+            text = max(scores, key=scores.__getitem__)
+        return ModelOutput(
+            text=text,
+            finish_reason="choice",
+            input_tokens=len(tokens),
+            output_tokens=1,
+            latency_s=time.perf_counter() - start,
+            first_token_logprobs=scores if config.logprobs else None,
         )
 
     async def generate(

@@ -40,10 +40,14 @@ class JudgeConfig(BaseModel):
     max_tokens: int = 5
     logprobs: bool = True
     parser: Literal["tf"] = "tf"
+    # answers a provider may restrict decoding to (llama.cpp does); others rely on the prompt
+    choices: tuple[str, ...] | None = None
 
     def generate_config(self) -> GenerateConfig:
         """The model call settings these prompts expect."""
-        return GenerateConfig(temperature=self.temperature, max_tokens=self.max_tokens, logprobs=self.logprobs)
+        return GenerateConfig(
+            temperature=self.temperature, max_tokens=self.max_tokens, logprobs=self.logprobs, choices=self.choices
+        )
 
 
 @dataclass(frozen=True)
