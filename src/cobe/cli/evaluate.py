@@ -1,0 +1,214 @@
+"""`cobe eval`, `cobe generate`, `cobe judge`, `cobe runs`: thin wrappers over cobe.run."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import ValidationError
+
+from cobe.errors import BudgetExceeded, InputError
+from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
+from cobe.run.rundir import default_run_dir
+
+
+def _opt(*names: str, env: str | None, **kwargs: Any) -> Callable:
+    """An option with its COBE_<NAME> environment variable shown in --help."""
+    return click.option(*names, envvar=env, show_envvar=env is not None, **kwargs)
+
+
+def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise click.BadParameter("expected template names separated by commas, e.g. A,B,C")
+    return names
+
+
+def run_options(f: Callable) -> Callable:
+    """Options shared by eval and generate: data, templates, run dir, pacing, budget."""
+    for option in reversed([
+        _opt("--model", "-m", "models", env="COBE_MODEL", multiple=True, metavar="SPEC",
+             help="Respondent model spec (repeatable), e.g. openai/gpt-5.4, openai-api/vllm/NAME, local/gemma-3-270m."),
+        _opt("--data", env="COBE_DATA", default="builtin:starter", show_default=True, metavar="SOURCE",
+             help="Dataset: a file in any official shape, or builtin:NAME."),
+        _opt("--templates", env="COBE_TEMPLATES", callback=_split, metavar="A,B,C",
+             help="Prompt templates to use (default A,B,C)."),
+        _opt("--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4)."),
+        _opt("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios."),
+        _opt("--run-dir", env="COBE_RUN_DIR", type=click.Path(path_type=Path, file_okay=False),
+             help="Run directory (default: runs/<models>__<data>, so repeating a command resumes it)."),
+        _opt("--runs-root", env="COBE_RUNS_ROOT", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"),
+             show_default=True, help="Where default run directories go."),
+        _opt("--force-new", env="COBE_FORCE_NEW", is_flag=True,
+             help="Start a new run in a run directory that holds a different evaluation."),
+        _opt("--concurrency", env="COBE_CONCURRENCY", type=click.IntRange(min=1),
+             help="Parallel requests per provider (default: the provider's own)."),
+        _opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute per provider."),
+        _opt("--tpm", env="COBE_TPM", type=click.FloatRange(min=0, min_open=True), help="Tokens per minute per provider."),
+        _opt("--timeout", env="COBE_TIMEOUT", type=click.FloatRange(min=0, min_open=True), help="Seconds per call attempt."),
+        _opt("--max-retries", env="COBE_MAX_RETRIES", type=click.IntRange(min=0), default=6, show_default=True,
+             help="Retries of a call on 429, 5xx, timeouts and connection errors."),
+        _opt("--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD",
+             help="Stop cleanly before this command would spend more (resumable)."),
+        _opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False),
+             help="YAML of USD per million tokens, laid over the bundled estimates."),
+        _opt("--dry-run", env="COBE_DRY_RUN", is_flag=True, help="Count calls and estimate cost; call nothing."),
+        _opt("--temperature", env="COBE_TEMPERATURE", type=float, default=0.0, show_default=True,
+             help="Respondent sampling temperature."),
+        _opt("--max-tokens", env="COBE_MAX_TOKENS", type=click.IntRange(min=1), default=512, show_default=True,
+             help="Respondent output token limit."),
+        _opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line."),
+    ]):
+        f = option(f)
+    return f
+
+
+def judge_options(f: Callable) -> Callable:
+    """Options naming the judge."""
+    f = _opt("--judge-temperature", env="COBE_JUDGE_TEMPERATURE", type=float,
+             help="Judge temperature (default: the prompt set's, 0).")(f)
+    f = _opt("--judge-prompts", env="COBE_JUDGE_PROMPTS", default="default", show_default=True, metavar="NAME|DIR",
+             help="Judge prompt set: a bundled name or a directory.")(f)
+    return f
+
+
+def _config(params: dict[str, Any]) -> EvalConfig:
+    fields = set(EvalConfig.model_fields)
+    data = {k: v for k, v in params.items() if k in fields and v is not None}
+    data["models"] = list(params.get("models") or [])
+    try:
+        return EvalConfig(**data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise InputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
+
+
+def _progress(quiet: bool):
+    """A rich progress display on a terminal; nothing at all when stdout is not a TTY (CI logs)."""
+    if quiet or not sys.stdout.isatty():
+        return None
+    from cobe.run.progress import RichProgress
+
+    return RichProgress()
+
+
+def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool) -> None:
+    """Run with progress, then print one summary line; budget stops and Ctrl-C end cleanly."""
+    progress = _progress(quiet)
+    try:
+        if progress is not None:
+            with progress:
+                summary = action(progress)
+        else:
+            summary = action(None)
+    except KeyboardInterrupt:
+        where = f" in {run_dir}" if run_dir else ""
+        click.echo(f"Interrupted; finished work is saved{where}. Run the same command again to resume.", err=True)
+        sys.exit(130)
+    except BudgetExceeded as exc:
+        raise BudgetExceeded(f"{exc} (run dir: {run_dir})") from None
+    for notice in summary.notices:
+        click.echo(f"note: {notice}", err=True)
+    click.echo(summary_line(summary))
+
+
+def _fmt_acc(value: Any) -> str:
+    return "–" if value is None else f"{value:.1f}%"
+
+
+def summary_line(summary: RunSummary) -> str:
+    """One line: run dir, state, accuracy per model, calls made vs from the store, cost."""
+    if summary.dry_run is not None:
+        d = summary.dry_run
+        cost = "unknown (no price for " + ", ".join(d.unpriced) + ")" if d.estimated_cost_usd is None else f"${d.estimated_cost_usd:.4f}"
+        return (f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
+                f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called")
+    models = summary.summary.get("models", {})
+    scores = ", ".join(
+        f"{m} {_fmt_acc(v.get('accuracy'))} ± {v.get('std') or 0:.1f} (n={v.get('n')}, unscored {v.get('unscored')}, errors {v.get('errors')})"
+        if summary.judge else f"{m} n={v.get('n')} errors {v.get('errors')}"
+        for m, v in models.items()
+    )
+    calls = summary.stats
+    made = "; ".join(
+        f"{role} {calls[role]['calls_made']} calls ({calls[role]['calls_cached']} from store, {calls[role]['errors']} failed)"
+        for role in ("respondent", "judge") if role in calls
+    )
+    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge") if r in calls)
+    return f"{summary.run_dir}: {summary.state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
+
+
+@click.command("eval")
+@run_options
+@_opt("--judge", "-j", env="COBE_JUDGE", metavar="SPEC", help="Judge model spec, e.g. openai/gpt-5.4.")
+@judge_options
+def eval_cmd(**params: Any) -> None:
+    """Generate responses and judge them (the whole pipeline).
+
+    With neither --model nor --judge, runs the embedded local/gemma-3-270m as both on
+    builtin:starter: a smoke test of the machinery, whose scores mean nothing.
+    Repeating a command resumes its run: nothing finished is called again.
+    """
+    if not params["models"] and not params["judge"]:
+        params["models"], params["judge"] = [EMBEDDED_MODEL], EMBEDDED_MODEL
+        click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both. {SMOKE_NOTICE}", err=True)
+    config = _config(params)
+    from cobe.run.engine import evaluate
+
+    run_dir = config.run_dir or (default_run_dir(config) if config.models else None)
+    _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"])
+
+
+@click.command("generate")
+@run_options
+def generate_cmd(**params: Any) -> None:
+    """Generate responses only; judge them later with `cobe judge RUN_DIR --judge SPEC`."""
+    config = _config(params)
+    from cobe.run.engine import generate
+
+    run_dir = config.run_dir or (default_run_dir(config) if config.models else None)
+    _run(lambda progress: generate(config, progress), run_dir, params["quiet"])
+
+
+@click.command("judge")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@_opt("--judge", "-j", env="COBE_JUDGE", required=True, metavar="SPEC", help="Judge model spec.")
+@judge_options
+@_opt("--concurrency", env="COBE_CONCURRENCY", type=click.IntRange(min=1), help="Parallel requests to the judge.")
+@_opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute.")
+@_opt("--tpm", env="COBE_TPM", type=click.FloatRange(min=0, min_open=True), help="Tokens per minute.")
+@_opt("--timeout", env="COBE_TIMEOUT", type=click.FloatRange(min=0, min_open=True), help="Seconds per call attempt.")
+@_opt("--max-retries", env="COBE_MAX_RETRIES", type=click.IntRange(min=0), default=6, show_default=True, help="Retries per call.")
+@_opt("--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command.")
+@_opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False), help="Price YAML override.")
+@_opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
+def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, **options: Any) -> None:
+    """Judge a run's stored responses again with another judge or prompt set; no respondent call.
+
+    Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
+    """
+    from cobe.run.engine import judge_run
+
+    _run(lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet)
+
+
+@click.command("runs")
+@click.argument("root", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"), envvar="COBE_RUNS_ROOT")
+def runs_cmd(root: Path) -> None:
+    """List run directories under ROOT (default runs/) with state, models, counts and accuracy."""
+    from cobe.run.rundir import list_runs
+
+    runs = list_runs(root)
+    if not runs:
+        click.echo(f"no runs under {root}")
+        return
+    for entry in runs:
+        acc = entry.get("accuracy") or {}
+        scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
+        click.echo(f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
+                   f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}")

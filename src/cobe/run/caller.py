@@ -1,0 +1,126 @@
+"""The reusable call path: cache lookup, budget, scheduler, and one committed row per finished call."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.run.cache import messages_list, request_body, request_key, settings_dict
+from cobe.run.cost import Budget, PriceTable, estimate_tokens, load_prices
+from cobe.run.scheduler import Scheduler
+from cobe.run.store import Store, now
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+ROLES = ("respondent", "judge")
+
+
+@dataclass(slots=True)
+class CallRecord:
+    """What a call returned, from the provider or the store (`cached`)."""
+
+    key: str
+    text: str | None
+    error: str | None = None
+    finish_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    attempts: int = 1
+    first_token_logprobs: dict[str, float] | None = None
+    cost_usd: float | None = None
+    cached: bool = False
+
+
+@dataclass
+class RoleStats:
+    """Counters of one role (respondent or judge) during one command."""
+
+    calls_made: int = 0
+    calls_cached: int = 0
+    errors: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict for summary.json."""
+        return {k: getattr(self, k) for k in ("calls_made", "calls_cached", "errors", "input_tokens", "output_tokens")} | {
+            "cost_usd": round(self.cost_usd, 6)
+        }
+
+
+@dataclass
+class Caller:
+    """Store + scheduler + cache: `await caller.call(provider, messages, settings, role=...)`."""
+
+    store: Store
+    scheduler: Scheduler = field(default_factory=Scheduler)
+    prices: PriceTable = field(default_factory=load_prices)
+    budget: Budget = field(default_factory=lambda: Budget(None))
+    stats: dict[str, RoleStats] = field(default_factory=lambda: defaultdict(RoleStats))
+
+    @classmethod
+    def open(cls, store_path: str | Path, **scheduler_options: Any) -> Caller:
+        """A caller on the store at `store_path` (created if missing), scheduler options as keywords."""
+        return cls(Store(store_path), Scheduler(**scheduler_options))
+
+    async def call(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, *,
+        role: str, scenario: Scenario | None = None, attempt: int = 0,
+    ) -> CallRecord:
+        """One call, answered from the store when an identical one finished before; never raises on provider errors."""
+        plain = messages_list(messages)
+        request, key = request_key(request_body(provider.spec, provider.model, settings_dict(settings), plain, attempt))
+        stats = self.stats[role]
+        if provider.cacheable():
+            row = self.store.get_call(key)
+            if row is not None:
+                stats.calls_cached += 1
+                return _from_row(row)
+        price = self.prices.price(provider.spec)
+        est_in = sum(estimate_tokens(m["content"]) for m in plain)
+        reserve = price.cost(est_in, settings.max_tokens or 1024) if price else 0.0
+        self.budget.reserve(reserve)  # raises BudgetExceeded before anything is sent
+        output, error, attempts = await self.scheduler.run(provider, messages, settings, scenario, est_in)
+        stats.calls_made += 1
+        if output is None:
+            self.budget.settle(reserve, 0.0)
+            stats.errors += 1
+            record = CallRecord(key, None, error=error, attempts=attempts)
+        else:
+            cost = price.cost(output.input_tokens, output.output_tokens) if price else None
+            self.budget.settle(reserve, cost or 0.0)
+            stats.input_tokens += output.input_tokens
+            stats.output_tokens += output.output_tokens
+            stats.cost_usd += cost or 0.0
+            record = CallRecord(
+                key, output.text, None, output.finish_reason, output.input_tokens, output.output_tokens,
+                output.latency_s, attempts, output.first_token_logprobs, cost,
+            )
+        self.store.put_call({
+            "key": key, "role": role, "spec": provider.spec, "request": request,
+            "response": record.text, "finish_reason": record.finish_reason,
+            "input_tokens": record.input_tokens, "output_tokens": record.output_tokens,
+            "latency_s": record.latency_s, "error": record.error, "attempts": attempts,
+            "first_token_logprobs": json.dumps(record.first_token_logprobs) if record.first_token_logprobs else None,
+            "cost_usd": record.cost_usd, "created": now(),
+        })
+        return record
+
+    def stats_dict(self) -> dict[str, Any]:
+        """Per-role counters of this caller, for summaries."""
+        return {role: self.stats[role].as_dict() for role in ROLES} | {"retries": self.scheduler.retries}
+
+
+def _from_row(row: Any) -> CallRecord:
+    logprobs = row["first_token_logprobs"]
+    return CallRecord(
+        row["key"], row["response"], row["error"], row["finish_reason"], row["input_tokens"], row["output_tokens"],
+        row["latency_s"], row["attempts"], json.loads(logprobs) if logprobs else None, row["cost_usd"], True,
+    )

@@ -1,0 +1,110 @@
+"""Prices, token estimates and the --max-cost budget."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+import yaml
+
+from cobe.errors import BudgetExceeded, InputError
+
+BUNDLED_PRICES = Path(str(files("cobe.run").joinpath("prices.yaml")))
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million input and output tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        """USD for one call's tokens."""
+        return (input_tokens * self.input + output_tokens * self.output) / 1e6
+
+
+FREE = Price(0.0, 0.0)
+
+
+class PriceTable:
+    """Looks a spec up by exact spec, model name, then the model's last path part."""
+
+    def __init__(self, models: dict[str, Price], free_prefixes: set[str]) -> None:
+        self.models = models
+        self.free_prefixes = free_prefixes
+
+    def price(self, spec: str) -> Price | None:
+        """The price of a spec, FREE for local/mock/baseline providers, None when unknown."""
+        prefix, _, model = spec.partition("/")
+        if prefix in self.free_prefixes:
+            return FREE
+        for key in (spec, model, model.rsplit("/", 1)[-1]):
+            if key in self.models:
+                return self.models[key]
+        return None
+
+
+def load_prices(path: str | Path | None = None) -> PriceTable:
+    """The bundled price estimates, with entries of `path` (or $COBE_PRICES) laid over them."""
+    table = _read(BUNDLED_PRICES)
+    extra = path or os.environ.get("COBE_PRICES")
+    if extra:
+        user = _read(Path(extra))
+        table.models.update(user.models)
+        table.free_prefixes |= user.free_prefixes
+    return table
+
+
+def _read(path: Path) -> PriceTable:
+    if not path.is_file():
+        raise InputError(f"{path}: price file not found")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
+    models: dict[str, Price] = {}
+    entries = data.get("models", {}) if isinstance(data, dict) else None
+    if not isinstance(entries, dict):
+        raise InputError(f"{path}: expected 'models:' mapping name -> {{input: USD, output: USD}} per million tokens")
+    for name, entry in entries.items():
+        try:
+            models[str(name)] = Price(float(entry["input"]), float(entry["output"]))
+        except (TypeError, KeyError, ValueError):
+            raise InputError(f"{path}: model {name!r}: expected {{input: number, output: number}}") from None
+    return PriceTable(models, set(data.get("free_prefixes") or ()))
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count from text length (about four characters a token in English)."""
+    return len(text) // 4 + 1
+
+
+class Budget:
+    """Spending cap of one command: a call reserves its estimated cost before it starts."""
+
+    def __init__(self, max_cost: float | None) -> None:
+        self.max_cost = max_cost
+        self.spent = 0.0
+        self.reserved = 0.0
+        self.exceeded = False
+
+    def reserve(self, amount: float) -> None:
+        """Hold `amount` USD for a call about to start, or raise BudgetExceeded if it would not fit."""
+        if self.max_cost is None:
+            return
+        if self.exceeded or self.spent + self.reserved + amount > self.max_cost:
+            self.exceeded = True
+            raise BudgetExceeded(
+                f"stopped before exceeding --max-cost ${self.max_cost:.4f} (spent ${self.spent:.4f}); "
+                "raise --max-cost and run the same command again to resume"
+            )
+        self.reserved += amount
+
+    def settle(self, reserved: float, actual: float) -> None:
+        """Replace a reservation by what the call really cost."""
+        if self.max_cost is not None:
+            self.reserved = max(0.0, self.reserved - reserved)
+        self.spent += actual

@@ -1,0 +1,180 @@
+"""The three judge checks of one response, with one re-ask when a verdict cannot be parsed."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cobe.judge.verdict import p_true, parse_verdict
+from cobe.models.base import GenerateConfig, Provider
+from cobe.models.registry import get_provider
+from cobe.prompts.judge_prompts import JudgePromptSet, load_judge_prompts
+from cobe.run.caller import Caller
+from cobe.run.records import CHECKS, row_status
+from cobe.run.scheduler import Scheduler
+from cobe.run.store import Store
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """One check's outcome: a verdict, or None with the reason it is unscored."""
+
+    check: str
+    verdict: str | None
+    raw: str | None
+    p_true: float | None = None
+    unscored: str | None = None
+    error: str | None = None  # the judge call itself failed (redone on resume)
+    call_key: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+
+@dataclass
+class JudgedItem:
+    """The three checks of one (scenario, response) pair, with what judging it cost."""
+
+    scenario_id: str
+    response: str
+    checks: dict[str, CheckResult]
+    seconds: float = 0.0
+
+    @property
+    def verdicts(self) -> dict[str, str | None]:
+        """check → T, F or None (unscored)."""
+        return {c: r.verdict for c, r in self.checks.items()}
+
+    @property
+    def unscored(self) -> dict[str, str]:
+        """check → reason, for checks without a verdict."""
+        return {c: r.unscored for c, r in self.checks.items() if r.unscored}
+
+    @property
+    def status(self) -> str:
+        """passed / failed / unscored, by the one pass rule."""
+        return row_status(self.verdicts, None)[0]
+
+    @property
+    def passed(self) -> bool | None:
+        """True only with three T; None when unscored."""
+        return row_status(self.verdicts, None)[1]
+
+    @property
+    def input_tokens(self) -> int:
+        """Judge input tokens over the checks."""
+        return sum(r.input_tokens for r in self.checks.values())
+
+    @property
+    def output_tokens(self) -> int:
+        """Judge output tokens over the checks."""
+        return sum(r.output_tokens for r in self.checks.values())
+
+    @property
+    def cost_usd(self) -> float:
+        """Estimated judge cost over the checks (0 where the price is unknown)."""
+        return sum(r.cost_usd or 0.0 for r in self.checks.values())
+
+
+class JudgedItems(list):
+    """A list of JudgedItem with `.totals`: tokens, cost and seconds over all items."""
+
+    totals: dict[str, Any]
+
+
+class Judge:
+    """A judge provider with its prompt set and settings, calling through a Caller."""
+
+    def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, temperature: float | None = None) -> None:
+        self.caller, self.provider, self.prompts = caller, provider, prompts
+        base = prompts.config.generate_config()
+        if temperature is not None:
+            base = base.model_copy(update={"temperature": temperature})
+        self.settings: GenerateConfig = base
+
+    def settings_json(self) -> str:
+        """The judge settings as stored beside each verdict."""
+        return self.settings.model_dump_json()
+
+    async def check(self, check: str, scenario: Scenario, response: str) -> CheckResult:
+        """Ask one check; an unparseable answer is asked once more (a distinct call), then left unscored."""
+        messages = self.prompts.messages(check, scenario, response)
+        result = CheckResult(check, None, None)
+        for attempt in (0, 1):
+            record = await self.caller.call(self.provider, messages, self.settings, role="judge", attempt=attempt)
+            result.call_key = record.key
+            result.input_tokens += record.input_tokens
+            result.output_tokens += record.output_tokens
+            if record.cost_usd is not None:
+                result.cost_usd = (result.cost_usd or 0.0) + record.cost_usd
+            if record.error is not None:
+                result.verdict, result.error = None, record.error
+                result.unscored = f"judge call failed: {record.error}"
+                return result
+            result.raw = record.text
+            verdict, reason = parse_verdict(record.text)
+            if verdict is not None:
+                result.verdict, result.unscored = verdict, None
+                result.p_true = p_true(record.first_token_logprobs)
+                return result
+            result.unscored = reason or "unparseable verdict"
+        return result
+
+    async def checks(self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS) -> dict[str, CheckResult]:
+        """The given checks of one response, concurrently."""
+        results = await asyncio.gather(*(self.check(c, scenario, response) for c in checks))
+        return dict(zip(checks, results))
+
+
+async def ajudge_responses(
+    items: list[tuple[Scenario, str]], judge: str, judge_prompts: str = "default", *,
+    store_path: str | Path = ":memory:", concurrency: int | None = None, temperature: float | None = None,
+    **scheduler_options: Any,
+) -> JudgedItems:
+    """Async form of `judge_responses`."""
+    prompts = load_judge_prompts(judge_prompts)
+    provider = get_provider(judge)
+    store = Store(store_path)
+    caller = Caller(store, Scheduler(concurrency=concurrency, **scheduler_options))
+    judge_ = Judge(caller, provider, prompts, temperature)
+    gate = asyncio.Semaphore(max(4, 2 * caller.scheduler.limits(provider).concurrency))
+
+    async def one(scenario: Scenario, response: str) -> JudgedItem:
+        async with gate:  # bounds open tasks, not calls (the scheduler bounds those)
+            start = time.perf_counter()
+            checks = await judge_.checks(scenario, response)
+            return JudgedItem(scenario.id, response, checks, time.perf_counter() - start)
+
+    start = time.perf_counter()
+    try:
+        out = JudgedItems(await asyncio.gather(*(one(s, r) for s, r in items)))
+    finally:
+        await provider.aclose()
+        store.close()
+    out.totals = {
+        "items": len(out),
+        "input_tokens": sum(i.input_tokens for i in out),
+        "output_tokens": sum(i.output_tokens for i in out),
+        "cost_usd": sum(i.cost_usd for i in out),
+        "seconds": time.perf_counter() - start,
+        "calls": caller.stats_dict()["judge"],
+    }
+    return out
+
+
+def judge_responses(
+    items: list[tuple[Scenario, str]], judge: str, judge_prompts: str = "default", *,
+    store_path: str | Path = ":memory:", concurrency: int | None = None, temperature: float | None = None,
+    **scheduler_options: Any,
+) -> JudgedItems:
+    """Judge (scenario, response) pairs with the three checks; calls are cached in `store_path`."""
+    return asyncio.run(ajudge_responses(
+        items, judge, judge_prompts, store_path=store_path, concurrency=concurrency, temperature=temperature,
+        **scheduler_options,
+    ))

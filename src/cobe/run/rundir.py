@@ -1,0 +1,115 @@
+"""Run directories: a deterministic default name, resume checks, and listing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import uuid
+from pathlib import Path
+from typing import Any
+
+from cobe import __version__
+from cobe.errors import InputError
+from cobe.run.config import EvalConfig
+from cobe.run.store import STORE_NAME, Store
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def slug(text: str, limit: int = 60) -> str:
+    """A file-name-safe form of `text`; long ones keep a hash so distinct inputs stay distinct."""
+    clean = _UNSAFE.sub("-", text).strip("-.") or "x"
+    if len(clean) <= limit:
+        return clean
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return f"{clean[: limit - 9]}-{digest}"
+
+
+def data_slug(data: str) -> str:
+    """`builtin:starter` → `starter`; a path → its file stem."""
+    if data.startswith("builtin:"):
+        return data.split(":", 1)[1]
+    return Path(data).stem or data
+
+
+def default_run_dir(config: EvalConfig) -> Path:
+    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N]`: the same command finds the same dir."""
+    parts = ["+".join(m.replace("/", "_") for m in config.models), data_slug(config.data)]
+    if config.templates:
+        parts.append("tpl-" + "-".join(config.templates))
+    if config.tier is not None:
+        parts.append(f"tier-{config.tier}")
+    if config.limit is not None:
+        parts.append(f"limit-{config.limit}")
+    return config.runs_root / "__".join(slug(p) for p in parts)
+
+
+def data_fingerprint(scenario_json: list[str]) -> str:
+    """A short hash of the scenarios a run evaluates, so an edited data file is noticed."""
+    digest = hashlib.sha256()
+    for doc in scenario_json:
+        digest.update(doc.encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()[:16]
+
+
+def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[str, bool]:
+    """(run id, resumed): resume the store's run when it asks for the same results, else refuse."""
+    row = store.latest_run()
+    if row is not None and not config.force_new:
+        old = json.loads(row["config"])
+        mine = {k: stored.get(k) for k in (*config.identity(), "data_fingerprint")}
+        theirs = {k: old.get(k) for k in mine}
+        if isinstance(theirs.get("models"), list):
+            theirs["models"] = sorted(theirs["models"])
+        mine["models"] = sorted(mine["models"] or [])
+        differ = [k for k in mine if mine[k] != theirs[k]]
+        if differ:
+            what = ", ".join("data" if k == "data_fingerprint" else k for k in differ)
+            raise InputError(
+                f"{store.path.parent}: holds a run with different {what}; use another --run-dir, "
+                "or --force-new to start a new run in this directory"
+            )
+        store.set_state(row["id"], "running")
+        return row["id"], True
+    run_id = uuid.uuid4().hex[:12]
+    store.create_run(run_id, stored, __version__)
+    return run_id, False
+
+
+def find_store(run_dir: Path) -> Path:
+    """The store file of a run directory, or a one-line error."""
+    path = Path(run_dir) / STORE_NAME
+    if not path.is_file():
+        raise InputError(f"{run_dir}: not a run directory (no {STORE_NAME})")
+    return path
+
+
+def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
+    """Every run directory under `root`: state, models, judge, counts and accuracy from summary.json."""
+    root = Path(root)
+    if not root.is_dir():
+        raise InputError(f"{root}: no such directory")
+    found = []
+    for path in sorted({p.parent for p in root.glob(f"**/{STORE_NAME}")}):
+        entry: dict[str, Any] = {"run_dir": str(path), "state": "?", "models": [], "judge": None}
+        try:
+            db = sqlite3.connect(f"file:{path / STORE_NAME}?mode=ro", uri=True, timeout=5)
+            row = db.execute("SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
+            if row:
+                entry.update(run_id=row[0], state=row[1], models=json.loads(row[2]).get("models", []), judge=row[3], updated=row[4])
+                entry["responses"] = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
+            db.close()
+        except sqlite3.DatabaseError as exc:
+            entry["state"] = f"unreadable ({exc})"
+        summary = path / "summary.json"
+        if summary.is_file():
+            try:
+                models = json.loads(summary.read_text(encoding="utf-8")).get("models", {})
+                entry["accuracy"] = {m: v.get("accuracy") for m, v in models.items()}
+            except (ValueError, AttributeError):
+                pass
+        found.append(entry)
+    return found

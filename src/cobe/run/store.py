@@ -1,0 +1,190 @@
+"""The SQLite store of a run directory: every call, response and verdict, committed as it finishes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from cobe.errors import CobeError
+
+STORE_NAME = "cobe.sqlite"
+MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
+
+
+def now() -> str:
+    """UTC timestamp in ISO form, second precision is plenty and keeps rows small."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    """The numbered SQL files, in order: (number, name, sql)."""
+    found = []
+    for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")):
+        found.append((int(path.name[:4]), path.stem, path.read_text(encoding="utf-8")))
+    return found
+
+
+class Store:
+    """One SQLite file; the event-loop thread is its single writer and each write commits alone."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            # WAL + NORMAL: a commit is an append to the log, no fsync per call, yet a killed
+            # process loses nothing committed (only power loss can drop the last commits)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA busy_timeout=30000")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise CobeError(f"{self.path}: not a usable cobe store ({exc})") from exc
+
+    def _migrate(self) -> None:
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+        )
+        done = {row[0] for row in self.db.execute("SELECT version FROM schema_migrations")}
+        for version, name, sql in _migrations():
+            if version in done:
+                continue
+            with self.db:  # one transaction per migration: all of it or none
+                for statement in sql.split(";\n"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        self.db.close()
+
+    # ---- calls: the cache -------------------------------------------------------------
+    def get_call(self, key: str) -> sqlite3.Row | None:
+        """A finished, successful call with this key, or None."""
+        return self.db.execute("SELECT * FROM calls WHERE key = ? AND error IS NULL", (key,)).fetchone()
+
+    def put_call(self, row: dict[str, Any]) -> None:
+        """Record one finished call (success or final error) and commit at once."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
+            " output_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created)"
+            " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
+            " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created)",
+            row,
+        )
+        self.db.commit()
+
+    # ---- runs -------------------------------------------------------------------------
+    def latest_run(self) -> sqlite3.Row | None:
+        """The run this directory currently shows (the newest)."""
+        return self.db.execute("SELECT * FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
+
+    def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
+        """Start a run with its (secret-free) configuration."""
+        stamp = now()
+        with self.db:
+            self.db.execute(
+                "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES (?, ?, ?, ?, 'running', ?)",
+                (run_id, stamp, stamp, json.dumps(config, sort_keys=True), version),
+            )
+
+    def set_state(self, run_id: str, state: str) -> None:
+        """Mark a run running, complete, interrupted or stopped-budget."""
+        with self.db:
+            self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
+
+    def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str) -> None:
+        """Remember which judge's verdicts the exports of this run show."""
+        with self.db:
+            self.db.execute(
+                "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, updated = ? WHERE id = ?",
+                (judge, prompts, fingerprint, now(), run_id),
+            )
+
+    # ---- scenarios ----------------------------------------------------------------------
+    def put_scenarios(self, run_id: str, scenarios: list[tuple[str, str]]) -> None:
+        """Store (id, json) of every scenario of a run, once."""
+        with self.db:
+            self.db.executemany(
+                "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
+                [(run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)],
+            )
+
+    def scenarios(self, run_id: str) -> list[str]:
+        """The scenario JSON documents of a run, in dataset order."""
+        rows = self.db.execute("SELECT data FROM scenarios WHERE run_id = ? ORDER BY position", (run_id,))
+        return [row[0] for row in rows]
+
+    # ---- responses ----------------------------------------------------------------------
+    def responses(self, run_id: str) -> dict[tuple[str, str, str], sqlite3.Row]:
+        """Every stored response of a run by (model, scenario_id, template)."""
+        rows = self.db.execute("SELECT * FROM responses WHERE run_id = ?", (run_id,))
+        return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
+
+    def put_response(self, row: dict[str, Any]) -> int:
+        """Insert or replace one response and commit; returns its id (stable across replacement)."""
+        cur = self.db.execute(
+            "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
+            " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model, :scenario_id, :template,"
+            " :call_key, :prompt, :text, :error, :input_tokens, :output_tokens, :cost_usd, :created)"
+            " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
+            " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
+            " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+            " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
+            row,
+        )
+        response_id = cur.fetchone()[0]
+        self.db.commit()
+        return int(response_id)
+
+    # ---- verdicts -----------------------------------------------------------------------
+    def verdicts(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str], sqlite3.Row]:
+        """The verdicts of one judge + prompt set in a run, by (response_id, check)."""
+        rows = self.db.execute(
+            "SELECT * FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            (run_id, judge, fingerprint),
+        )
+        return {(r["response_id"], r["check_name"]): r for r in rows}
+
+    def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
+        """Insert or replace the checks of one response in one transaction (their calls are already committed)."""
+        self.db.executemany(
+            "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
+            " check_name, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
+            " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :response_id, :judge,"
+            " :prompt_set, :prompt_fingerprint, :check_name, :verdict, :raw, :p_true, :unscored_reason,"
+            " :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd, :created)",
+            rows,
+        )
+        self.db.commit()
+
+    # ---- sessions (one per command) ----------------------------------------------------
+    def start_session(self, run_id: str, command: str) -> int:
+        """Record that a command started on a run."""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO sessions (run_id, command, started) VALUES (?, ?, ?)", (run_id, command, now())
+            )
+        return int(cur.lastrowid)
+
+    def finish_session(self, session_id: int, state: str, stats: dict[str, Any]) -> None:
+        """Record how a command ended and what it spent."""
+        with self.db:
+            self.db.execute(
+                "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
+                (now(), state, json.dumps(stats, sort_keys=True), session_id),
+            )
+
+    def last_session_stats(self, run_id: str) -> dict[str, Any] | None:
+        """The stats of the newest finished command on a run."""
+        row = self.db.execute(
+            "SELECT stats FROM sessions WHERE run_id = ? AND stats IS NOT NULL ORDER BY id DESC LIMIT 1", (run_id,)
+        ).fetchone()
+        return json.loads(row[0]) if row else None

@@ -1,0 +1,127 @@
+"""`cobe eval / generate / judge / runs` as a user runs them: one line out, one line per error, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+STORY = "Baker {i} kept the shop open late because a festival was on. Many visitors bought bread."
+
+
+def write_data(path: Path, n: int = 2) -> Path:
+    lines = []
+    for i in range(1, n + 1):
+        lines.append(json.dumps({
+            "id": f"{i}v0", "core_id": i, "variation": 0, "domain": "Daily life", "story": STORY.format(i=i),
+            "queries": [f"Rewrite the original text, based on what would have happened instead had the baker {i} closed early.",
+                        f"Based on the preceding text, rewrite the scenario to reflect what would have happened if the baker {i} had closed early.",
+                        f"Rewrite the above passage to illustrate what would have occurred had the baker {i} closed early."],
+            "illustrative_answer": "Instead, the shop closed early.", "preserve": ["A festival was on."],
+            "change": ["Many visitors bought bread."],
+        }))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def cobe(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
+    return subprocess.run([*CLI, *args], cwd=cwd, env=clean | (env or {}), capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return write_data(tmp_path / "data.jsonl")
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> None:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for needle in needles:
+        assert needle in lines[0]
+
+
+def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
+    r = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == 1 and "complete" in lines[0] and "mock/echo 100.0%" in lines[0]  # no progress off a TTY
+    run_dir = tmp_path / "runs" / "mock_echo__data"
+    assert (run_dir / "results.jsonl").is_file() and (run_dir / "summary.json").is_file()
+    again = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), cwd=tmp_path)
+    assert "respondent 0 calls" in again.stdout and "judge 0 calls" in again.stdout
+    listed = cobe("runs", cwd=tmp_path)
+    assert "runs/mock_echo__data" in listed.stdout and "complete" in listed.stdout
+    rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", cwd=tmp_path)
+    assert rejudged.returncode == 0 and "mock/echo 0.0%" in rejudged.stdout and "respondent 0 calls" in rejudged.stdout
+
+
+def test_envvars_set_options(tmp_path, data):
+    env = {"COBE_MODEL": "mock/echo", "COBE_JUDGE": "mock/judge-pass", "COBE_DATA": str(data),
+           "COBE_RUN_DIR": str(tmp_path / "envrun"), "COBE_TEMPLATES": "A"}
+    r = cobe("eval", cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    assert len((tmp_path / "envrun" / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_generate_then_judge(tmp_path, data):
+    r = cobe("generate", "--model", "baseline/identity", "--data", str(data), "--run-dir", "g", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    j = cobe("judge", "g", "--judge", "mock/judge-pass", cwd=tmp_path)
+    assert j.returncode == 0 and "baseline/identity 100.0%" in j.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--model", "nosuch/model", "--judge", "mock/judge-pass"], "unknown provider 'nosuch'"),
+        (["--model", "mock/echo", "--judge", "mock/judge-pass", "--data", "missing.jsonl"], "missing.jsonl"),
+        (["--model", "mock/echo", "--judge", "mock/judge-pass", "--templates", "A,Q"], "unknown template 'Q'"),
+        (["--model", "mock/echo"], "no judge given"),
+        (["--model", "openai-api/nourl/m", "--judge", "mock/judge-pass"], "NOURL_BASE_URL"),
+        (["--model", "mock/echo", "--judge", "mock/judge-pass", "--judge-prompts", "nosuch"], "nosuch"),
+    ],
+)
+def test_bad_input_is_one_line(tmp_path, data, args, needle):
+    if "--data" not in args:
+        args = [*args, "--data", str(data)]
+    assert_one_line_error(cobe("eval", *args, cwd=tmp_path), needle)
+
+
+def test_judge_of_missing_run_dir_is_one_line(tmp_path):
+    assert_one_line_error(cobe("judge", "nowhere", "--judge", "mock/judge-pass", cwd=tmp_path), "not a run directory")
+
+
+def test_budget_stop_is_one_line_and_exit_4(tmp_path, data, openai_server):
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  m: {input: 1000, output: 1000}\n")
+    env = {"FAKE_BASE_URL": openai_server.base_url}
+    r = cobe("eval", "--model", "openai-api/fake/m", "--judge", "openai-api/fake/m", "--data", str(data),
+             "--prices", str(prices), "--max-cost", "0.3", cwd=tmp_path, env=env)
+    assert r.returncode == 4
+    assert_one_line_error(r, "max-cost")
+
+
+def test_dry_run_prints_counts(tmp_path, data):
+    r = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--dry-run", cwd=tmp_path)
+    assert r.returncode == 0 and "6 respondent calls" in r.stdout and "18 judge calls" in r.stdout
+    assert not (tmp_path / "runs").exists()
+
+
+def test_default_is_the_embedded_model_and_says_so(tmp_path, data):
+    r = cobe("eval", "--data", str(data), "--dry-run", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "local/gemma-3-270m" in r.stderr and "smoke" in r.stderr
+    assert "runs/local_gemma-3-270m__data" in r.stdout
+
+
+def test_help_lists_envvars(tmp_path):
+    r = cobe("eval", "--help", cwd=tmp_path)
+    assert r.returncode == 0 and "COBE_MAX_COST" in r.stdout and "COBE_RUN_DIR" in r.stdout

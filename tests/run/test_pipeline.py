@@ -1,0 +1,176 @@
+"""The whole pipeline with mock and baseline providers: pass rule, cache, resume, re-judge."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cobe.errors import InputError
+from cobe.run import Caller, EvalConfig, evaluate, generate, judge_responses, judge_run, list_runs
+from cobe.run.store import STORE_NAME, Store
+
+
+
+def rows(run_dir: Path) -> list[dict]:
+    return [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+
+
+def change_judge(tmp_path: Path) -> tuple[str, str]:
+    """(judge spec, prompt dir): F to the change check when the rewrite is the unchanged story, else T."""
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    (prompts / "config.yaml").write_text("name: test-tf\nmax_tokens: 5\n")
+    (prompts / "connectors.txt").write_text("CHECK=connectors RESPONSE={response}\n")
+    (prompts / "preserve.txt").write_text("CHECK=preserve RESPONSE={response}\nCRITERION={criterion}\n")
+    (prompts / "change.txt").write_text("CHECK=change RESPONSE={response}\nCRITERION={criterion}\n")
+    script = tmp_path / "judge.yaml"
+    script.write_text(json.dumps({"CHECK=change RESPONSE=Baker": "F", "default": "T"}))
+    return f"mock/file:{script}", str(prompts)
+
+
+def test_echo_with_pass_judge_passes_everything(data_file):
+    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass"))
+    assert s.state == "complete"
+    out = rows(s.run_dir)
+    assert len(out) == 12 and {r["status"] for r in out} == {"passed"}
+    assert {r["template"] for r in out} == {"A", "B", "C"}
+    m = s.summary["models"]["mock/echo"]
+    assert m["accuracy"] == 100.0 and m["n"] == 12 and m["scored"] == 12
+    assert set(m["per_template"]) == {"A", "B", "C"}
+    assert s.stats["respondent"]["calls_made"] == 12 and s.stats["judge"]["calls_made"] == 36
+    summary = json.loads((s.run_dir / "summary.json").read_text())
+    assert summary["state"] == "complete" and summary["command"]["calls"]["judge"]["calls_made"] == 36
+    assert "mock/echo" in (s.run_dir / "report.md").read_text()
+
+
+def test_identity_fails_change_check_and_illustrative_passes(data_file, tmp_path):
+    judge, prompts = change_judge(tmp_path)
+    s = evaluate(EvalConfig(data=str(data_file), models=["baseline/identity", "baseline/illustrative"], judge=judge,
+                            judge_prompts=prompts))
+    by_model: dict[str, list[dict]] = {}
+    for r in rows(s.run_dir):
+        by_model.setdefault(r["model"], []).append(r)
+    ident = by_model["baseline/identity"]
+    assert all(r["status"] == "failed" and r["verdicts"]["change"] == "F" for r in ident)
+    assert all(r["verdicts"]["preserve"] == "T" for r in ident)
+    assert all(r["status"] == "passed" for r in by_model["baseline/illustrative"])
+    models = s.summary["models"]
+    assert models["baseline/identity"]["accuracy"] == 0.0
+    assert models["baseline/identity"]["check_failure_rates"]["change"]["failure_rate"] == 100.0
+    assert models["baseline/illustrative"]["accuracy"] == 100.0
+
+
+def test_repeat_makes_no_call_and_rejudge_makes_no_respondent_call(data_file):
+    config = EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass")
+    first = evaluate(config)
+    again = evaluate(config)
+    assert again.run_dir == first.run_dir
+    assert again.stats["respondent"]["calls_made"] == 0 and again.stats["judge"]["calls_made"] == 0
+    rejudged = judge_run(first.run_dir, "mock/judge-fail")
+    assert rejudged.stats["respondent"]["calls_made"] == 0 and rejudged.stats["respondent"]["calls_cached"] == 0
+    assert rejudged.stats["judge"]["calls_made"] == 36
+    out = rows(first.run_dir)
+    assert {r["judge"] for r in out} == {"mock/judge-fail"} and {r["status"] for r in out} == {"failed"}
+    # the old judge's verdicts are kept beside the new ones
+    db = sqlite3.connect(first.run_dir / STORE_NAME)
+    assert dict(db.execute("SELECT judge, count(*) FROM verdicts GROUP BY judge").fetchall()) == {
+        "mock/judge-pass": 36, "mock/judge-fail": 36}
+    # judging again with the first judge is answered wholly from the store
+    back = judge_run(first.run_dir, "mock/judge-pass")
+    assert back.stats["judge"]["calls_made"] == 0
+    assert {r["status"] for r in rows(first.run_dir)} == {"passed"}
+
+
+def test_generate_then_judge(data_file):
+    g = generate(EvalConfig(data=str(data_file), models=["mock/echo"]))
+    out = rows(g.run_dir)
+    assert len(out) == 12 and {r["status"] for r in out} == {"pending"} and all(r["response"] for r in out)
+    j = judge_run(g.run_dir, "mock/judge-pass")
+    assert j.stats["respondent"]["calls_made"] == 0
+    assert {r["status"] for r in rows(g.run_dir)} == {"passed"}
+    # eval on the same dir after generate: only judging is left, and it is done
+    e = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass"))
+    assert e.run_dir == g.run_dir and e.stats["respondent"]["calls_made"] == 0 and e.stats["judge"]["calls_made"] == 0
+
+
+def test_unparseable_verdict_is_reasked_once_then_unscored(data_file):
+    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/fixed:perhaps", limit=1,
+                            templates=["A"]))
+    (row,) = rows(s.run_dir)
+    assert row["status"] == "unscored" and row["passed"] is None
+    assert set(row["unscored"]) == {"connectors", "preserve", "change"}
+    assert row["judge_raw"]["change"] == "perhaps"
+    assert s.stats["judge"]["calls_made"] == 6  # each check asked twice, the second a distinct call
+    assert s.summary["models"]["mock/echo"]["unscored"] == 1
+
+
+def test_changed_config_is_refused_unless_force_new(data_file, tmp_path):
+    run_dir = tmp_path / "r"
+    evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir))
+    with pytest.raises(InputError, match="different templates"):
+        evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
+                            templates=["A"]))
+    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
+                            templates=["A"], force_new=True))
+    assert len(rows(run_dir)) == 4
+    assert s.stats["respondent"]["calls_cached"] == 4  # identical calls answered from the shared store
+    # an edited data file is a different evaluation too
+    data_file.write_text(data_file.read_text().replace("festival", "fair"))
+    with pytest.raises(InputError, match="different data"):
+        evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
+                            templates=["A"]))
+
+
+def test_store_schema_wal_and_no_secret(data_file, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-never-stored")
+    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", limit=1))
+    path = s.run_dir / STORE_NAME
+    store = Store(path)  # reopening applies nothing twice
+    assert [r[0] for r in store.db.execute("SELECT version FROM schema_migrations")] == [1]
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.close()
+    assert b"sk-secret-never-stored" not in path.read_bytes()
+    run = sqlite3.connect(path).execute("SELECT state, config, cobe_version FROM runs").fetchone()
+    assert run[0] == "complete" and json.loads(run[1])["models"] == ["mock/echo"]
+
+
+def test_list_runs(data_file):
+    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", limit=1))
+    (entry,) = list_runs("runs")
+    assert entry["run_dir"] == str(s.run_dir) and entry["state"] == "complete"
+    assert entry["models"] == ["mock/echo"] and entry["accuracy"] == {"mock/echo": 100.0}
+
+
+def test_judge_responses_api(tmp_path):
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    from conftest import scenario
+
+    from cobe.dataset.schema import Scenario
+
+    s = Scenario.model_validate(scenario(1))
+    judge, prompts = change_judge(tmp_path)
+    store = tmp_path / "judge.sqlite"
+    out = judge_responses([(s, s.story), (s, s.illustrative_answer)], judge, prompts, store_path=store)
+    assert [i.status for i in out] == ["failed", "passed"]
+    assert out[0].verdicts == {"connectors": "T", "preserve": "T", "change": "F"}
+    assert out.totals["items"] == 2 and out.totals["calls"]["calls_made"] == 6 and out.totals["seconds"] >= 0
+    again = judge_responses([(s, s.story)], judge, prompts, store_path=store)
+    assert again.totals["calls"]["calls_made"] == 0 and again[0].status == "failed"
+
+
+async def test_caller_caches_identical_calls(tmp_path):
+    from cobe.models.base import GenerateConfig, Message
+    from cobe.models.registry import get_provider
+
+    caller = Caller.open(tmp_path / "c.sqlite")
+    provider = get_provider("mock/echo")
+    msgs = [Message(role="user", content="hello")]
+    a = await caller.call(provider, msgs, GenerateConfig(temperature=0), role="respondent")
+    b = await caller.call(provider, msgs, GenerateConfig(temperature=0), role="respondent")
+    c = await caller.call(provider, msgs, GenerateConfig(temperature=1), role="respondent")
+    assert a.text == "hello" and not a.cached and b.cached and b.key == a.key and c.key != a.key
+    assert provider.calls == 2
