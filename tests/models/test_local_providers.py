@@ -97,3 +97,29 @@ async def test_vllm_batch_path(fake_vllm):
     assert outs[0].input_tokens == 3 and outs[0].output_tokens == 2
     single = await provider.generate([Message(role="user", content="c")], GenerateConfig())
     assert single.text == "C"
+
+
+async def test_vllm_concurrent_calls_leave_as_one_batch(fake_vllm):
+    import asyncio
+
+    provider = VLLMOffline("vllm/m", "m", fake_vllm)
+    outs = await asyncio.gather(
+        *(provider.generate([Message(role="user", content=f"x{i}")], GenerateConfig()) for i in range(20))
+    )
+    assert [o.text for o in outs] == [f"X{i}" for i in range(20)]
+    assert provider.batches == [20]
+
+
+async def test_vllm_failed_batch_reaches_every_caller(fake_vllm, monkeypatch):
+    import asyncio
+
+    def broken(self, model):
+        raise RuntimeError("CUDA out of memory")
+
+    monkeypatch.setattr(_FakeLLM, "__init__", broken)
+    provider = VLLMOffline("vllm/m", "m", fake_vllm)
+    results = await asyncio.gather(
+        *(provider.generate([Message(role="user", content="x")], GenerateConfig()) for _ in range(3)),
+        return_exceptions=True,
+    )
+    assert all(isinstance(r, RuntimeError) and "out of memory" in str(r) for r in results)

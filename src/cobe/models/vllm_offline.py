@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 INSTALL = "pip install 'cobe[vllm]'"
 DEFAULT_MAX_TOKENS = 256  # vLLM's own default (16) cuts every rewrite short
 TOP_LOGPROBS = 5
+# how long the first request of a batch waits for concurrent ones to join it
+BATCH_WINDOW_S = 0.02
 
 
 def sampling_params(vllm: Any, config: GenerateConfig) -> Any:
@@ -62,6 +64,11 @@ class VLLMOffline(Provider):
         self._vllm = vllm
         self._llm: Any = None
         self._lock = threading.Lock()  # one batch on the GPU at a time
+        # concurrent generate() calls queue here and leave as one batch: while a batch runs on
+        # the GPU the next one fills up, so per-call scheduling still gets batch throughput
+        self._pending: list[tuple[list[Message], GenerateConfig, asyncio.Future[ModelOutput]]] = []
+        self._drainer: asyncio.Task[None] | None = None
+        self.batches: list[int] = []  # sizes of the batches sent, for tests and logs
 
     def _run(self, requests: list[tuple[list[Message], GenerateConfig]]) -> list[ModelOutput | BaseException]:
         with self._lock:
@@ -88,11 +95,29 @@ class VLLMOffline(Provider):
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
-        """A one-item batch."""
-        (result,) = await asyncio.to_thread(self._run, [(messages, config)])
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        """Join the next batch and wait for this request's output."""
+        future: asyncio.Future[ModelOutput] = asyncio.get_running_loop().create_future()
+        self._pending.append((messages, config, future))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self._pending:
+            await asyncio.sleep(BATCH_WINDOW_S)
+            batch, self._pending = self._pending, []
+            self.batches.append(len(batch))
+            try:
+                results = await asyncio.to_thread(self._run, [(m, c) for m, c, _ in batch])
+            except BaseException as exc:  # e.g. the model failed to load: every waiter hears it
+                results = [exc] * len(batch)
+            for (_, _, future), result in zip(batch, results):
+                if future.done():  # the caller timed out or was cancelled
+                    continue
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
 
     def max_connections(self) -> int:
         """vLLM batches internally; hand it large batches."""
