@@ -55,8 +55,10 @@ def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
     assert len(lines) == 1 and "complete" in lines[0] and "mock/echo 100.0%" in lines[0]  # no progress off a TTY
     run_dir = tmp_path / "runs" / "mock_echo__data"
     assert (run_dir / "results.jsonl").is_file() and (run_dir / "summary.json").is_file()
+    assert (run_dir / "report.html").is_file() and "report.html" in r.stderr
     again = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), cwd=tmp_path)
     assert "respondent 0 calls" in again.stdout and "judge 0 calls" in again.stdout
+    assert "report.html" not in again.stderr  # unchanged results: the report is not redrawn
     listed = cobe("runs", cwd=tmp_path)
     assert "runs/mock_echo__data" in listed.stdout and "complete" in listed.stdout
     rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", cwd=tmp_path)

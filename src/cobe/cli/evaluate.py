@@ -97,7 +97,13 @@ def _progress(quiet: bool):
     return RichProgress()
 
 
-def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool) -> None:
+def report_option(f: Callable) -> Callable:
+    """--report/--no-report: draw report.html, tables and figures into the run directory."""
+    return _opt("--report/--no-report", env="COBE_REPORT", default=True, show_default=True,
+                help="Also write report.html, tables and figures (skipped when results are unchanged).")(f)
+
+
+def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool, report: bool = False) -> None:
     """Run with progress, then print one summary line; budget stops and Ctrl-C end cleanly."""
     progress = _progress(quiet)
     try:
@@ -115,6 +121,11 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool)
     for notice in summary.notices:
         click.echo(f"note: {notice}", err=True)
     click.echo(summary_line(summary))
+    if report and summary.dry_run is None and summary.judge:
+        from cobe.report.build import refresh_run_report
+
+        if refresh_run_report(summary.run_dir):
+            click.echo(f"report: {Path(summary.run_dir) / 'report.html'}", err=True)
 
 
 def _fmt_acc(value: Any) -> str:
@@ -147,6 +158,7 @@ def summary_line(summary: RunSummary) -> str:
 @run_options
 @_opt("--judge", "-j", env="COBE_JUDGE", metavar="SPEC", help="Judge model spec, e.g. openai/gpt-5.4.")
 @judge_options
+@report_option
 def eval_cmd(**params: Any) -> None:
     """Generate responses and judge them (the whole pipeline).
 
@@ -161,7 +173,7 @@ def eval_cmd(**params: Any) -> None:
     from cobe.run.engine import evaluate
 
     run_dir = config.run_dir or (default_run_dir(config) if config.models else None)
-    _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"])
+    _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"], params["report"])
 
 
 @click.command("generate")
@@ -187,14 +199,15 @@ def generate_cmd(**params: Any) -> None:
 @_opt("--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command.")
 @_opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False), help="Price YAML override.")
 @_opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
-def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, **options: Any) -> None:
+@report_option
+def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, report: bool, **options: Any) -> None:
     """Judge a run's stored responses again with another judge or prompt set; no respondent call.
 
     Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
     """
     from cobe.run.engine import judge_run
 
-    _run(lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet)
+    _run(lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet, report)
 
 
 @click.command("runs")

@@ -113,3 +113,29 @@ def build_report(
         _write_text(path, html)
         report.files.append(path)
     return report
+
+
+RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "png", "svg")
+_DIGEST_FILE = ".report-digest"
+
+
+def refresh_run_report(run_dir: str | Path, formats: Iterable[str] = RUN_REPORT_FORMATS) -> bool:
+    """Rebuild a run directory's HTML report, tables and figures unless its results are unchanged.
+
+    A repeated, finished run must cost nothing, so the report is keyed by a digest of
+    results.jsonl and redrawn only when that changes. report.md stays the engine's summary.
+    Returns whether anything was written.
+    """
+    import hashlib
+
+    run_dir = Path(run_dir)
+    results = run_dir / "results.jsonl"
+    if not results.is_file() or results.stat().st_size == 0:
+        return False
+    digest = hashlib.sha256(results.read_bytes()).hexdigest() + ":" + ",".join(sorted(formats))
+    marker = run_dir / _DIGEST_FILE
+    if marker.is_file() and marker.read_text(encoding="utf-8") == digest:
+        return False
+    build_report([run_dir], out=run_dir, formats=formats)
+    _write_text(marker, digest)
+    return True
