@@ -167,7 +167,7 @@ async def _slot(run: _Run, caller: Any, provider: Any, core: Item, slot: int) ->
         messages = augment_messages(core.scenario, slot, attempt)
         run.result.calls += 1
         # `attempt` is part of the cache key, so a regeneration is a new call, not the cached bad one
-        record = await caller.call(provider, messages, AUGMENT_CONFIG, role="respondent", attempt=attempt)
+        record = await caller.call(provider, messages, AUGMENT_CONFIG, role="augment", attempt=attempt)
         if record.text is None:  # the call failed after the engine's retries: it costs one attempt
             run.reject(core, "call_error", record.error or "no output")
             continue

@@ -115,7 +115,8 @@ class Caller:
 
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""
-        return {role: self.stats[role].as_dict() for role in ROLES} | {"retries": self.scheduler.retries}
+        roles = [*ROLES, *(role for role in self.stats if role not in ROLES)]  # e.g. "augment"
+        return {role: self.stats[role].as_dict() for role in roles} | {"retries": self.scheduler.retries}
 
 
 def _from_row(row: Any) -> CallRecord:
