@@ -1,0 +1,52 @@
+"""The Python API in one place: what each `cobe` command does, as functions returning data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from cobe.report.build import Report
+    from cobe.run.config import EvalConfig, RunSummary
+
+
+def run_eval(
+    model: str | Sequence[str],
+    judge: str | None,
+    data: str | Path = "builtin:starter",
+    **options: object,
+) -> RunSummary:
+    """`cobe eval`: generate and judge; `options` are EvalConfig fields (templates, tier, limit, run_dir …)."""
+    from cobe.run.config import EvalConfig
+    from cobe.run.engine import evaluate
+
+    models = [model] if isinstance(model, str) else list(model)
+    return evaluate(EvalConfig(models=models, judge=judge, data=str(data), **options))
+
+
+def results(runs: str | Path | Sequence[str | Path]) -> pd.DataFrame:
+    """Every result row of one or many run directories (or results.jsonl files) as a DataFrame."""
+    from cobe.report.load import load_runs
+
+    paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    return load_runs(paths).frame
+
+
+def leaderboard(runs: str | Path | Sequence[str | Path], resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
+    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs."""
+    from cobe.report.load import load_runs
+    from cobe.report.tables import build_tables
+
+    paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    return build_tables(load_runs(paths).frame, resamples=resamples, seed=seed)["leaderboard"]
+
+
+def report(runs: str | Path | Sequence[str | Path], out: str | Path | None = None, **options: object) -> Report:
+    """`cobe report`: every table, figure, report.md and report.html."""
+    from cobe.report.build import build_report
+
+    paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    return build_report(paths, out=out, **options)

@@ -1,0 +1,28 @@
+"""The Python API mirrors the CLI: a dataset in, an evaluation run, DataFrames out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import cobe
+
+
+def test_import_cobe_loads_no_sdk_and_no_pandas():
+    code = "import sys, cobe; print(any(m in sys.modules for m in ('pandas', 'openai', 'anthropic', 'llama_cpp')))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_every_exported_name_resolves():
+    for name in cobe.__all__:
+        assert getattr(cobe, name) is not None
+
+
+def test_run_eval_then_tables_as_dataframes(tmp_path):
+    data = cobe.load_dataset("builtin:starter")
+    assert len(data) >= 60
+    summary = cobe.run_eval("baseline/illustrative", judge="mock/judge-pass", limit=2, run_dir=tmp_path / "run")
+    rows = cobe.results(summary.run_dir)
+    assert len(rows) == 6 and set(rows["status"]) == {"passed"}
+    board = cobe.leaderboard(summary.run_dir, resamples=0)
+    assert board.iloc[0]["accuracy"] == 100.0
