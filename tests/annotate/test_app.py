@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 from cobe.annotate.app import create_app
 from cobe.annotate.store import StudyStore
+from cobe.annotate.study import create_study
 
 
 def token_path(link: str) -> str:
@@ -127,6 +128,14 @@ def test_html_in_a_response_renders_as_text(app, small_study):
     page = next(p for p in pages if "alert(" in p)
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
     assert "<script>" not in page and "<b>bold" not in page
+
+
+def test_study_title_does_not_leak_the_run_directory(small_run, tmp_path):
+    # run directories are named after their models, e.g. runs/openai_gpt-5.4__cobe
+    named = small_run.rename(small_run.parent / "mock_a__mock_b__data")
+    study = create_study(named, tmp_path / "titled", n=6, seed=1, raters=1, base_url="http://testserver")
+    client = sign_in(create_app(study.path), study.raters["rater-1"])
+    assert "mock_a" not in client.get("/rate/1").text
 
 
 def test_rater_never_sees_criteria_model_or_verdict(app, small_study):

@@ -108,6 +108,10 @@ def admin_link(base_url: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/a/{token}"
 
 
+# run directory names usually carry model names, and raters must stay blind to the model
+DEFAULT_TITLE = "CoBe rating study"
+
+
 def create_study(
     run_dir: str | Path,
     out_dir: str | Path | None = None,
@@ -116,6 +120,7 @@ def create_study(
     seed: int = 0,
     raters: int = 3,
     base_url: str = DEFAULT_BASE_URL,
+    title: str = DEFAULT_TITLE,
 ) -> StudyLinks:
     """Sample a run's responses into a new study; every rater rates every item in their own order."""
     if raters < 1:
@@ -130,7 +135,7 @@ def create_study(
             "seed": str(seed),
             "n_requested": str(n),
             "base_url": base_url,
-            "title": f"Rating study of {run_dir.name}",
+            "title": title,
         }
     )
     store.secret()

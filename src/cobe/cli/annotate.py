@@ -6,7 +6,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from cobe.annotate.study import DEFAULT_BASE_URL, StudyLinks, create_study, open_study, rotate_links
+from cobe.annotate.study import DEFAULT_BASE_URL, DEFAULT_TITLE, StudyLinks, create_study, open_study, rotate_links
 
 
 def _console() -> Console:
@@ -38,9 +38,11 @@ def annotate() -> None:
 @click.option("--raters", type=int, default=3, show_default=True, help="Number of raters; each rates every item.")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Study directory [default: RUN/study].")
 @click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where raters will reach `cobe annotate serve`.")
-def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_url: str) -> None:
+@click.option("--title", default=DEFAULT_TITLE, show_default=True,
+              help="Heading raters see; keep model names out of it, raters rate blind.")
+def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_url: str, title: str) -> None:
     """Sample N responses of RUN (stratified by model) into a new study and print the private links."""
-    _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url))
+    _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title))
 
 
 @annotate.command("links")
