@@ -10,7 +10,7 @@ import pytest
 
 from cobe.errors import InputError
 from cobe.run import Caller, EvalConfig, evaluate, generate, judge_responses, judge_run, list_runs
-from cobe.run.store import STORE_NAME, Store
+from cobe.run.store import STORE_NAME, Store, _migrations
 
 
 
@@ -129,7 +129,7 @@ def test_store_schema_wal_and_no_secret(data_file, monkeypatch):
     s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", limit=1))
     path = s.run_dir / STORE_NAME
     store = Store(path)  # reopening applies nothing twice
-    assert [r[0] for r in store.db.execute("SELECT version FROM schema_migrations")] == [1]
+    assert [r[0] for r in store.db.execute("SELECT version FROM schema_migrations")] == [v for v, _, _ in _migrations()]
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.close()
     assert b"sk-secret-never-stored" not in path.read_bytes()
@@ -174,3 +174,16 @@ async def test_caller_caches_identical_calls(tmp_path):
     c = await caller.call(provider, msgs, GenerateConfig(temperature=1), role="respondent")
     assert a.text == "hello" and not a.cached and b.cached and b.key == a.key and c.key != a.key
     assert provider.calls == 2
+
+
+def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
+    from cobe.run.config import EvalConfig
+    from cobe.run.engine import evaluate
+
+    answer = "Step 1: variables. Final story: Sam ate next door and kept his money."
+    summary = evaluate(EvalConfig(models=[f"mock/fixed:{answer}"], judge="mock/judge-pass", tier=4, limit=1,
+                                  run_dir=tmp_path / "run"))
+    row = json.loads((summary.run_dir / "results.jsonl").read_text().splitlines()[0])
+    assert row["template"] == "H2" and row["response"] == answer
+    assert row["judged_response"] == "Sam ate next door and kept his money."
+    assert row["query"].startswith("Rewrite the text above as it would read if")

@@ -85,7 +85,8 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
                 "failure_modes": list(rec.get("failure_modes") or []),
                 "tags": list(rec.get("tags") or []),
             }
-        response = _text(rec.get("response"))
+        # for reasoning templates (H2) the diff shows the final story the judge assessed
+        response = _text(rec.get("judged_response") or rec.get("response"))
         key = (scenarios[sid]["story"], response or "")
         if response is not None and key not in diffs:
             diffs[key] = word_diff(key[0], key[1])

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cobe.dataset.schema import Scenario
+from cobe.prompts.render import story_to_judge
 from cobe.prompts.templates import Template
 from cobe.run.records import CHECKS, ResultRow, row_status
 from cobe.run.store import Store
@@ -57,6 +58,13 @@ def atomic_write(path: Path, text: str) -> None:
         handle.write(text)
 
 
+def _query(scenario: Scenario, template: Template, prompt: str) -> str:
+    """The request as the respondent read it: the dataset's query, or the template's words after the story."""
+    if template.tier == 1:
+        return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
+    return prompt[len(scenario.story):].strip() if prompt.startswith(scenario.story) else prompt
+
+
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
     """One ResultRow per item, with the given judge's verdicts (pending where not yet done)."""
     return list(iter_rows(store, run_id, items, judge))
@@ -76,13 +84,15 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "graph_type": s.graph_type.value if s.graph_type else None,
             "failure_modes": [m.value for m in s.failure_modes], "tags": list(s.tags), "template": t.name,
             "tier": t.tier, "phrasing": t.phrasing, "story": s.story,
-            "query": s.queries[t.phrasing] if t.tier == 1 and t.phrasing < len(s.queries) else "",
+            "query": _query(s, t, item.prompt),
             "prompt": item.prompt, "preserve": list(s.preserve), "change": list(s.change),
         }
         if resp is None:
             yield ResultRow(**row, status="pending")
             continue
         row["response"], row["response_error"] = resp["text"], resp["error"]
+        if t.final_marker and resp["text"] is not None:
+            row["judged_response"] = story_to_judge(t, resp["text"])
         got = {c: verdicts.get((resp["id"], c)) for c in CHECKS}
         row["verdicts"] = {c: (v["verdict"] if v else None) for c, v in got.items()}
         row["judge_raw"] = {c: v["raw"] for c, v in got.items() if v}

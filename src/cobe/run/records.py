@@ -34,6 +34,8 @@ class ResultRow(BaseModel):
     preserve: list[str] = Field(default_factory=list)
     change: list[str] = Field(default_factory=list)
     response: str | None = None
+    # the part of the response the judge saw, where a template asks for reasoning first (H2)
+    judged_response: str | None = None
     response_error: str | None = None
     verdicts: dict[str, Verdict | None] = Field(default_factory=dict)  # check -> T/F/None
     judge_raw: dict[str, str | None] = Field(default_factory=dict)
