@@ -8,7 +8,7 @@ import pytest
 
 from cobe.build.augment import Rejected, augment, augment_messages, parse_output, prompt_fingerprint
 from cobe.dataset import load_dataset
-from conftest import CORES
+from support.build_project import CORES
 
 CORE = load_dataset(CORES).get("1v0")
 GOOD = {"domain": "garden", "story": "Ivan watered his plants at dawn. The hose ran dry, so he bought a pump.",

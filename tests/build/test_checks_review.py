@@ -9,7 +9,7 @@ from cobe.build.checks import stored_results
 from cobe.build.neardup import NearDupIndex, near_duplicate_pairs
 from cobe.dataset import load_dataset
 from cobe.errors import InputError
-from conftest import CORES
+from support.build_project import CORES
 
 
 def test_near_duplicates_by_fuzz_and_by_minhash() -> None:

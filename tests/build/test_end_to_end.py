@@ -7,7 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from conftest import CORES, SCRIPT, cobe
+from support.build_project import CORES, SCRIPT, cobe
 
 
 def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:

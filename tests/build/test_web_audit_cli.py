@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from cobe.build import audit_summary, create_audit, record_review
 from cobe.build.review import add_reviewer
 from cobe.build.web import create_app
-from conftest import cobe
+from support.build_project import cobe
 
 
 def test_expert_rates_the_sample_without_seeing_the_criteria(project) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import COBE, CORES, cobe
+from support.build_project import COBE, CORES, cobe
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [

@@ -2,39 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
 import pytest
+from support.run_data import scenario, write_dataset  # noqa: F401  (re-exported for fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 PYTHON = sys.executable
-
-
-def scenario(i: int) -> dict:
-    """A small invented scenario (no paper text) with the three tier-1 queries."""
-    had = f"the baker {i} had closed early"
-    return {
-        "id": f"{i}v0", "core_id": i, "variation": 0, "domain": "Daily life",
-        "story": f"Baker {i} kept the shop open late because a festival was on. Many visitors bought bread, so the shelves were empty by night.",
-        "queries": [
-            f"Rewrite the original text, based on what would have happened instead had the baker {i} closed early.",
-            f"Based on the preceding text, rewrite the scenario to reflect what would have happened if {had}.",
-            f"Rewrite the above passage to illustrate what would have occurred had the baker {i} closed early.",
-        ],
-        "illustrative_answer": f"Instead, baker {i} closed the shop early although a festival was on. Few visitors bought bread, so the shelves stayed full.",
-        "preserve": ["A festival was on."], "change": ["Many visitors bought bread."],
-        "intervention": had,
-    }
-
-
-def write_dataset(path: Path, n: int) -> Path:
-    """A native JSONL file of `n` synthetic scenarios."""
-    path.write_text("".join(json.dumps(scenario(i)) + "\n" for i in range(1, n + 1)), encoding="utf-8")
-    return path
 
 
 @pytest.fixture

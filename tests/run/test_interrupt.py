@@ -29,7 +29,7 @@ def start_server() -> tuple[subprocess.Popen, ServerClient]:
 
 
 def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, monkeypatch):
-    from conftest import write_dataset
+    from support.run_data import write_dataset
 
     data = write_dataset(tmp_path / "data.jsonl", 20)  # 60 items: 60 respondent + 180 judge calls
     server_proc, server = start_server()
@@ -71,7 +71,7 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, monkeypatch):
 
 
 def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path):
-    from conftest import write_dataset
+    from support.run_data import write_dataset
 
     data = write_dataset(tmp_path / "data.jsonl", 20)
     server_proc, server = start_server()

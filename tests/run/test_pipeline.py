@@ -147,7 +147,7 @@ def test_list_runs(data_file):
 def test_judge_responses_api(tmp_path):
     import sys
     sys.path.insert(0, str(Path(__file__).parent))
-    from conftest import scenario
+    from support.run_data import scenario
 
     from cobe.dataset.schema import Scenario
 
