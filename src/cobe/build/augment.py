@@ -12,7 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cobe.build.contributions import validate_record
+from cobe.dataset.validate import validate_record
 from cobe.build.neardup import DEFAULT_THRESHOLD, NearDupIndex
 from cobe.build.project import Item, Project, now
 from cobe.dataset.graph import derive_graph_type

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cobe.build.contributions import validate_record
+from cobe.dataset.validate import validate_record
 from cobe.build.neardup import DEFAULT_THRESHOLD, near_duplicate_pairs
 from cobe.build.project import Item, Project, now
 from cobe.dataset.writers import to_native

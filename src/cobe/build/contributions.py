@@ -8,17 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from cobe.build.project import Project
-from cobe.dataset.check import build_scenario
 from cobe.dataset.loaders import read_file
-from cobe.dataset.problems import Problem, ProblemSink, strictify
-from cobe.dataset.rawread import RawRecord
+from cobe.dataset.validate import validate_record
+from cobe.dataset.problems import Problem
 from cobe.dataset.schema import Scenario
-from cobe.dataset.shapes import from_native
 from cobe.errors import CobeError, InputError
 from cobe.prompts.templates import tier1_queries
-
-_NATIVE_FIELDS = set(Scenario.model_fields)
-
 
 @dataclass
 class ImportResult:
@@ -28,21 +23,6 @@ class ImportResult:
     skipped: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     shape: str = "unknown"
-
-
-def validate_record(data: dict[str, Any], label: str = "form", strict: bool = True) -> tuple[Scenario | None, list[Problem]]:
-    """Check one native record exactly as `cobe data validate` checks a line of a file.
-
-    Strict by default: a release must pass `cobe data validate --strict`, so a warning here
-    is better fixed by the contributor now than found by a reviewer later.
-    """
-    sink = ProblemSink(label, None, str(data.get("id") or "-"))
-    record = from_native(RawRecord(data=data, line=None), sink, _NATIVE_FIELDS)
-    scenario = build_scenario(record, "native")
-    problems = strictify(sink.problems) if strict else list(sink.problems)
-    if any(p.is_error for p in problems):
-        return None, problems
-    return scenario, problems
 
 
 def import_file(project: Project, path: str | Path, actor: str = "import") -> ImportResult:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.build.audit import audit_summary, summary_markdown
-from cobe.build.contributions import validate_record
+from cobe.dataset.validate import validate_record
 from cobe.build.datasheet import pipeline_counts, render_datasheet
 from cobe.build.project import RELEASABLE, Item, Project, now
 from cobe.dataset import dataset_stats, write_dataset

@@ -7,7 +7,7 @@ from cobe.dataset.problems import Problem
 from cobe.dataset.sample import sample_scenarios
 from cobe.dataset.schema import CausalGraph, Edge, Fact, FailureMode, GraphType, Scenario, make_id
 from cobe.dataset.stats import dataset_stats
-from cobe.dataset.validate import ValidationReport, validate, validate_paths
+from cobe.dataset.validate import ValidationReport, validate, validate_paths, validate_record
 from cobe.dataset.writers import SHAPES, write_dataset
 
 __all__ = [
@@ -32,5 +32,6 @@ __all__ = [
     "sample_scenarios",
     "validate",
     "validate_paths",
+    "validate_record",
     "write_dataset",
 ]

@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cobe.dataset.loaders import BUILTIN_PREFIX, read_file, resolve_source
 from cobe.errors import CobeError
-from cobe.dataset.problems import Problem, count, strictify
+from cobe.dataset.check import build_scenario
+from cobe.dataset.problems import Problem, ProblemSink, count, strictify
+from cobe.dataset.rawread import RawRecord
+from cobe.dataset.schema import Scenario
+from cobe.dataset.shapes import from_native
 
 
 @dataclass
@@ -85,3 +90,19 @@ def validate(paths: Iterable[str | Path], strict: bool = False) -> ValidationRep
 def validate_paths(paths: Iterable[str | Path], strict: bool = False) -> list[Problem]:
     """Every problem in the files `paths`, including ids repeated across them."""
     return validate(paths, strict).problems
+
+
+def validate_record(
+    data: dict[str, Any], label: str = "record", strict: bool = True
+) -> tuple[Scenario | None, list[Problem]]:
+    """Check one native record exactly as `cobe data validate` checks a line of a file.
+
+    For records that arrive one at a time (a web form, a model's answer): the scenario, or
+    None when there is an error, and every problem found.
+    """
+    sink = ProblemSink(label, None, str(data.get("id") or "-"))
+    scenario = build_scenario(from_native(RawRecord(data=data, line=None), sink, set(Scenario.model_fields)), "native")
+    problems = strictify(sink.problems) if strict else list(sink.problems)
+    if any(p.is_error for p in problems):
+        return None, problems
+    return scenario, problems
