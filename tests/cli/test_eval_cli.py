@@ -61,6 +61,8 @@ def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
     assert "report.html" not in again.stderr  # unchanged results: the report is not redrawn
     listed = cobe("runs", cwd=tmp_path)
     assert "runs/mock_echo__data" in listed.stdout and "complete" in listed.stdout
+    (entry,) = json.loads(cobe("runs", "--json", cwd=tmp_path).stdout)
+    assert entry["state"] == "complete" and entry["models"] == ["mock/echo"] and entry["responses"] == 6
     rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", cwd=tmp_path)
     assert rejudged.returncode == 0 and "mock/echo 0.0%" in rejudged.stdout and "respondent 0 calls" in rejudged.stdout
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -212,7 +213,8 @@ def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, report
 
 @click.command("runs")
 @click.argument("root", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"), envvar="COBE_RUNS_ROOT")
-def runs_cmd(root: Path) -> None:
+@click.option("--json", "json_out", is_flag=True, help="Print the list as JSON.")
+def runs_cmd(root: Path, json_out: bool) -> None:
     """List run directories under ROOT (default runs/) with state, models, counts and accuracy."""
     from cobe.run.rundir import list_runs
 
@@ -220,8 +222,23 @@ def runs_cmd(root: Path) -> None:
     if not runs:
         click.echo(f"no runs under {root}")
         return
+    if json_out:
+        click.echo(json.dumps(runs, indent=2, default=str))
+        return
+    if not sys.stdout.isatty():  # pipes and logs get one tab-separated line per run
+        for entry in runs:
+            acc = entry.get("accuracy") or {}
+            scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
+            click.echo(f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
+                       f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("run dir", "state", "models", "judge", "responses", "accuracy", "updated")
     for entry in runs:
         acc = entry.get("accuracy") or {}
-        scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
-        click.echo(f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
-                   f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}")
+        scores = "\n".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
+        table.add_row(entry["run_dir"], entry["state"], "\n".join(entry["models"]), entry.get("judge") or "-",
+                      str(entry.get("responses", 0)), scores, entry.get("updated") or "")
+    Console().print(table)
