@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from cobe.report.build import Report
-    from cobe.run.config import EvalConfig, RunSummary
+    from cobe.run.config import RunSummary
 
 
 def run_eval(

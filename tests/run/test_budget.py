@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 
@@ -38,7 +37,6 @@ def test_max_cost_stops_before_exceeding_and_resumes(server, data_file, prices):
     calls = summary["command"]["calls"]
     spent = calls["respondent"]["cost_usd"] + calls["judge"]["cost_usd"]
     assert 0 < spent <= 0.5 and summary["state"] == "stopped-budget"
-    first = server.stats()["requests"]
     statuses = [json.loads(line)["status"] for line in (run_dir / "results.jsonl").read_text().splitlines()]
     assert "pending" in statuses
     done = evaluate(EvalConfig(**base, max_cost=100))

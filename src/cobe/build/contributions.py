@@ -11,7 +11,6 @@ from cobe.build.project import Project
 from cobe.dataset.loaders import read_file
 from cobe.dataset.validate import validate_record
 from cobe.dataset.problems import Problem
-from cobe.dataset.schema import Scenario
 from cobe.errors import CobeError, InputError
 from cobe.prompts.templates import tier1_queries
 

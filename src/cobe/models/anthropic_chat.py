@@ -6,9 +6,9 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
-from cobe.models.openai_chat import POOL_SIZE, request_timeout
+from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,
@@ -49,22 +49,14 @@ class AnthropicChat(Provider):
 
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "anthropic", model)
-        try:
-            import anthropic
-        except ImportError:
-            raise ProviderUnavailable(
-                f"{spec}: the anthropic SDK is not installed; run pip install 'cobe[anthropic]'"
-            ) from None
+        anthropic = import_sdk(spec, "anthropic", "anthropic")
         self._anthropic = anthropic
-        limits = type(anthropic._constants.DEFAULT_CONNECTION_LIMITS)(
-            max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
-        )
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url,
             max_retries=0,
             timeout=request_timeout(),
-            http_client=anthropic.DefaultAsyncHttpxClient(limits=limits),
+            http_client=pooled_http_client(anthropic),
         )
         self._create = self._client.messages.create
 

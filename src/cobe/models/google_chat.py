@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
-from cobe.models.openai_chat import TOP_LOGPROBS, request_timeout
+from cobe.models.openai_chat import TOP_LOGPROBS
+from cobe.models.sdk import request_timeout
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,

@@ -6,29 +6,16 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
+from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
-DEFAULT_TIMEOUT_S = 120.0
-# the pool is sized above any sensible --concurrency; connections open lazily, so it costs nothing
-POOL_SIZE = 1024
 TOP_LOGPROBS = 5
-
-
-def request_timeout() -> float:
-    """Per-request timeout in seconds: COBE_REQUEST_TIMEOUT or 120."""
-    raw = os.environ.get("COBE_REQUEST_TIMEOUT")
-    if not raw:
-        return DEFAULT_TIMEOUT_S
-    try:
-        return float(raw)
-    except ValueError:
-        raise InputError(f"COBE_REQUEST_TIMEOUT={raw!r}: expected a number of seconds") from None
 
 
 def completion_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
@@ -65,22 +52,14 @@ class OpenAIChat(Provider):
         self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | None
     ) -> None:
         super().__init__(spec, provider, model)
-        try:
-            import openai
-        except ImportError:
-            raise ProviderUnavailable(
-                f"{spec}: the openai SDK is not installed; run pip install 'cobe[openai]'"
-            ) from None
+        openai = import_sdk(spec, "openai", "openai")
         self._openai = openai
-        limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(
-            max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
-        )
         self._client = openai.AsyncOpenAI(
             api_key=api_key,
             base_url=base_url,
             max_retries=0,
             timeout=request_timeout(),
-            http_client=openai.DefaultAsyncHttpxClient(limits=limits),
+            http_client=pooled_http_client(openai),
         )
         self._create = self._client.chat.completions.create
 

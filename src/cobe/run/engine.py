@@ -12,7 +12,7 @@ from cobe.dataset.schema import Scenario
 from cobe.errors import BudgetExceeded, InputError
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.registry import get_provider
-from cobe.prompts.judge_prompts import JudgePromptSet, load_judge_prompts
+from cobe.prompts.judge_prompts import load_judge_prompts
 from cobe.prompts.render import respondent_messages, select_templates, story_to_judge
 from cobe.prompts.templates import Template
 from cobe.run.caller import Caller
