@@ -95,6 +95,11 @@ def create_app(directory: str | Path) -> FastAPI:
             return None
         return data
 
+    def expired_form(request: Request) -> Response:
+        # a missing or stale CSRF token: refuse without writing anything
+        return page(request, "build_message.html", {"title": "Expired form", "message":
+                    "The form expired; reload the page and try again."}, status=403)
+
     @app.get("/style.css")
     def style() -> Response:
         return Response(CSS, media_type="text/css")
@@ -141,8 +146,7 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             data = await posted(request, project)
         if data is None:
-            return page(request, "build_message.html", {"title": "Expired form", "message":
-                        "The form expired; reload the page and try again."}, status=403)
+            return expired_form(request)
 
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             if person.role != "reviewer":
@@ -165,8 +169,7 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             data = await posted(request, project)
         if data is None:
-            return page(request, "build_message.html", {"title": "Expired form", "message":
-                        "The form expired; reload the page and try again."}, status=403)
+            return expired_form(request)
 
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             resolve(project, item_id, person.name, data.get("decision", ""), data.get("reason", ""))
@@ -185,8 +188,7 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             data = await posted(request, project)
         if data is None:
-            return page(request, "build_message.html", {"title": "Expired form", "message":
-                        "The form expired; reload the page and try again."}, status=403)
+            return expired_form(request)
 
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             form = {k: data.get(k, "") for k in FORM_FIELDS}
@@ -209,8 +211,7 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             data = await posted(request, project)
         if data is None:
-            return page(request, "build_message.html", {"title": "Expired form", "message":
-                        "The form expired; reload the page and try again."}, status=403)
+            return expired_form(request)
 
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             audit_id = _expert_audit(person)
