@@ -1,7 +1,7 @@
 # The two set-up commands of the README: `make eval` and `make test`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-LIMIT ?= 4
+LIMIT ?= 20
 
 .PHONY: install eval test test-fast bench
 
