@@ -91,3 +91,17 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
         load_runs([bad])
     with pytest.raises(InputError, match="--format"):
         build_report([bad], formats="pdf")
+
+
+def test_parquet_holds_every_row_with_one_column_per_check(tmp_path):
+    import pandas as pd
+    from support.results import make_rows, write_run
+
+    from cobe.report.build import build_report
+
+    run = write_run(tmp_path / "run", make_rows("m", n_scenarios=5, unscored_rate=0.2, seed=3))
+    build_report([run], out=tmp_path / "out", formats="parquet", resamples=0)
+    table = pd.read_parquet(tmp_path / "out" / "results.parquet")
+    assert len(table) == 15
+    assert {"verdict_preserve", "verdict_change", "verdict_connectors", "unscored_change"} <= set(table.columns)
+    assert set(table["verdict_preserve"].dropna()) <= {"T", "F"}

@@ -14,7 +14,8 @@ from cobe.errors import InputError
 from cobe.report.load import RunSet, load_runs
 from cobe.report.tables import build_tables, write_tables
 
-FORMATS: frozenset[str] = frozenset({"md", "html", "csv", "json", "png", "svg"})
+# "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
+FORMATS: frozenset[str] = frozenset({"md", "html", "csv", "json", "png", "svg", "parquet"})
 DEFAULT_FORMATS: tuple[str, ...] = ("md", "html", "csv", "json", "png", "svg")
 
 
@@ -48,6 +49,19 @@ def _write_text(path: Path, text: str) -> None:
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as handle:
         handle.write(text)
     os.replace(handle.name, path)
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path) -> Path:
+    from cobe.report.load import tidy_results
+
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise InputError("--format parquet needs pyarrow; run pip install 'cobe[parquet]'") from None
+    tmp = path.with_suffix(".parquet.tmp")
+    tidy_results(frame).to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+    return path
 
 
 def default_out(paths: Sequence[str | Path]) -> Path:
@@ -84,6 +98,8 @@ def build_report(
 
     if chosen & {"csv", "json"}:
         report.files += write_tables(tables, out_dir / "tables", chosen)
+    if "parquet" in chosen:
+        report.files.append(_write_parquet(runs.frame, out_dir / "results.parquet"))
 
     # each figure is drawn once; the HTML reuses the SVG bytes
     figure_formats = tuple(f for f in ("svg", "png") if f in chosen or (f == "svg" and "html" in chosen))

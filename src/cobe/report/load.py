@@ -110,3 +110,22 @@ def load_runs(paths: Sequence[str | Path]) -> RunSet:
             agreement[directory.name] = found
     frame = rows_frame(all_rows)
     return RunSet(frame=assign_labels(frame), paths=resolved, agreement=agreement)
+
+
+_PER_CHECK = {"verdicts": "verdict", "judge_raw": "judge_raw", "p_true": "p_true", "unscored": "unscored"}
+
+
+def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
+    """One flat column per check (verdict_preserve, p_true_change …) and lists as '; '-joined text,
+    so results load into any table tool: CSV, Parquet, a spreadsheet."""
+    from cobe.run.records import CHECKS
+
+    flat = frame.drop(columns=[c for c in _PER_CHECK if c in frame.columns] + ["scored", "pass"], errors="ignore")
+    for column, prefix in _PER_CHECK.items():
+        if column in frame.columns:
+            for check in CHECKS:
+                flat[f"{prefix}_{check}"] = frame[column].map(lambda d, c=check: (d or {}).get(c))
+    for column in ("failure_modes", "tags", "preserve", "change"):
+        if column in flat.columns:
+            flat[column] = flat[column].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
+    return flat
