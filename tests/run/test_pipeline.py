@@ -187,3 +187,22 @@ def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
     assert row["template"] == "H2" and row["response"] == answer
     assert row["judged_response"] == "Sam ate next door and kept his money."
     assert row["query"].startswith("Rewrite the text above as it would read if")
+
+
+def test_tier_two_skips_scenarios_without_intervention_fields_and_counts_them(tmp_path):
+    from support.run_data import scenario
+
+    from cobe.run.config import EvalConfig
+    from cobe.run.engine import evaluate
+
+    with_fields = dict(scenario(1), original_condition="the baker 1 kept the shop open late")
+    without = scenario(2)
+    without.pop("intervention")
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps(with_fields) + "\n" + json.dumps(without) + "\n", encoding="utf-8")
+    summary = evaluate(EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2,
+                                  run_dir=tmp_path / "run"))
+    rows = (summary.run_dir / "results.jsonl").read_text().splitlines()
+    assert len(rows) == 4  # D, E, F, G for the scenario that has the fields
+    assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {"D": 1, "E": 1, "F": 1, "G": 1}
+    assert any("skipped 4 scenario × template pairs" in n for n in summary.notices)

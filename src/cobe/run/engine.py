@@ -52,18 +52,31 @@ def load_scenarios(config: EvalConfig) -> list[Scenario]:
     return scenarios[: config.limit] if config.limit else scenarios
 
 
-def build_items(models: list[str], scenarios: list[Scenario], templates: list[Template]) -> tuple[list[Item], list]:
-    """Every model × scenario × template whose prompt the scenario can fill, with its messages."""
-    items, messages = [], []
-    for model in models:
-        for scenario in scenarios:
-            for template in templates:
-                chat = respondent_messages(scenario, template)
-                if chat is None:
-                    continue  # the scenario lacks the fields this template needs (tiers 2-4)
-                items.append(Item(model, scenario, template, chat[-1].content))
-                messages.append(chat)
-    return items, messages
+def build_items(
+    models: list[str], scenarios: list[Scenario], templates: list[Template]
+) -> tuple[list[Item], list, dict[str, int]]:
+    """Every model × scenario × template whose prompt the scenario can fill, with its messages,
+    and per template the number of scenarios skipped because they lack the fields it needs."""
+    chats, skipped = [], {}
+    for scenario in scenarios:
+        for template in templates:
+            chat = respondent_messages(scenario, template)
+            if chat is None:  # tiers 2-4 need intervention / original_condition
+                skipped[template.name] = skipped.get(template.name, 0) + 1
+            else:
+                chats.append((scenario, template, chat))
+    items = [Item(model, scenario, template, chat[-1].content) for model in models for scenario, template, chat in chats]
+    messages = [chat for _ in models for _, _, chat in chats]
+    return items, messages, skipped
+
+
+def skip_notice(skipped: dict[str, int]) -> list[str]:
+    """A line saying which templates skipped how many scenarios, if any did."""
+    if not skipped:
+        return []
+    detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
+    return [f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
+            f"the template needs (intervention, original_condition): {detail}"]
 
 
 def _providers(specs: list[str]) -> dict[str, Provider]:
@@ -230,7 +243,7 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
     prompts = load_judge_prompts(config.judge_prompts) if with_judge else None
     specs = [*config.models, *([config.judge] if with_judge and config.judge else [])]
     _check_prices(config, specs)
-    items, messages = build_items(config.models, scenarios, templates)
+    items, messages, skipped = build_items(config.models, scenarios, templates)
     if not items:
         raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
     run_dir = Path(config.run_dir) if config.run_dir else default_run_dir(config)
@@ -258,11 +271,12 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
     else:
         judge_ref = _stored_judge(store)
     respondent = GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens)
-    extra = {"data": config.data, "templates": [t.name for t in templates], "respondent_settings": respondent.model_dump(mode="json")}
+    extra = {"data": config.data, "templates": [t.name for t in templates], "skipped": skipped,
+             "respondent_settings": respondent.model_dump(mode="json")}
     return Session(
         command=command, run_dir=run_dir, store=store, run_id=run_id, items=items, messages=messages,
         providers=providers, caller=caller, respondent=respondent, judge=judge, judge_ref=judge_ref,
-        progress=progress, notices=_notices(specs), extra=extra,
+        progress=progress, notices=_notices(specs) + skip_notice(skipped), extra=extra,
     )
 
 
@@ -308,7 +322,7 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
         providers = _providers([judge])
         scenarios = [Scenario.model_validate_json(doc) for doc in store.scenarios(row["id"])]
         templates = select_templates(stored["template_names"])
-        items, messages = build_items(stored["models"], scenarios, templates)
+        items, messages, skipped = build_items(stored["models"], scenarios, templates)
         caller = _caller(store, config)
         judge_ = Judge(caller, providers[judge], prompts, config.judge_temperature)
         ref = JudgeRef(judge, prompts.name, prompts.fingerprint)
@@ -317,11 +331,11 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
     except BaseException:
         store.close()
         raise
-    extra = {"data": stored["data"], "templates": stored["template_names"]}
+    extra = {"data": stored["data"], "templates": stored["template_names"], "skipped": skipped}
     session = Session(
         command="judge", run_dir=run_dir, store=store, run_id=row["id"], items=items, messages=messages,
         providers=providers, caller=caller, respondent=None, judge=judge_, judge_ref=ref, progress=progress,
-        notices=_notices([*stored["models"], judge]), extra=extra,
+        notices=_notices([*stored["models"], judge]) + skip_notice(skipped), extra=extra,
     )
     return await session.run()
 
