@@ -68,3 +68,21 @@ def test_sample_larger_than_the_data_returns_everything_and_rejects_zero() -> No
     assert len(sample_scenarios(_many(), 500, seed=0)) == 60
     with pytest.raises(InputError):
         sample_scenarios(_many(), 0, seed=0)
+
+
+def test_dependency_parse_rule_counts_clause_heads_only():
+    from types import SimpleNamespace as Tok
+
+    from cobe.dataset.stats import clauses_in_parse
+
+    # "Sam stayed home because it rained, and he read a book that he liked."
+    tokens = [Tok(dep_="nsubj", pos_="PROPN"), Tok(dep_="ROOT", pos_="VERB"), Tok(dep_="advmod", pos_="ADV"),
+              Tok(dep_="mark", pos_="SCONJ"), Tok(dep_="nsubj", pos_="PRON"), Tok(dep_="advcl", pos_="VERB"),
+              Tok(dep_="cc", pos_="CCONJ"), Tok(dep_="nsubj", pos_="PRON"), Tok(dep_="conj", pos_="VERB"),
+              Tok(dep_="det", pos_="DET"), Tok(dep_="dobj", pos_="NOUN"), Tok(dep_="relcl", pos_="VERB"),
+              Tok(dep_="conj", pos_="NOUN")]  # a coordinated noun is not a clause
+
+    class Doc(list):
+        sents = [object()]
+
+    assert clauses_in_parse(Doc(tokens)) == (1, 4)
