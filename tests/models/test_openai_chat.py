@@ -129,9 +129,9 @@ def test_api_key_from_service_env(monkeypatch):
     monkeypatch.setenv("MY_SERVER_BASE_URL", "http://127.0.0.1:1/v1")
     monkeypatch.setenv("MY_SERVER_API_KEY", "k-1")
     provider = get_provider("openai-api/my-server/org/model-name")
-    assert provider.model == "org/model-name" and provider._client.api_key == "k-1"
+    assert provider.model == "org/model-name" and provider._clients[0].api_key == "k-1"
     monkeypatch.delenv("MY_SERVER_API_KEY")
-    assert get_provider("openai-api/my-server/m")._client.api_key == "EMPTY"
+    assert get_provider("openai-api/my-server/m")._clients[0].api_key == "EMPTY"
 
 
 def test_importing_module_does_not_import_sdk():
@@ -140,3 +140,31 @@ def test_importing_module_does_not_import_sdk():
     code = "import cobe.models.openai_chat, sys; print('openai' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+async def test_several_servers_of_one_model_share_the_calls(openai_server, monkeypatch):
+    import asyncio
+
+    from support.openai_server import ThreadedServer
+
+    second = ThreadedServer()
+    try:
+        second.control(delay_s=0.05)  # a busier server should receive fewer calls
+        monkeypatch.setenv("FLEET_BASE_URL", f"{openai_server.base_url}, {second.base_url}")
+        provider = get_provider("openai-api/fleet/fake-model")
+        assert provider.max_connections() == 64
+        messages = [Message(role="user", content="Rewrite this.")]
+        lane = asyncio.Semaphore(8)  # as the scheduler's concurrency limit would
+
+        async def one():
+            async with lane:
+                return await provider.generate(messages, GenerateConfig(max_tokens=8))
+
+        outs = await asyncio.gather(*(one() for _ in range(40)))
+        assert all(o.text for o in outs)
+        fast, slow = openai_server.stats()["requests"], second.stats()["requests"]
+        assert fast + slow == 40 and slow >= 1 and fast > slow
+        assert provider.served == [fast, slow]
+        await provider.aclose()
+    finally:
+        second.close()

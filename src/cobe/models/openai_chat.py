@@ -49,19 +49,39 @@ class OpenAIChat(Provider):
     """One shared AsyncOpenAI client per provider; the SDK's own retries are off (cobe retries)."""
 
     def __init__(
-        self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | None
+        self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | list[str] | None
     ) -> None:
         super().__init__(spec, provider, model)
         openai = import_sdk(spec, "openai", "openai")
         self._openai = openai
-        self._client = openai.AsyncOpenAI(
-            api_key=api_key,
-            base_url=base_url,
-            max_retries=0,
-            timeout=request_timeout(),
-            http_client=pooled_http_client(openai),
-        )
-        self._create = self._client.chat.completions.create
+        urls = base_url if isinstance(base_url, list) else [base_url]
+        self._clients = [
+            openai.AsyncOpenAI(
+                api_key=api_key,
+                base_url=url,
+                max_retries=0,
+                timeout=request_timeout(),
+                http_client=pooled_http_client(openai),
+            )
+            for url in urls
+        ]
+        self._creates = [client.chat.completions.create for client in self._clients]
+        self._inflight = [0] * len(urls)
+        self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
+
+    async def _create(self, **kwargs: Any) -> Any:
+        # several servers of one model (a vLLM or SGLang fleet): the least busy one takes the
+        # call, so a slow or restarting server receives less and retries drift to the others
+        if len(self._creates) == 1:
+            self.served[0] += 1
+            return await self._creates[0](**kwargs)
+        index = min(range(len(self._creates)), key=self._inflight.__getitem__)
+        self._inflight[index] += 1
+        self.served[index] += 1
+        try:
+            return await self._creates[index](**kwargs)
+        finally:
+            self._inflight[index] -= 1
 
     def __repr__(self) -> str:
         return f"OpenAIChat({self.spec!r})"
@@ -103,12 +123,13 @@ class OpenAIChat(Provider):
         return retry_after_from(exc)
 
     def max_connections(self) -> int:
-        """Hosted APIs and local servers both take many parallel requests."""
-        return 32
+        """Hosted APIs and local servers both take many parallel requests; 32 per server."""
+        return 32 * len(self._clients)
 
     async def aclose(self) -> None:
-        """Close the shared HTTP connection pool."""
-        await self._client.close()
+        """Close the shared HTTP connection pools."""
+        for client in self._clients:
+            await client.close()
 
 
 def _env_name(service: str, suffix: str) -> str:
@@ -133,11 +154,13 @@ def _openai_api_factory(spec: str, model: str) -> Provider:
             f"model spec {spec!r}: expected openai-api/<service>/<model>, e.g. openai-api/vllm/my-model"
         )
     url_var, key_var = _env_name(service, "BASE_URL"), _env_name(service, "API_KEY")
-    base_url = os.environ.get(url_var)
-    if not base_url:
+    # several servers of the same model may be listed, separated by commas or spaces
+    base_urls = os.environ.get(url_var, "").replace(",", " ").split()
+    if not base_urls:
         raise InputError(
             f"model spec {spec!r}: set {url_var} to the server's URL, e.g. http://localhost:8000/v1"
+            " (several servers: comma-separated)"
         )
     # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy
     key = os.environ.get(key_var) or "EMPTY"
-    return OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_url)
+    return OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
