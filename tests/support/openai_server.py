@@ -1,5 +1,8 @@
 """A fast local fake of the OpenAI (and Anthropic, Gemini) chat APIs, with fault injection.
 
+It also speaks a minimal OpenAI Files + Batches API: a batch's lines are answered with the
+same reply logic as /v1/chat/completions, without counting as chat requests.
+
 Runs in a background thread (the `openai_server` pytest fixture) or as its own process:
 `python -m tests.support.openai_server --port 0` prints the port it bound, then serves forever.
 Raw asyncio streams keep it cheap enough for benchmarks that push tens of thousands of calls.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import http.client
 import itertools
 import json
@@ -34,9 +38,11 @@ class Faults:
     server_error: int = 0  # then k requests answer 500
     malformed: int = 0  # then k requests answer 200 with a truncated JSON body
     delay_s: float = 0.0  # every reply waits this long
-    verdict: str | list[str] = "T"  # judge answers; a list cycles
+    verdict: str | list[str] = "T"  # judge answers; a list cycles; "hash": T or F by a hash of the request
     reply: str | None = None  # fixed answer to non-judge prompts (default: echo a short rewrite)
     judge_marker: str = JUDGE_MARKER
+    batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
+    batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
 
 
 @dataclass
@@ -49,6 +55,10 @@ class Stats:
     server_errors: int = 0
     malformed: int = 0
     models: dict[str, int] = field(default_factory=dict)
+    judge_requests: int = 0  # chat requests carrying the judge marker
+    files: int = 0  # uploads to /v1/files
+    batches: int = 0  # batches created
+    batch_lines: int = 0  # requests answered inside batches
 
 
 class FakeLLMServer:
@@ -58,6 +68,9 @@ class FakeLLMServer:
         self.faults = Faults()
         self.stats = Stats()
         self._verdicts: Iterator[str] = iter(())
+        self._ids = itertools.count(1)
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -116,6 +129,8 @@ class FakeLLMServer:
             return 200, json.dumps(asdict(self.faults)).encode(), {}
         if method == "GET" and path == "/v1/models":
             return 200, json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "cobe-tests"}]}).encode(), {}
+        if path.startswith(("/v1/files", "/v1/batches")):
+            return self.batch_route(method, path, body)
         if method != "POST" or not path.startswith("/v1"):
             return 404, _error_body(404, f"no route {method} {path}"), {}
         if path.endswith("/chat/completions"):
@@ -147,15 +162,25 @@ class FakeLLMServer:
             stats.malformed += 1
             return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
         stats.ok += 1
+        model, payload, judged = self.reply(kind, path, request)
+        stats.models[model] = stats.models.get(model, 0) + 1
+        stats.judge_requests += judged
+        return 200, payload, {}
+
+    def reply(self, kind: str, path: str, request: dict) -> tuple[str, bytes, bool]:
+        """(model, 200 body, whether it was a judge prompt): the reply logic shared by chat and batch requests."""
+        faults = self.faults
         if kind == "google":
             model = path.rsplit("/", 1)[-1].split(":", 1)[0]
             texts, last_user = _google_texts(request)
         else:
             model = request.get("model", "")
             texts, last_user = _chat_texts(request)
-        stats.models[model] = stats.models.get(model, 0) + 1
         judged = any(faults.judge_marker in t for t in texts)
-        text = next(self._verdicts) if judged else faults.reply if faults.reply is not None else _rewrite(last_user)
+        if judged:
+            text = _hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
+        else:
+            text = faults.reply if faults.reply is not None else _rewrite(last_user)
         limit = request.get("max_tokens") or (request.get("generationConfig") or {}).get("maxOutputTokens")
         words = text.split()
         truncated = bool(limit) and len(words) > limit
@@ -163,10 +188,80 @@ class FakeLLMServer:
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
         if kind == "openai":
-            return 200, _openai_body(request, model, text, truncated, n_in, n_out, judged), {}
+            return model, _openai_body(request, model, text, truncated, n_in, n_out, judged), judged
         if kind == "anthropic":
-            return 200, _anthropic_body(model, text, truncated, n_in, n_out), {}
-        return 200, _google_body(model, text, truncated, n_in, n_out), {}
+            return model, _anthropic_body(model, text, truncated, n_in, n_out), judged
+        return model, _google_body(model, text, truncated, n_in, n_out), judged
+
+    # ---- Files + Batches ----------------------------------------------------------------
+    def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+        """POST /v1/files, GET /v1/files/{id}/content, POST /v1/batches, GET /v1/batches/{id}."""
+        parts = path.strip("/").split("/")
+        if method == "POST" and parts == ["v1", "files"]:
+            return self._upload(body)
+        if method == "GET" and len(parts) == 4 and parts[1] == "files" and parts[3] == "content":
+            if parts[2] not in self.files:
+                return 404, _error_body(404, f"no file {parts[2]}"), {}
+            return 200, self.files[parts[2]], {}
+        if method == "POST" and parts == ["v1", "batches"]:
+            return self._create_batch(json.loads(body))
+        if method == "GET" and len(parts) == 3 and parts[1] == "batches":
+            batch = self.batches.get(parts[2])
+            if batch is None:
+                return 404, _error_body(404, f"no batch {parts[2]}"), {}
+            return 200, json.dumps(self._poll(batch)).encode(), {}
+        return 404, _error_body(404, f"no route {method} {path}"), {}
+
+    def _upload(self, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+        # multipart/form-data: the first line is the boundary, so the header is not needed
+        boundary = body.split(b"\r\n", 1)[0]
+        content = None
+        for part in body.split(boundary):
+            head, _, data = part.partition(b"\r\n\r\n")
+            if b'name="file"' in head:
+                content = data[:-2] if data.endswith(b"\r\n") else data
+        if content is None:
+            return 400, _error_body(400, "multipart upload without a 'file' part"), {}
+        file_id = f"file-{next(self._ids)}"
+        self.files[file_id] = content
+        self.stats.files += 1
+        return 200, json.dumps(_file_object(file_id, len(content), "batch")).encode(), {}
+
+    def _create_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
+        source = self.files.get(request.get("input_file_id", ""))
+        if source is None or request.get("endpoint") != "/v1/chat/completions":
+            return 400, _error_body(400, "expected input_file_id of an uploaded file and endpoint /v1/chat/completions"), {}
+        out = []
+        for line in source.decode("utf-8").splitlines():
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            _, payload, _ = self.reply("openai", entry["url"], entry["body"])
+            self.stats.batch_lines += 1
+            out.append(json.dumps({"id": f"batch_req_{next(self._ids)}", "custom_id": entry["custom_id"], "error": None,
+                                   "response": {"status_code": 200, "request_id": "req", "body": json.loads(payload)}}))
+        output_id = f"file-{next(self._ids)}"
+        self.files[output_id] = "".join(line + "\n" for line in out).encode()
+        batch_id = f"batch_{next(self._ids)}"
+        self.batches[batch_id] = {"id": batch_id, "input_file_id": request["input_file_id"], "output": output_id,
+                                  "total": len(out), "polls": 0, "created_at": int(time.time())}
+        self.stats.batches += 1
+        return 200, json.dumps(self._batch_object(self.batches[batch_id], "validating")).encode(), {}
+
+    def _poll(self, batch: dict[str, Any]) -> dict[str, Any]:
+        batch["polls"] += 1
+        status = "in_progress" if batch["polls"] <= self.faults.batch_polls else self.faults.batch_status
+        return self._batch_object(batch, status)
+
+    @staticmethod
+    def _batch_object(batch: dict[str, Any], status: str) -> dict[str, Any]:
+        ended = status in ("completed", "expired", "cancelled")
+        done = batch["total"] if ended else 0
+        return {"id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions", "errors": None,
+                "input_file_id": batch["input_file_id"], "completion_window": "24h", "status": status,
+                "output_file_id": batch["output"] if ended else None, "error_file_id": None,
+                "created_at": batch["created_at"],
+                "request_counts": {"total": batch["total"], "completed": done, "failed": 0}}
 
 
 def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
@@ -210,6 +305,16 @@ def _google_texts(request: dict) -> tuple[list[str], str]:
         if content.get("role", "user") == "user":
             last_user = text
     return texts, last_user
+
+
+def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
+    return {"id": file_id, "object": "file", "bytes": size, "created_at": int(time.time()), "filename": "input.jsonl",
+            "purpose": purpose, "status": "processed"}
+
+
+def _hashed_verdict(texts: list[str]) -> str:
+    """T or F fixed by the request's text, so concurrent and batch judging give the same verdicts."""
+    return "TF"[hashlib.sha256("\n".join(texts).encode()).digest()[0] % 2]
 
 
 def _rewrite(prompt: str) -> str:

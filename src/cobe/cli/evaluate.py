@@ -70,7 +70,12 @@ def run_options(f: Callable) -> Callable:
 
 
 def judge_options(f: Callable) -> Callable:
-    """Options naming the judge."""
+    """Options naming the judge and how it is called."""
+    f = _opt("--batch-poll", env="COBE_BATCH_POLL", type=click.FloatRange(min=0, min_open=True), default=30.0,
+             show_default=True, metavar="SECONDS", help="With --judge-batch: seconds between batch status checks.")(f)
+    f = _opt("--judge-batch", env="COBE_JUDGE_BATCH", is_flag=True,
+             help="Judge through the provider's batch API (openai/ and openai-api/ judges): half price, "
+                  "asynchronous; a killed run resumes waiting on the same batch.")(f)
     f = _opt("--judge-temperature", env="COBE_JUDGE_TEMPERATURE", type=float,
              help="Judge temperature (default: the prompt set's, 0).")(f)
     f = _opt("--judge-prompts", env="COBE_JUDGE_PROMPTS", default="default", show_default=True, metavar="NAME|DIR",
@@ -90,10 +95,13 @@ def _config(params: dict[str, Any]) -> EvalConfig:
 
 
 def _progress(quiet: bool):
-    """A rich progress display on a terminal; nothing at all when stdout is not a TTY (CI logs)."""
-    if quiet or not sys.stdout.isatty():
+    """A rich progress display on a terminal; off a TTY (CI logs) only batch status lines on stderr."""
+    if quiet:
         return None
-    from cobe.run.progress import RichProgress
+    from cobe.run.progress import PlainProgress, RichProgress
+
+    if not sys.stdout.isatty():
+        return PlainProgress()
 
     return RichProgress()
 
@@ -151,7 +159,9 @@ def summary_line(summary: RunSummary) -> str:
         f"{role} {calls[role]['calls_made']} calls ({calls[role]['calls_cached']} from store, {calls[role]['errors']} failed)"
         for role in ("respondent", "judge") if role in calls
     )
-    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge") if r in calls)
+    if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
+        made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
+    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch") if r in calls)
     return f"{summary.run_dir}: {summary.state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
 
 

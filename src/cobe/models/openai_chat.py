@@ -122,6 +122,10 @@ class OpenAIChat(Provider):
         """Seconds from the Retry-After (or retry-after-ms) header of the failed response."""
         return retry_after_from(exc)
 
+    def batch_client(self) -> Any:
+        """The AsyncOpenAI client that batch jobs go to (the first server: a batch lives on one)."""
+        return self._clients[0]
+
     def max_connections(self) -> int:
         """Hosted APIs and local servers both take many parallel requests; 32 per server."""
         return 32 * len(self._clients)

@@ -76,7 +76,7 @@ class Caller:
     ) -> CallRecord:
         """One call, answered from the store when an identical one finished before; never raises on provider errors."""
         plain = messages_list(messages)
-        request, key = request_key(request_body(provider.spec, provider.model, settings_dict(settings), plain, attempt))
+        request, key = self.request(provider, messages, settings, attempt)
         stats = self.stats[role]
         if provider.cacheable():
             row = self.store.get_call(key)
@@ -112,6 +112,11 @@ class Caller:
             "cost_usd": record.cost_usd, "created": now(),
         })
         return record
+
+    @staticmethod
+    def request(provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0) -> tuple[str, str]:
+        """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
+        return request_key(request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages), attempt))
 
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""

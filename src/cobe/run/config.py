@@ -41,6 +41,8 @@ class EvalConfig(BaseModel):
     temperature: float | None = 0.0  # respondent; recorded with every call
     max_tokens: int = Field(default=512, ge=1)  # respondent
     judge_temperature: float | None = None  # None: the judge prompt set's own (0 by default)
+    judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
+    batch_poll: float = Field(default=30.0, gt=0)  # seconds between batch status polls
 
     @field_validator("models")
     @classmethod

@@ -12,18 +12,25 @@ import yaml
 from cobe.errors import BudgetExceeded, InputError
 
 BUNDLED_PRICES = Path(str(files("cobe.run").joinpath("prices.yaml")))
+#: the share of the normal price a provider's batch API charges (OpenAI Batch: half)
+BATCH_DISCOUNT = 0.5
 
 
 @dataclass(frozen=True)
 class Price:
-    """USD per million input and output tokens."""
+    """USD per million input and output tokens; batch APIs charge `batch_discount` of that."""
 
     input: float
     output: float
+    batch_discount: float = BATCH_DISCOUNT
 
     def cost(self, input_tokens: int, output_tokens: int) -> float:
         """USD for one call's tokens."""
         return (input_tokens * self.input + output_tokens * self.output) / 1e6
+
+    def batch_cost(self, input_tokens: int, output_tokens: int) -> float:
+        """USD for one call's tokens answered through a provider's batch API."""
+        return self.cost(input_tokens, output_tokens) * self.batch_discount
 
 
 FREE = Price(0.0, 0.0)
@@ -71,9 +78,10 @@ def _read(path: Path) -> PriceTable:
         raise InputError(f"{path}: expected 'models:' mapping name -> {{input: USD, output: USD}} per million tokens")
     for name, entry in entries.items():
         try:
-            models[str(name)] = Price(float(entry["input"]), float(entry["output"]))
+            discount = float(entry.get("batch_discount", BATCH_DISCOUNT))
+            models[str(name)] = Price(float(entry["input"]), float(entry["output"]), discount)
         except (TypeError, KeyError, ValueError):
-            raise InputError(f"{path}: model {name!r}: expected {{input: number, output: number}}") from None
+            raise InputError(f"{path}: model {name!r}: expected {{input: number, output: number, batch_discount?: number}}") from None
     return PriceTable(models, set(data.get("free_prefixes") or ()))
 
 

@@ -15,6 +15,7 @@ from cobe.models.registry import get_provider
 from cobe.prompts.judge_prompts import load_judge_prompts
 from cobe.prompts.render import respondent_messages, select_templates, story_to_judge
 from cobe.prompts.templates import Template
+from cobe.run.batch import BatchJudge, BatchRequest, batch_request, check_batch_spec
 from cobe.run.caller import Caller
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
@@ -95,7 +96,7 @@ class Session:
         self, *, command: str, run_dir: Path, store: Store, run_id: str, items: list[Item], messages: list,
         providers: dict[str, Provider], caller: Caller, respondent: GenerateConfig | None,
         judge: Judge | None, judge_ref: JudgeRef | None, progress: Progress | None, notices: list[str],
-        extra: dict[str, Any],
+        extra: dict[str, Any], batch_poll: float | None = None,
     ) -> None:
         self.command, self.run_dir, self.store, self.run_id = command, run_dir, store, run_id
         self.items, self.messages, self.providers, self.caller = items, messages, providers, caller
@@ -103,6 +104,9 @@ class Session:
         self.progress = progress or _NoProgress()
         self.notices, self.extra = notices, extra
         self.stopped: BudgetExceeded | None = None
+        self.batch: BatchJudge | None = None
+        if judge is not None and batch_poll is not None:
+            self.batch = BatchJudge(caller, judge.provider, judge.settings, batch_poll, self.progress, notices)
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -142,6 +146,40 @@ class Session:
         if self.judge is not None:
             done_judge = sum(1 for i in self.items if self._judged(i))
             self.progress.start("judge", len(self.items) if self.respondent is not None else done_gen, done_judge)
+        if self.batch is None:
+            await self._work()
+            return
+        # batch judging: generate everything first, answer the judge calls through one batch,
+        # then the normal judging pass finds them stored (re-asks and failures go the normal way)
+        if self.respondent is not None:
+            await self._work(judge=False)
+            if self.stopped:
+                return
+            self.responses = self.store.responses(self.run_id)
+        try:
+            await self.batch.run(self._batch_requests())
+        except BudgetExceeded as exc:
+            self.stopped = exc
+            return
+        await self._work(generate=False)
+
+    def _batch_requests(self) -> list[BatchRequest]:
+        """The first ask of every judge check not yet stored, for items whose response exists."""
+        assert self.judge is not None
+        out = []
+        for item in self.items:
+            row = self._finished_response(item)
+            if row is None:
+                continue
+            story = story_to_judge(item.template, row["text"] or "")
+            for check in CHECKS:
+                if (v := self.verdicts.get((row["id"], check))) is None or v["error"] is not None:
+                    messages = self.judge.prompts.messages(check, item.scenario, story)
+                    out.append(batch_request(self.judge.provider, messages, self.judge.settings))
+        return out
+
+    async def _work(self, generate: bool = True, judge: bool = True) -> None:
+        """Run every item through `_item` with enough workers to keep each provider's lane busy."""
         work = iter(zip(self.items, self.messages))
         lanes = [self.caller.scheduler.limits(p).concurrency for p in self.providers.values()]
         workers = max(4, min(2048, 2 * max(lanes)))  # enough items in flight to keep every lane busy
@@ -151,7 +189,7 @@ class Session:
                 if self.stopped:
                     return
                 try:
-                    await self._item(item, messages)
+                    await self._item(item, messages, generate, judge)
                 except BudgetExceeded as exc:
                     self.stopped = exc
                     return
@@ -168,14 +206,14 @@ class Session:
             return False
         return all((v := self.verdicts.get((row["id"], c))) is not None and v["error"] is None for c in CHECKS)
 
-    async def _item(self, item: Item, messages: list) -> None:
+    async def _item(self, item: Item, messages: list, generate: bool = True, judge: bool = True) -> None:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
         row = self._finished_response(item)
         scenario, template = item.scenario, item.template
         if row is not None:
             response_id, text = row["id"], row["text"]
-        elif self.respondent is None:
-            return  # judge-only: nothing to judge here
+        elif self.respondent is None or not generate:
+            return  # judge-only (or the batch's judging pass): nothing to judge here
         else:
             provider = self.providers[item.model]
             record = await self.caller.call(provider, messages, self.respondent, role="respondent", scenario=scenario)
@@ -191,7 +229,7 @@ class Session:
                     self.progress.advance("judge", error=True)
                 return
             text = record.text
-        if self.judge is None:
+        if self.judge is None or not judge:
             return
         todo = tuple(c for c in CHECKS if (v := self.verdicts.get((response_id, c))) is None or v["error"] is not None)
         if not todo:
@@ -236,6 +274,8 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
         raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
+    if with_judge and config.judge and config.judge_batch:
+        check_batch_spec(config.judge)
     scenarios = load_scenarios(config)
     if not scenarios:
         raise InputError(f"{config.data}: no scenarios to evaluate")
@@ -277,6 +317,7 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
         command=command, run_dir=run_dir, store=store, run_id=run_id, items=items, messages=messages,
         providers=providers, caller=caller, respondent=respondent, judge=judge, judge_ref=judge_ref,
         progress=progress, notices=_notices(specs) + skip_notice(skipped), extra=extra,
+        batch_poll=config.batch_poll if config.judge_batch else None,
     )
 
 
@@ -317,6 +358,8 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
         stored = json.loads(row["config"])
         config = EvalConfig(**{k: v for k, v in options.items() if v is not None}, judge=judge, judge_prompts=judge_prompts,
                             models=stored["models"], data=stored["data"])
+        if config.judge_batch:
+            check_batch_spec(judge)
         _check_prices(config, [judge])
         prompts = load_judge_prompts(judge_prompts)
         providers = _providers([judge])
@@ -336,6 +379,7 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
         command="judge", run_dir=run_dir, store=store, run_id=row["id"], items=items, messages=messages,
         providers=providers, caller=caller, respondent=None, judge=judge_, judge_ref=ref, progress=progress,
         notices=_notices([*stored["models"], judge]) + skip_notice(skipped), extra=extra,
+        batch_poll=config.batch_poll if config.judge_batch else None,
     )
     return await session.run()
 

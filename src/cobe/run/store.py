@@ -81,6 +81,41 @@ class Store:
         )
         self.db.commit()
 
+    # ---- batches: judge calls sent through a provider's batch API ----------------------
+    def put_batch(self, row: dict[str, Any], requests: list[tuple[str, str]]) -> None:
+        """Record a submitted batch and the (key, request) of every call it covers, in one commit."""
+        with self.db:
+            self.db.execute(
+                "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
+                " VALUES (:id, :spec, :state, :created, :created, :request_count, :input_file_id)",
+                row,
+            )
+            self.db.executemany(
+                "INSERT OR IGNORE INTO batch_calls (batch_id, key, request) VALUES (?, ?, ?)",
+                [(row["id"], key, request) for key, request in requests],
+            )
+
+    def set_batch(self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None) -> None:
+        """Record a batch's latest provider status (and its result files once it has them)."""
+        with self.db:
+            self.db.execute(
+                "UPDATE batches SET state = ?, updated = ?, output_file_id = coalesce(?, output_file_id),"
+                " error_file_id = coalesce(?, error_file_id) WHERE id = ?",
+                (state, now(), output_file_id, error_file_id, batch_id),
+            )
+
+    def open_batches(self, spec: str, terminal: tuple[str, ...]) -> list[sqlite3.Row]:
+        """Batches of a spec whose state is not one of `terminal`, oldest first."""
+        marks = ", ".join("?" for _ in terminal)
+        return self.db.execute(
+            f"SELECT * FROM batches WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid", (spec, *terminal)
+        ).fetchall()
+
+    def batch_requests(self, batch_id: str) -> dict[str, str]:
+        """key → request JSON of every call a batch covers."""
+        rows = self.db.execute("SELECT key, request FROM batch_calls WHERE batch_id = ?", (batch_id,))
+        return {key: request for key, request in rows}
+
     # ---- runs -------------------------------------------------------------------------
     def latest_run(self) -> sqlite3.Row | None:
         """The run this directory currently shows (the newest)."""

@@ -1,0 +1,160 @@
+"""--judge-batch: judge calls answered through the OpenAI Batch API of the local fake server."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from support.openai_server import ServerClient
+
+from cobe.cli.main import main
+from cobe.run import EvalConfig, evaluate, generate, judge_run
+from cobe.run.store import STORE_NAME
+
+TESTS = Path(__file__).resolve().parents[1]
+SPEC = "openai-api/fake/fake-model"
+
+
+def start_server() -> tuple[subprocess.Popen, ServerClient]:
+    """The fake server in its own process, so it outlives the killed command."""
+    env = os.environ | {"PYTHONPATH": str(TESTS)}
+    proc = subprocess.Popen([sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE,
+                            text=True, env=env)
+    return proc, ServerClient(f"http://127.0.0.1:{int(proc.stdout.readline())}")
+
+
+@pytest.fixture
+def fake(openai_server, monkeypatch):
+    """The fake server answering judge prompts T or F by a hash of the request (order-free)."""
+    monkeypatch.setenv("FAKE_BASE_URL", openai_server.base_url)
+    openai_server.control(verdict="hash", batch_polls=2)
+    return openai_server
+
+
+def config(data: Path, run_dir: Path, batch: bool, **extra) -> EvalConfig:
+    return EvalConfig(data=str(data), models=[SPEC], judge=SPEC, run_dir=run_dir, judge_batch=batch, batch_poll=0.01,
+                      **extra)
+
+
+def results(run_dir: Path) -> list[tuple]:
+    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+    return sorted((r["scenario_id"], r["template"], r["status"], json.dumps(r["verdicts"], sort_keys=True),
+                   json.dumps(r.get("p_true"), sort_keys=True)) for r in rows)
+
+
+def test_batch_gives_the_normal_verdicts_without_judge_chat_calls(fake, data_file, tmp_path):
+    normal = evaluate(config(data_file, tmp_path / "normal", False))
+    before = fake.stats()
+    assert before["judge_requests"] == 36 and before["batches"] == 0
+    batch = evaluate(config(data_file, tmp_path / "batch", True))
+    after = fake.stats()
+    assert after["judge_requests"] == 36, "no judge call went through chat.completions"
+    assert after["batches"] == 1 and after["files"] == 1 and after["batch_lines"] == 36
+    assert after["requests"] - before["requests"] == 12  # the respondent calls only
+    assert batch.state == "complete"
+    assert results(batch.run_dir) == results(normal.run_dir)
+    assert {r[2] for r in results(batch.run_dir)} == {"passed", "failed"}  # the hash gives both verdicts
+    assert batch.stats["judge"]["calls_made"] == 0 and batch.stats["judge"]["calls_cached"] == 36
+    assert batch.stats["judge-batch"]["calls_made"] == 36
+    db = sqlite3.connect(batch.run_dir / STORE_NAME)
+    assert db.execute("SELECT state, request_count FROM batches").fetchall() == [("completed", 36)]
+    assert db.execute("SELECT count(*) FROM batch_calls").fetchone()[0] == 36
+
+    again = evaluate(config(data_file, tmp_path / "batch", True))
+    assert fake.stats() == after, "a finished batch run makes no call of any kind when repeated"
+    assert again.stats["respondent"]["calls_made"] == 0 and again.stats["judge"]["calls_made"] == 0
+    assert again.stats["judge-batch"]["calls_made"] == 0
+
+
+def test_batch_costs_half_of_the_normal_judge_cost(fake, data_file, tmp_path):
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  fake-model: {input: 3.0, output: 15.0}\n")
+    normal = evaluate(config(data_file, tmp_path / "normal", False, prices=prices))
+    batch = evaluate(config(data_file, tmp_path / "batch", True, prices=prices))
+    usage = [json.loads((s.run_dir / "summary.json").read_text())["models"][SPEC]["usage"] for s in (normal, batch)]
+    assert usage[0]["judge"]["input_tokens"] == usage[1]["judge"]["input_tokens"] > 0
+    assert usage[1]["judge"]["cost_usd"] == pytest.approx(usage[0]["judge"]["cost_usd"] / 2)
+    assert usage[1]["respondent"]["cost_usd"] == pytest.approx(usage[0]["respondent"]["cost_usd"])
+    assert batch.stats["judge-batch"]["cost_usd"] == pytest.approx(usage[0]["judge"]["cost_usd"] / 2)
+
+
+def test_failed_batch_falls_back_to_the_normal_path(fake, data_file, tmp_path):
+    run_dir = tmp_path / "run"
+    generate(config(data_file, run_dir, False))
+    fake.control(verdict="hash", batch_status="failed")
+    s = judge_run(run_dir, SPEC, judge_batch=True, batch_poll=0.01)
+    assert s.state == "complete" and fake.stats()["judge_requests"] == 36
+    assert any("ended failed" in n for n in s.notices)
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM batches").fetchall() == [("failed",)]
+    assert len(results(run_dir)) == 12
+
+
+def test_non_openai_judge_with_judge_batch_is_one_line_error(data_file, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data_file), "--judge-batch"])
+    err = capsys.readouterr().err.strip()
+    assert exit_.value.code != 0
+    assert len(err.splitlines()) == 1 and err.startswith("error: --judge-batch") and "mock/judge-pass" in err
+    assert not Path("runs").exists(), "nothing ran before the error"
+
+
+def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path):
+    from support.run_data import write_dataset
+
+    data = write_dataset(tmp_path / "data.jsonl", 4)
+    run_dir = tmp_path / "run"
+    server_proc, server = start_server()
+    try:
+        server.control(verdict="hash", batch_polls=10**6)  # the batch stays in progress until released
+        env = os.environ | {"FAKE_BASE_URL": server.base_url}
+        cmd = [sys.executable, "-c", "from cobe.cli.main import main; main()", "eval", "--model", SPEC, "--judge", SPEC,
+               "--data", str(data), "--run-dir", str(run_dir), "--judge-batch", "--batch-poll", "0.05"]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 60
+        while server.stats()["batches"] < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # a few polls: the batch row is committed before the first one
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        db = sqlite3.connect(run_dir / STORE_NAME)
+        assert db.execute("SELECT state, request_count FROM batches").fetchall() == [("in_progress", 36)]
+        assert db.execute("SELECT count(*) FROM calls WHERE role = 'judge'").fetchone()[0] == 0
+        db.close()
+
+        server.control(verdict="hash", batch_polls=0)
+        done = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "complete" in done.stdout and "judge batch batch_" in done.stderr  # the plain poll line
+        stats = server.stats()
+        assert stats["batches"] == 1 and stats["files"] == 1, "the re-run resumed the batch instead of submitting again"
+        assert stats["judge_requests"] == 0 and stats["requests"] == 12
+        db = sqlite3.connect(run_dir / STORE_NAME)
+        assert db.execute("SELECT state FROM batches").fetchall() == [("completed",)]
+        assert db.execute("SELECT count(*) FROM verdicts WHERE error IS NULL").fetchone()[0] == 36
+        assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
+    finally:
+        server_proc.kill()
+        server_proc.wait()
+
+
+def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
+    from cobe.errors import ProviderUnavailable
+    from cobe.run.store import Store, now
+
+    run_dir = tmp_path / "run"
+    generate(config(data_file, run_dir, False))
+    store = Store(run_dir / STORE_NAME)
+    store.put_batch({"id": "batch_gone", "spec": SPEC, "state": "in_progress", "created": now(), "request_count": 1,
+                     "input_file_id": "file-gone"}, [("k", "{}")])
+    store.close()
+    with pytest.raises(ProviderUnavailable, match="run the same command again to resume") as exc:
+        judge_run(run_dir, SPEC, judge_batch=True, batch_poll=0.01)
+    assert "\n" not in str(exc.value) and fake.stats()["batches"] == 0
