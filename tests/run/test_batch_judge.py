@@ -158,3 +158,40 @@ def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
     with pytest.raises(ProviderUnavailable, match="run the same command again to resume") as exc:
         judge_run(run_dir, SPEC, judge_batch=True, batch_poll=0.01)
     assert "\n" not in str(exc.value) and fake.stats()["batches"] == 0
+
+
+def test_killed_between_creating_a_batch_and_noting_its_id_pays_once(fake, data_file, tmp_path, monkeypatch):
+    from cobe.run.store import Store
+
+    real_adopt = Store.adopt_batch
+
+    def killed(self, pending_id, batch_id, state):
+        raise KeyboardInterrupt  # the process dies right after the provider created the batch
+
+    monkeypatch.setattr(Store, "adopt_batch", killed)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(config(data_file, tmp_path / "run", True))
+    assert fake.stats()["batches"] == 1
+    monkeypatch.setattr(Store, "adopt_batch", real_adopt)
+    done = evaluate(config(data_file, tmp_path / "run", True))
+    assert done.state == "complete"
+    stats = fake.stats()
+    assert stats["batches"] == 1 and stats["files"] == 1, "the batch was found again, not submitted twice"
+    assert stats["judge_requests"] == 0 and stats["batch_lines"] == 36
+
+
+def test_a_submission_the_provider_never_received_is_sent_again(fake, data_file, tmp_path, monkeypatch):
+    import openai
+
+    real_create = openai.resources.batches.AsyncBatches.create
+
+    async def lost(self, **kwargs):
+        raise KeyboardInterrupt  # killed after the upload, before the batch was created
+
+    monkeypatch.setattr(openai.resources.batches.AsyncBatches, "create", lost)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(config(data_file, tmp_path / "run", True))
+    monkeypatch.setattr(openai.resources.batches.AsyncBatches, "create", real_create)
+    assert evaluate(config(data_file, tmp_path / "run", True)).state == "complete"
+    stats = fake.stats()
+    assert stats["batches"] == 1 and stats["batch_lines"] == 36 and stats["judge_requests"] == 0

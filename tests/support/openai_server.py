@@ -195,8 +195,8 @@ class FakeLLMServer:
 
     # ---- Files + Batches ----------------------------------------------------------------
     def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
-        """POST /v1/files, GET /v1/files/{id}/content, POST /v1/batches, GET /v1/batches/{id}."""
-        parts = path.strip("/").split("/")
+        """POST /v1/files, GET /v1/files/{id}/content, POST /v1/batches, GET /v1/batches[/{id}]."""
+        parts = path.split("?", 1)[0].strip("/").split("/")
         if method == "POST" and parts == ["v1", "files"]:
             return self._upload(body)
         if method == "GET" and len(parts) == 4 and parts[1] == "files" and parts[3] == "content":
@@ -205,6 +205,9 @@ class FakeLLMServer:
             return 200, self.files[parts[2]], {}
         if method == "POST" and parts == ["v1", "batches"]:
             return self._create_batch(json.loads(body))
+        if method == "GET" and parts == ["v1", "batches"]:  # the list, newest first, in one page
+            data = [self._batch_object(b, "in_progress") for b in reversed(self.batches.values())]
+            return 200, json.dumps({"object": "list", "data": data, "has_more": False}).encode(), {}
         if method == "GET" and len(parts) == 3 and parts[1] == "batches":
             batch = self.batches.get(parts[2])
             if batch is None:

@@ -19,6 +19,9 @@ ENDPOINT = "/v1/chat/completions"
 WINDOW = "24h"
 # the provider's final states; any other state means the batch may still answer
 TERMINAL = ("completed", "failed", "expired", "cancelled")
+# a submission recorded between uploading its file and creating its batch
+SUBMITTING = "submitting"
+PENDING = "pending:"
 
 
 def check_batch_spec(spec: str) -> None:
@@ -75,7 +78,10 @@ class BatchJudge:
     async def _run(self, requests: list[BatchRequest]) -> None:
         covered: set[str] = set()
         for row in self.store.open_batches(self.provider.spec, TERMINAL):
-            covered |= await self._finish(row["id"], 0.0)
+            batch_id = row["id"]
+            if row["state"] == SUBMITTING and (batch_id := await self._recover(row)) is None:
+                continue
+            covered |= await self._finish(batch_id, 0.0)
         todo = list({r.key: r for r in requests if r.key not in covered and self.store.get_call(r.key) is None}.values())
         if not todo:
             return
@@ -95,12 +101,24 @@ class BatchJudge:
                         for r in todo)
         upload = await self.client.files.create(file=("cobe-judge.jsonl", lines.encode("utf-8"), "application/jsonl"),
                                                 purpose="batch")
-        batch = await self.client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window=WINDOW)
-        # committed before any wait: a killed run finds this row and polls the same batch again
-        self.store.put_batch({"id": batch.id, "spec": self.provider.spec, "state": batch.status or "validating",
+        # recorded before the batch exists: a run killed between creating the batch and noting its
+        # id finds the batch again by its input file instead of paying for a second one
+        pending = PENDING + upload.id
+        self.store.put_batch({"id": pending, "spec": self.provider.spec, "state": SUBMITTING,
                               "created": now(), "request_count": len(todo), "input_file_id": upload.id},
                              [(r.key, r.request) for r in todo])
+        batch = await self.client.batches.create(input_file_id=upload.id, endpoint=ENDPOINT, completion_window=WINDOW)
+        self.store.adopt_batch(pending, batch.id, batch.status or "validating")
         return batch.id
+
+    async def _recover(self, row: Any) -> str | None:
+        """The provider's batch made from a pending submission's file, or None (then it is forgotten)."""
+        async for batch in self.client.batches.list(limit=100):
+            if batch.input_file_id == row["input_file_id"]:
+                self.store.adopt_batch(row["id"], batch.id, batch.status or "validating")
+                return batch.id
+        self.store.drop_batch(row["id"])
+        return None
 
     async def _finish(self, batch_id: str, reserve: float) -> set[str]:
         """Poll a batch until it ends, record its answers; returns the keys it covered."""

@@ -95,6 +95,24 @@ class Store:
                 [(row["id"], key, request) for key, request in requests],
             )
 
+    def adopt_batch(self, pending_id: str, batch_id: str, state: str) -> None:
+        """Give a pending submission the provider's batch id, in one commit."""
+        with self.db:
+            row = self.db.execute("SELECT * FROM batches WHERE id = ?", (pending_id,)).fetchone()
+            self.db.execute(
+                "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (batch_id, row["spec"], state, row["created"], now(), row["request_count"], row["input_file_id"]),
+            )
+            self.db.execute("UPDATE batch_calls SET batch_id = ? WHERE batch_id = ?", (batch_id, pending_id))
+            self.db.execute("DELETE FROM batches WHERE id = ?", (pending_id,))
+
+    def drop_batch(self, batch_id: str) -> None:
+        """Forget a submission the provider never received, so its calls are asked again."""
+        with self.db:
+            self.db.execute("DELETE FROM batch_calls WHERE batch_id = ?", (batch_id,))
+            self.db.execute("DELETE FROM batches WHERE id = ?", (batch_id,))
+
     def set_batch(self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None) -> None:
         """Record a batch's latest provider status (and its result files once it has them)."""
         with self.db:
