@@ -106,3 +106,19 @@ def test_missing_key_is_one_line(spec, variable, monkeypatch):
     with pytest.raises(InputError, match=variable) as info:
         get_provider(spec)
     assert "\n" not in str(info.value)
+
+
+def test_anthropic_sends_only_what_this_sdk_accepts(monkeypatch):
+    import inspect
+
+    from cobe.models import get_provider
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    provider = get_provider("anthropic/claude-x")
+    kwargs = provider.request_kwargs(CHAT, GenerateConfig(temperature=0.2, stop=("X",)))
+    accepted = set(inspect.signature(provider._client.messages.create).parameters)
+    assert kwargs["stop_sequences"] == ["X"]
+    if "temperature" in accepted:
+        assert kwargs["temperature"] == 0.2 and not provider.ignored_settings
+    else:  # newer SDKs: not sent, and noted for the run's notices
+        assert "temperature" not in kwargs and provider.ignored_settings == {"temperature"}

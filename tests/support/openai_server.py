@@ -1,7 +1,8 @@
 """A fast local fake of the OpenAI (and Anthropic, Gemini) chat APIs, with fault injection.
 
-It also speaks a minimal OpenAI Files + Batches API: a batch's lines are answered with the
-same reply logic as /v1/chat/completions, without counting as chat requests.
+It also speaks a minimal OpenAI Files + Batches API and Anthropic Message Batches
+(support.anthropic_batches): a batch's requests are answered with the same reply logic as
+/v1/chat/completions or /v1/messages, without counting as chat requests.
 
 Runs in a background thread (the `openai_server` pytest fixture) or as its own process:
 `python -m tests.support.openai_server --port 0` prints the port it bound, then serves forever.
@@ -25,6 +26,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from support.anthropic_batches import AnthropicBatches
+
 JUDGE_MARKER = "Answer with exactly one letter"
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
 
@@ -43,6 +46,7 @@ class Faults:
     judge_marker: str = JUDGE_MARKER
     batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
+    batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
 
 
 @dataclass
@@ -57,11 +61,11 @@ class Stats:
     models: dict[str, int] = field(default_factory=dict)
     judge_requests: int = 0  # chat requests carrying the judge marker
     files: int = 0  # uploads to /v1/files
-    batches: int = 0  # batches created
+    batches: int = 0  # batches created (OpenAI and Anthropic)
     batch_lines: int = 0  # requests answered inside batches
 
 
-class FakeLLMServer:
+class FakeLLMServer(AnthropicBatches):
     """The protocol logic: routes, fault injection, deterministic replies."""
 
     def __init__(self, **faults: Any) -> None:
@@ -71,6 +75,7 @@ class FakeLLMServer:
         self._ids = itertools.count(1)
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
+        self.message_batches: dict[str, dict[str, Any]] = {}
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -129,6 +134,8 @@ class FakeLLMServer:
             return 200, json.dumps(asdict(self.faults)).encode(), {}
         if method == "GET" and path == "/v1/models":
             return 200, json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "cobe-tests"}]}).encode(), {}
+        if path.startswith("/v1/messages/batches"):
+            return self.message_batch_route(method, path, body)
         if path.startswith(("/v1/files", "/v1/batches")):
             return self.batch_route(method, path, body)
         if method != "POST" or not path.startswith("/v1"):

@@ -74,7 +74,7 @@ def judge_options(f: Callable) -> Callable:
     f = _opt("--batch-poll", env="COBE_BATCH_POLL", type=click.FloatRange(min=0, min_open=True), default=30.0,
              show_default=True, metavar="SECONDS", help="With --judge-batch: seconds between batch status checks.")(f)
     f = _opt("--judge-batch", env="COBE_JUDGE_BATCH", is_flag=True,
-             help="Judge through the provider's batch API (openai/ and openai-api/ judges): half price, "
+             help="Judge through the provider's batch API (openai/, openai-api/ and anthropic/ judges): half price, "
                   "asynchronous; a killed run resumes waiting on the same batch.")(f)
     f = _opt("--judge-temperature", env="COBE_JUDGE_TEMPERATURE", type=float,
              help="Judge temperature (default: the prompt set's, 0).")(f)

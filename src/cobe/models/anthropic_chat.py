@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import os
 import time
 from typing import TYPE_CHECKING, Any
@@ -59,6 +60,18 @@ class AnthropicChat(Provider):
             http_client=pooled_http_client(anthropic),
         )
         self._create = self._client.messages.create
+        # newer SDKs no longer offer temperature/top_p for these models: a setting the SDK does
+        # not know is not sent (the API would refuse it) and is reported once per run instead
+        self._named = set(inspect.signature(self._create).parameters)
+        self.ignored_settings: set[str] = set()
+
+    def request_kwargs(self, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+        """The messages.create arguments this SDK accepts; the rest are noted in ignored_settings."""
+        kwargs = message_kwargs(messages, config)
+        for name in [k for k in kwargs if k not in self._named]:
+            del kwargs[name]
+            self.ignored_settings.add(name)
+        return kwargs
 
     def __repr__(self) -> str:
         return f"AnthropicChat({self.spec!r})"
@@ -67,7 +80,7 @@ class AnthropicChat(Provider):
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
         """One Messages call; text blocks are concatenated."""
-        kwargs = message_kwargs(messages, config)
+        kwargs = self.request_kwargs(messages, config)
         start = time.perf_counter()
         response = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
@@ -96,6 +109,10 @@ class AnthropicChat(Provider):
     def retry_after(self, exc: BaseException) -> float | None:
         """Seconds from the Retry-After header of the failed response."""
         return retry_after_from(exc)
+
+    def batch_client(self) -> Any:
+        """The AsyncAnthropic client that Message Batches go to."""
+        return self._client
 
     def max_connections(self) -> int:
         """Anthropic's tiers allow tens of parallel requests."""

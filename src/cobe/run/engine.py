@@ -123,6 +123,10 @@ class Session:
             stats = self.caller.stats_dict()
             self.store.set_state(self.run_id, state)
             self.store.finish_session(session_id, state, stats | {"wall_s": wall})
+            for provider in self.providers.values():  # settings a provider's API no longer takes
+                if ignored := sorted(getattr(provider, "ignored_settings", ())):
+                    self.notices.append(f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
+                                        "(the setting stays in the call's cache key and record)")
             extra = self.extra | {"state": state, "command": {"name": self.command, "calls": stats, "wall_s": round(wall, 3)},
                                   "updated": now()}
             summary = write_exports(self.run_dir, self.store, self.run_id, self.items, self.judge_ref, extra, self.notices)
