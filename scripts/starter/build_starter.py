@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from stories import CORES  # noqa: E402
 
+from cobe.dataset.graph import children_of, descendants  # noqa: E402
 from cobe.dataset.schema import CausalGraph, Edge, Fact, Scenario, make_id  # noqa: E402
 from cobe.prompts.templates import tier1_queries  # noqa: E402
 
@@ -55,24 +56,6 @@ def parse_edges(spec: str) -> tuple[list[str], list[Edge]]:
                 variables.append(name)
         edges.append(Edge(source=source, target=target, bidirected=bidirected))
     return variables, edges
-
-
-def children_of(graph: CausalGraph) -> dict[str, list[str]]:
-    kids: dict[str, list[str]] = defaultdict(list)
-    for edge in graph.edges:
-        if not edge.bidirected:
-            kids[edge.source].append(edge.target)
-    return kids
-
-
-def descendants(graph: CausalGraph, node: str) -> set[str]:
-    kids, seen, stack = children_of(graph), set(), list(children_of(graph).get(node, []))
-    while stack:
-        current = stack.pop()
-        if current not in seen:
-            seen.add(current)
-            stack.extend(kids.get(current, []))
-    return seen - {node}
 
 
 def shape_of(graph: CausalGraph) -> str:

@@ -38,7 +38,8 @@ class GraphFinding:
     message: str
 
 
-def _children(graph: CausalGraph) -> dict[str, list[str]]:
+def children_of(graph: CausalGraph) -> dict[str, list[str]]:
+    """Each variable's direct effects along directed edges."""
     children: dict[str, list[str]] = defaultdict(list)
     for edge in graph.edges:
         if not edge.bidirected:
@@ -48,7 +49,7 @@ def _children(graph: CausalGraph) -> dict[str, list[str]]:
 
 def descendants(graph: CausalGraph, variable: str) -> set[str]:
     """Every variable reachable from `variable` along directed edges (itself excluded)."""
-    children = _children(graph)
+    children = children_of(graph)
     seen: set[str] = set()
     stack = list(children.get(variable, []))
     while stack:
@@ -62,7 +63,7 @@ def descendants(graph: CausalGraph, variable: str) -> set[str]:
 
 def find_cycle(graph: CausalGraph) -> list[str] | None:
     """A directed cycle as a list of variables, or None when the graph is acyclic."""
-    children = _children(graph)
+    children = children_of(graph)
     state: dict[str, int] = {}  # 1 = on the current path, 2 = finished
     path: list[str] = []
 
@@ -91,7 +92,7 @@ def derive_graph_type(graph: CausalGraph) -> GraphType | None:
     directed = [(e.source, e.target) for e in graph.edges if not e.bidirected]
     if not directed:
         return None
-    children, parents = _children(graph), defaultdict(list)
+    children, parents = children_of(graph), defaultdict(list)
     for source, target in directed:
         parents[target].append(source)
     forks = [node for node, kids in children.items() if len(set(kids)) >= 2]
@@ -121,7 +122,7 @@ def _is_single_path(directed: list[tuple[str, str]]) -> bool:
 
 
 def _splits_and_rejoins(graph: CausalGraph, fork: str, collider: str) -> bool:
-    reaching = [kid for kid in set(_children(graph)[fork]) if kid == collider or collider in descendants(graph, kid)]
+    reaching = [kid for kid in set(children_of(graph)[fork]) if kid == collider or collider in descendants(graph, kid)]
     return len(reaching) >= 2
 
 

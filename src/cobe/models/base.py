@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,6 +34,12 @@ class GenerateConfig(BaseModel):
     # restrict the answer to one of these strings where the provider can (local llama.cpp);
     # providers that cannot ignore it and rely on the prompt's instruction
     choices: tuple[str, ...] | None = None
+
+
+def sampling_fields(config: GenerateConfig) -> dict[str, Any]:
+    """temperature, top_p and seed where set: the keyword names most inference APIs share."""
+    fields = {"temperature": config.temperature, "top_p": config.top_p, "seed": config.seed}
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 class ModelOutput(BaseModel):

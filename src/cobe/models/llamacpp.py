@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.errors import InputError, ProviderUnavailable
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
 
 if TYPE_CHECKING:
@@ -45,14 +45,9 @@ def plain_prompt(messages: list[Message]) -> str:
 def sampling_kwargs(config: GenerateConfig, *, plain: bool) -> dict[str, Any]:
     """GenerateConfig → keyword arguments shared by create_completion and create_chat_completion."""
     kwargs: dict[str, Any] = {
-        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        **sampling_fields(config),
     }
-    if config.temperature is not None:
-        kwargs["temperature"] = config.temperature
-    if config.top_p is not None:
-        kwargs["top_p"] = config.top_p
-    if config.seed is not None:
-        kwargs["seed"] = config.seed
     stops = list(config.stop or ()) + (list(PLAIN_STOPS) if plain else [])
     if stops:
         kwargs["stop"] = stops

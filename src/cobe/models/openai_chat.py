@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.errors import InputError
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
@@ -21,14 +21,9 @@ TOP_LOGPROBS = 5
 def completion_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
     """GenerateConfig → keyword arguments of chat.completions.create (unset fields are left out)."""
     kwargs: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
-    if config.temperature is not None:
-        kwargs["temperature"] = config.temperature
+    kwargs.update(sampling_fields(config))
     if config.max_tokens is not None:
         kwargs["max_tokens"] = config.max_tokens
-    if config.top_p is not None:
-        kwargs["top_p"] = config.top_p
-    if config.seed is not None:
-        kwargs["seed"] = config.seed
     if config.stop:
         kwargs["stop"] = list(config.stop)
     if config.logprobs:

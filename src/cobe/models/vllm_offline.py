@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.errors import ProviderUnavailable
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
 
 if TYPE_CHECKING:
@@ -25,14 +25,9 @@ BATCH_WINDOW_S = 0.02
 def sampling_params(vllm: Any, config: GenerateConfig) -> Any:
     """GenerateConfig → vllm.SamplingParams; unset fields keep vLLM's defaults."""
     kwargs: dict[str, Any] = {
-        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS
+        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        **sampling_fields(config),
     }
-    if config.temperature is not None:
-        kwargs["temperature"] = config.temperature
-    if config.top_p is not None:
-        kwargs["top_p"] = config.top_p
-    if config.seed is not None:
-        kwargs["seed"] = config.seed
     if config.stop:
         kwargs["stop"] = list(config.stop)
     if config.logprobs:
