@@ -40,7 +40,7 @@ def parse_formats(value: str | Iterable[str]) -> set[str]:
     chosen = {item.strip().lower() for item in items if item.strip()}
     unknown = chosen - FORMATS
     if unknown or not chosen:
-        raise InputError(f"--format: {', '.join(sorted(unknown)) or 'nothing'} not known; expected some of {','.join(DEFAULT_FORMATS)}")
+        raise InputError(f"--format: {', '.join(sorted(unknown)) or 'nothing'} not known; expected some of {','.join(sorted(FORMATS))}")
     return chosen
 
 
