@@ -44,7 +44,9 @@ def main() -> int:
         html_mb = (root / "report" / "report.html").stat().st_size / 1e6
 
     print(f"rows: {total_rows} ({len(MODELS)} models), resamples: {args.resamples}, files written: {len(report.files)}")
-    print(f"import: {imported - start:.2f} s, build_report: {elapsed - (imported - start):.2f} s, report.html {html_mb:.1f} MB")
+    print(
+        f"import: {imported - start:.2f} s, build_report: {elapsed - (imported - start):.2f} s, report.html {html_mb:.1f} MB"
+    )
     print(f"total: {elapsed:.2f} s; ratio to the {BUDGET_S:.0f} s budget: {elapsed / BUDGET_S:.2f}")
     return 0 if elapsed < BUDGET_S else 1
 

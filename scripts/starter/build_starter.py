@@ -118,15 +118,28 @@ def build_one(core_id: int, variation: int, core: dict, spec: dict) -> Scenario:
     preserve, preserve_facts = facts(spec["preserve"])
     change, change_facts = facts(spec["change"])
     graph = CausalGraph(
-        variables=variables, edges=edges, intervened=spec["do"],
-        preserve_facts=preserve_facts, change_facts=change_facts,
+        variables=variables,
+        edges=edges,
+        intervened=spec["do"],
+        preserve_facts=preserve_facts,
+        change_facts=change_facts,
     )
     scenario = Scenario(
-        id=sid, core_id=core_id, variation=variation, domain=spec["domain"], story=spec["story"],
-        queries=tier1_queries(spec["intervention"]), illustrative_answer=spec["illustrative_answer"],
-        preserve=preserve, change=change, graph_type=core["graph_type"],
-        failure_modes=core["failure_modes"], tags=core["tags"], intervention=spec["intervention"],
-        original_condition=spec["original_condition"], graph=graph,
+        id=sid,
+        core_id=core_id,
+        variation=variation,
+        domain=spec["domain"],
+        story=spec["story"],
+        queries=tier1_queries(spec["intervention"]),
+        illustrative_answer=spec["illustrative_answer"],
+        preserve=preserve,
+        change=change,
+        graph_type=core["graph_type"],
+        failure_modes=core["failure_modes"],
+        tags=core["tags"],
+        intervention=spec["intervention"],
+        original_condition=spec["original_condition"],
+        graph=graph,
     )
     check(scenario)
     return scenario

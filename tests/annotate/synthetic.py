@@ -14,7 +14,9 @@ STORIES = [
 ]
 
 
-def make_row(index: int, model: str, template: str = "A", verdicts: dict | None = None, response: str | None = None) -> dict:
+def make_row(
+    index: int, model: str, template: str = "A", verdicts: dict | None = None, response: str | None = None
+) -> dict:
     """One results.jsonl row as a dict; verdicts default to a pass."""
     verdicts = verdicts if verdicts is not None else {"connectors": "T", "preserve": "T", "change": "T"}
     status, passed = row_status(verdicts, None)

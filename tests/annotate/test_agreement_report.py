@@ -25,7 +25,10 @@ FAILS, PASSES = ["No", "No", "Yes"], ["Yes", "Yes", "Other"]
 def worked_example() -> tuple[list[dict], dict[str, list[str]]]:
     """250 compared items with exactly TP 66, FP 14, FN 6, TN 164, plus three excluded items."""
     plan = (
-        [(FAIL, FAILS)] * 66 + [(FAIL_PRESERVE, PASSES)] * 4 + [(FAIL, PASSES)] * 10 + [(PASS, FAILS)] * 6
+        [(FAIL, FAILS)] * 66
+        + [(FAIL_PRESERVE, PASSES)] * 4
+        + [(FAIL, PASSES)] * 10
+        + [(PASS, FAILS)] * 6
         + [(PASS, PASSES)] * 164
         + [(PASS, ["Yes", "No", "Other"]), (FAIL, ["Other", "Other", "Other"]), (UNSCORED, FAILS)]
     )
@@ -60,7 +63,12 @@ def check_worked_example(report: dict) -> None:
     for name in ("accuracy", "precision", "recall", "f1", "kappa"):
         low, high = report["ci"][name]
         assert low <= m[name] <= high
-    assert report["per_check_disagreements"]["judge_fail_human_pass"] == {"connectors": 0, "preserve": 4, "change": 10, "items": 14}
+    assert report["per_check_disagreements"]["judge_fail_human_pass"] == {
+        "connectors": 0,
+        "preserve": 4,
+        "change": 10,
+        "items": 14,
+    }
     assert report["per_check_disagreements"]["judge_pass_human_fail"]["items"] == 6
     assert len(report["disagreements"]) == 20
     first = report["disagreements"][0]
@@ -97,7 +105,9 @@ def test_worked_example_from_a_study_and_numeric_csv_ids(tmp_path):
 def test_check_option_uses_that_checks_verdict(tmp_path):
     rows, labels = worked_example()
     run = write_run(tmp_path / "run", rows)
-    report = agreement_report(labels_from_csv(write_csv(tmp_path / "r.csv", labels)), read_results(run), check="preserve", resamples=0)
+    report = agreement_report(
+        labels_from_csv(write_csv(tmp_path / "r.csv", labels)), read_results(run), check="preserve", resamples=0
+    )
     m = report["metrics"]
     assert (m["tp"], m["fp"]) == (0, 4) and report["ci"]["kappa"] is None
 

@@ -103,8 +103,14 @@ def test_a_rater_acts_only_as_themself(app, small_study):
     b = sign_in(app, small_study.raters["rater-2"])
     store = StudyStore(small_study.path)
     b_page = b.get("/rate/1").text
-    assert b.post("/rate/1", data={"item_id": item_of(b_page), "label": "No", "comment": "b-secret-note",
-                                   "csrf_token": csrf_of(b_page)}, follow_redirects=False).status_code == 303
+    assert (
+        b.post(
+            "/rate/1",
+            data={"item_id": item_of(b_page), "label": "No", "comment": "b-secret-note", "csrf_token": csrf_of(b_page)},
+            follow_redirects=False,
+        ).status_code
+        == 303
+    )
     # rater-1 posts rater-2's item id at rater-2's position: it is either refused or saved as rater-1's own answer
     a_page = a.get("/rate/1").text
     response = a.post("/rate/1", data={"item_id": item_of(b_page), "label": "Yes", "csrf_token": csrf_of(a_page)})
@@ -149,15 +155,20 @@ def test_flow_progress_back_list_resume_and_upsert(app, small_study):
     client = sign_in(app, small_study.raters["rater-1"])
     first = client.get("/rate/1").text
     assert "Item <strong>1</strong> of 6" in first
-    response = client.post("/rate/1", data={"item_id": item_of(first), "label": "Yes", "comment": "fine",
-                                            "csrf_token": csrf_of(first)}, follow_redirects=False)
+    response = client.post(
+        "/rate/1",
+        data={"item_id": item_of(first), "label": "Yes", "comment": "fine", "csrf_token": csrf_of(first)},
+        follow_redirects=False,
+    )
     assert response.headers["location"] == "/rate/2"
     second = client.get("/rate/2").text
     client.post("/rate/2", data={"item_id": item_of(second), "label": "Other", "csrf_token": csrf_of(second)})
     # go back and change the first answer: an upsert, not a second row
     back = client.get("/rate/1").text
     assert "Saved answer: <strong>Yes</strong>" in back and ">fine</textarea>" in back
-    client.post("/rate/1", data={"item_id": item_of(back), "label": "No", "comment": "changed", "csrf_token": csrf_of(back)})
+    client.post(
+        "/rate/1", data={"item_id": item_of(back), "label": "No", "comment": "changed", "csrf_token": csrf_of(back)}
+    )
     ratings = StudyStore(small_study.path).ratings_of(1)
     assert len(ratings) == 2 and ratings[item_of(first)].label == "No"
     # a new browser (no cookie) resumes at the next unanswered item via the same link
@@ -181,7 +192,9 @@ def test_rotated_link_replaces_the_old_one(app, small_study):
 def test_admin_sees_progress_and_exports_csv(app, small_study):
     rater = sign_in(app, small_study.raters["rater-2"])
     page = rater.get("/rate/1").text
-    rater.post("/rate/1", data={"item_id": item_of(page), "label": "No", "comment": "=cmd()", "csrf_token": csrf_of(page)})
+    rater.post(
+        "/rate/1", data={"item_id": item_of(page), "label": "No", "comment": "=cmd()", "csrf_token": csrf_of(page)}
+    )
     admin = sign_in(app, small_study.admin)
     overview = admin.get("/admin").text
     assert "rater-1" in overview and "rater-2" in overview
@@ -210,7 +223,9 @@ def test_tokens_never_reach_logs(monkeypatch, small_study):
 
     token = small_study.raters["rater-1"].rsplit("/", 1)[1]
     assert token not in redact(f'127.0.0.1:5000 - "GET /r/{token} HTTP/1.1" 200')
-    record = logging.LogRecord("uvicorn.access", logging.INFO, "", 0, '%s - "%s %s"', ("127.0.0.1", "GET", f"/a/{token}"), None)
+    record = logging.LogRecord(
+        "uvicorn.access", logging.INFO, "", 0, '%s - "%s %s"', ("127.0.0.1", "GET", f"/a/{token}"), None
+    )
     RedactTokens().filter(record)
     assert token not in record.getMessage()
     seen = {}

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from cobe.annotate.study import allocate, create_study, rotate_links, sample_rows
 from cobe.annotate.store import StudyStore
+from cobe.annotate.study import allocate, create_study, rotate_links, sample_rows
 from cobe.errors import InputError
 from cobe.run.records import ResultRow
 

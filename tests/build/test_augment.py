@@ -11,10 +11,15 @@ from cobe.dataset import load_dataset
 from support.build_project import CORES
 
 CORE = load_dataset(CORES).get("1v0")
-GOOD = {"domain": "garden", "story": "Ivan watered his plants at dawn. The hose ran dry, so he bought a pump.",
-        "intervention": "Ivan had grown cacti", "original_condition": "Ivan grew tomatoes",
-        "illustrative_answer": "Ivan grew cacti and rarely watered them.", "preserve": ["Ivan had a garden."],
-        "change": ["Ivan bought a pump."]}
+GOOD = {
+    "domain": "garden",
+    "story": "Ivan watered his plants at dawn. The hose ran dry, so he bought a pump.",
+    "intervention": "Ivan had grown cacti",
+    "original_condition": "Ivan grew tomatoes",
+    "illustrative_answer": "Ivan grew cacti and rarely watered them.",
+    "preserve": ["Ivan had a garden."],
+    "change": ["Ivan bought a pump."],
+}
 
 
 def _reason(text: str) -> str:
@@ -26,8 +31,9 @@ def _reason(text: str) -> str:
 def test_a_good_answer_becomes_a_scenario_with_templated_queries() -> None:
     scenario = parse_output("```json\n" + json.dumps(GOOD) + "\n```", CORE, "1v5", 5)
     assert scenario.id == "1v5" and scenario.core_id == 1 and scenario.graph_type == CORE.graph_type
-    assert scenario.queries[1] == ("Based on the preceding text, rewrite the scenario to reflect what would "
-                                   "have happened if Ivan had grown cacti.")
+    assert scenario.queries[1] == (
+        "Based on the preceding text, rewrite the scenario to reflect what would have happened if Ivan had grown cacti."
+    )
 
 
 def test_each_bad_answer_is_rejected_with_its_reason() -> None:
@@ -47,8 +53,7 @@ def test_prompts_vary_by_slot_and_attempt_and_have_a_stable_fingerprint() -> Non
 
 
 def test_a_slot_gives_up_after_max_attempts(project) -> None:
-    result = augment(project, "mock/fixed:not json at all", per_core=1, max_attempts=2, concurrency=2,
-                     core_ids=["1v0"])
+    result = augment(project, "mock/fixed:not json at all", per_core=1, max_attempts=2, concurrency=2, core_ids=["1v0"])
     assert result.added == [] and result.gave_up == 1 and result.rejects["invalid_json"] == 2
 
 

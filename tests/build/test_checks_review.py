@@ -13,8 +13,11 @@ from support.build_project import CORES
 
 
 def test_near_duplicates_by_fuzz_and_by_minhash() -> None:
-    stories = {"a": "The cat sat on the warm mat by the door.", "b": "The cat sat on the warm mat by the door!",
-               "c": "A storm closed the harbour for two days."}
+    stories = {
+        "a": "The cat sat on the warm mat by the door.",
+        "b": "The cat sat on the warm mat by the door!",
+        "c": "A storm closed the harbour for two days.",
+    }
     assert [(x, y) for x, y, _ in near_duplicate_pairs(stories)] == [("a", "b")]
     index = NearDupIndex(use_lsh=True)
     for key, text in stories.items():
@@ -27,8 +30,15 @@ def test_near_duplicates_by_fuzz_and_by_minhash() -> None:
 def test_checks_report_schema_duplicates_and_leakage(project) -> None:
     core = load_dataset(CORES).get("1v0")
     copy = core.model_copy(update={"id": "1v1", "variation": 1, "queries": ["Rewrite it.", *core.queries[1:]]})
-    short = core.model_copy(update={"id": "9v0", "core_id": 9, "variation": 0, "story": "Other words entirely here.",
-                                    "queries": core.queries[:2]})
+    short = core.model_copy(
+        update={
+            "id": "9v0",
+            "core_id": 9,
+            "variation": 0,
+            "story": "Other words entirely here.",
+            "queries": core.queries[:2],
+        }
+    )
     project.add_item(short, status="candidate", source="test", actor="test")
     project.add_item(copy, status="variation", source="test", actor="test", parent_id="1v0")
     with project.transaction() as conn:  # a split that put one core example on both sides
@@ -44,8 +54,10 @@ def test_checks_report_schema_duplicates_and_leakage(project) -> None:
 
 def test_self_consistency_with_a_judge(project) -> None:
     found = [str(f) for f in run_checks(project, judge="mock/judge-pass") if f.check == "self_consistency"]
-    assert found == [f"{i}: self_consistency: the unchanged story already satisfies the change criterion"
-                     for i in ("1v0", "2v0", "3v0")]
+    assert found == [
+        f"{i}: self_consistency: the unchanged story already satisfies the change criterion"
+        for i in ("1v0", "2v0", "3v0")
+    ]
     failing = [str(f) for f in run_checks(project, judge="mock/judge-fail") if f.item_id == "1v0"]
     assert "1v0: self_consistency: illustrative answer fails the preserve check" in failing
 

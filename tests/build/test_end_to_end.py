@@ -17,8 +17,19 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
     cobe("build", "promote", str(proj), "1v0", "2v0", "3v0", "--to", "core")
 
     # the script holds one invalid JSON, one answer with two queries and one copied story
-    done = cobe("build", "augment", str(proj), "--model", f"mock/file:{SCRIPT}", "--per-core", "2",
-                "--concurrency", "1", "--max-attempts", "3")
+    done = cobe(
+        "build",
+        "augment",
+        str(proj),
+        "--model",
+        f"mock/file:{SCRIPT}",
+        "--per-core",
+        "2",
+        "--concurrency",
+        "1",
+        "--max-attempts",
+        "3",
+    )
     assert "added 6 variation(s)" in done.stdout
     assert "invalid_json 1" in done.stdout and "near_duplicate 1" in done.stdout
     assert "wrong_query_count 1" in done.stdout
@@ -39,8 +50,20 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
     for item_id in ids[:-1]:
         assert "approved" in cobe("build", "review", str(proj), item_id, "--reviewer", "bob", "--approve").stdout
     last = ids[-1]
-    assert "disagreement" in cobe("build", "review", str(proj), last, "--reviewer", "bob", "--reject",
-                                  "--comment", "the change facts are vague").stdout
+    assert (
+        "disagreement"
+        in cobe(
+            "build",
+            "review",
+            str(proj),
+            last,
+            "--reviewer",
+            "bob",
+            "--reject",
+            "--comment",
+            "the change facts are vague",
+        ).stdout
+    )
     assert last in cobe("build", "disagreements", str(proj)).stdout
     cobe("build", "resolve", str(proj), last, "--admin", "boss", "--reject", "--reason", "criteria too vague")
 
@@ -65,13 +88,23 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
 
     sheet = json.loads((out / "datasheet.json").read_text())
     assert sheet["pipeline"]["augment_rejects"] == {
-        "invalid_json": 1, "schema": 0, "wrong_query_count": 1, "near_duplicate": 1, "call_error": 0}
+        "invalid_json": 1,
+        "schema": 0,
+        "wrong_query_count": 1,
+        "near_duplicate": 1,
+        "call_error": 0,
+    }
     assert sheet["pipeline"]["candidates"] == 3 and sheet["pipeline"]["generated"] == 6
     assert sheet["pipeline"]["rejected_in_review"] == 1 and sheet["pipeline"]["released"] == 8
     assert sheet["stats"]["scenarios"] == 8 and sheet["stats"]["core_examples"] == 3
     markdown = (out / "datasheet.md").read_text()
-    for line in ("| — invalid JSON | 1 |", "| — wrong number of queries | 1 |", "| — near-duplicate story | 1 |",
-                 "| released | 8 |", "good spread of domains"):
+    for line in (
+        "| — invalid JSON | 1 |",
+        "| — wrong number of queries | 1 |",
+        "| — near-duplicate story | 1 |",
+        "| released | 8 |",
+        "good spread of domains",
+    ):
         assert line in markdown
 
     split = json.loads((out / "split.json").read_text())
@@ -85,8 +118,18 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
         result = cobe("data", "validate", "--strict", str(out / name), check=False)
         assert result.returncode == 0, result.stdout + result.stderr
 
-    run = cobe("eval", "--model", "baseline/illustrative", "--judge", "mock/judge-pass",
-               "--data", str(out / "cobe.jsonl"), "--run-dir", str(tmp_path / "run"), cwd=tmp_path)
+    run = cobe(
+        "eval",
+        "--model",
+        "baseline/illustrative",
+        "--judge",
+        "mock/judge-pass",
+        "--data",
+        str(out / "cobe.jsonl"),
+        "--run-dir",
+        str(tmp_path / "run"),
+        cwd=tmp_path,
+    )
     assert "100.0%" in run.stdout + run.stderr
 
     # after the release, the check finds no leakage and each released item carries its history

@@ -41,15 +41,32 @@ def test_form_contribution_uses_the_validator_messages(project) -> None:
     assert "form: 4v0: story: required field is empty" in [str(p) for p in problems]
     added, problems = submit_contribution(project, {"domain": "x", "intervention": "left early"}, "form:t")
     assert added is None and problems[0].field == "intervention"
-    added, problems = submit_contribution(project, {
-        "domain": "work", "story": "Maya left early. She caught the bus home.",
-        "intervention": "Maya had stayed late", "illustrative_answer": "Maya stayed late. She took a taxi home.",
-        "preserve": "Maya went home.", "change": "Maya caught the bus home.", "graph": "{not json"}, "form:t")
+    added, problems = submit_contribution(
+        project,
+        {
+            "domain": "work",
+            "story": "Maya left early. She caught the bus home.",
+            "intervention": "Maya had stayed late",
+            "illustrative_answer": "Maya stayed late. She took a taxi home.",
+            "preserve": "Maya went home.",
+            "change": "Maya caught the bus home.",
+            "graph": "{not json",
+        },
+        "form:t",
+    )
     assert added is None and problems[0].field == "graph" and "invalid JSON" in problems[0].message
-    added, problems = submit_contribution(project, {
-        "domain": "work", "story": "Maya left early. She caught the bus home.",
-        "intervention": "Maya had stayed late", "illustrative_answer": "Maya stayed late. She took a taxi home.",
-        "preserve": "Maya went home.", "change": "Maya caught the bus home."}, "form:t")
+    added, problems = submit_contribution(
+        project,
+        {
+            "domain": "work",
+            "story": "Maya left early. She caught the bus home.",
+            "intervention": "Maya had stayed late",
+            "illustrative_answer": "Maya stayed late. She took a taxi home.",
+            "preserve": "Maya went home.",
+            "change": "Maya caught the bus home.",
+        },
+        "form:t",
+    )
     assert added == "4v0" and problems == []
     item = project.item("4v0")
     assert item.status == "candidate" and item.scenario.queries[0].endswith("had Maya stayed late.")

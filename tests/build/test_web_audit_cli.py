@@ -21,7 +21,7 @@ def test_expert_rates_the_sample_without_seeing_the_criteria(project) -> None:
         record_review(project, item_id, "bob", "approve")
     audit = create_audit(project, n=5, seed=1, experts=1)
     assert sorted(audit.item_ids) == ["1v0", "2v0"]
-    (name, token), = audit.tokens.items()
+    ((name, token),) = audit.tokens.items()
     client = TestClient(create_app(project.root), base_url="http://127.0.0.1")
     page = client.get(f"/r/{token}")
     assert page.url.path == "/audit" and "Content-Security-Policy" in page.headers

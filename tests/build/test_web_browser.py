@@ -40,11 +40,15 @@ def served(tmp_path: Path):
     cobe("build", "check", str(proj))
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    out = cobe("build", "reviewers", str(proj), "--add", "alice", "--add", "bob", "--admin", "boss",
-               "--base-url", base).stdout
+    out = cobe(
+        "build", "reviewers", str(proj), "--add", "alice", "--add", "bob", "--admin", "boss", "--base-url", base
+    ).stdout
     links = dict(re.findall(r"^(\w+) \(\w+\): (\S+)$", out, re.M))
-    server = subprocess.Popen([str(COBE), "build", "serve", str(proj), "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(
+        [str(COBE), "build", "serve", str(proj), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         for _ in range(100):
             try:
@@ -71,8 +75,10 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
 
     proj, base, links = served
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
         try:
             alice = browser.new_context().new_page()
             alice.goto(links["alice"])
@@ -98,8 +104,13 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
             bob.fill("input[name=intervention]", "the storm had passed north")
             bob.click("#submit")
             assert "story: required field is empty" in bob.inner_text("#problems")
-            bob.fill("textarea[name=story]", "A storm hit the village at noon. The fair was cancelled and the stalls stayed packed.")
-            bob.fill("textarea[name=illustrative_answer]", "The storm passed north of the village. The fair went ahead.")
+            bob.fill(
+                "textarea[name=story]",
+                "A storm hit the village at noon. The fair was cancelled and the stalls stayed packed.",
+            )
+            bob.fill(
+                "textarea[name=illustrative_answer]", "The storm passed north of the village. The fair went ahead."
+            )
             bob.fill("textarea[name=preserve]", "A fair was planned in the village.")
             bob.fill("textarea[name=change]", "The fair was cancelled.\nThe stalls stayed packed.")
             bob.click("#submit")
@@ -131,7 +142,10 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
     assert sheet["candidates"] == one("SELECT COUNT(*) FROM items") == 4
     assert sheet["core"] == one("SELECT COUNT(*) FROM items WHERE is_core = 1") == 3
     assert sheet["reviews"]["reviews"] == one("SELECT COUNT(*) FROM reviews") == 6
-    assert sheet["reviews"]["disagreements"] == 1 and sheet["reviews"]["resolved"] == one("SELECT COUNT(*) FROM resolutions") == 1
+    assert (
+        sheet["reviews"]["disagreements"] == 1
+        and sheet["reviews"]["resolved"] == one("SELECT COUNT(*) FROM resolutions") == 1
+    )
     assert sheet["reviews"]["approved_by_both"] == 2
     assert one("SELECT actor FROM events WHERE item_id = '3v0' AND to_status = 'approved'") == "admin:boss"
     assert "| disagreements resolved by the admin | 1 |" in (out / "datasheet.md").read_text()

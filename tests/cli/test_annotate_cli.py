@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cobe.annotate.store import StudyStore
 from cobe.cli.main import cli, main
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ has no __init__: reach the shared fixtures
 from annotate.synthetic import make_row, write_run  # noqa: E402
 from annotate.test_agreement_report import worked_example, write_csv  # noqa: E402
@@ -26,7 +27,19 @@ def run(*args: str):
 def test_create_prints_one_link_per_rater_and_admin(tmp_path):
     rows = [make_row(i, "mock/a" if i < 8 else "mock/b") for i in range(12)]
     run_dir = write_run(tmp_path / "run", rows)
-    result = run("annotate", "create", str(run_dir), "--n", "6", "--seed", "0", "--raters", "3", "--base-url", "http://127.0.0.1:9999")
+    result = run(
+        "annotate",
+        "create",
+        str(run_dir),
+        "--n",
+        "6",
+        "--seed",
+        "0",
+        "--raters",
+        "3",
+        "--base-url",
+        "http://127.0.0.1:9999",
+    )
     assert result.exit_code == 0, result.output
     links = re.findall(r"(rater-\d|admin): (http://127\.0\.0\.1:9999/(?:r|a)/[\w-]{43})", result.output)
     assert [name for name, _ in links] == ["rater-1", "rater-2", "rater-3", "admin"]
@@ -36,7 +49,11 @@ def test_create_prints_one_link_per_rater_and_admin(tmp_path):
     listing = run("annotate", "links", str(run_dir / "study"))
     assert listing.exit_code == 0 and "--rotate" in listing.output and links[0][1] not in listing.output
     rotated = run("annotate", "links", str(run_dir / "study"), "--rotate", "--who", "rater-2")
-    assert rotated.exit_code == 0 and "rater-2: http://127.0.0.1:9999/r/" in rotated.output and "rater-1:" not in rotated.output
+    assert (
+        rotated.exit_code == 0
+        and "rater-2: http://127.0.0.1:9999/r/" in rotated.output
+        and "rater-1:" not in rotated.output
+    )
     status = run("annotate", "status", str(run_dir / "study"))
     assert status.exit_code == 0 and "rater-3" in status.output
 
@@ -103,8 +120,18 @@ def test_judges_analyze_ranks_by_kappa(tmp_path):
     script = tmp_path / "judge.yaml"
     script.write_text('BADREWRITE: "F"\ndefault: "T"\n')
     result = run(
-        "judges", "analyze", str(study), "--judge", "mock/judge-pass", "--judge", f"mock/file:{script}",
-        "--judge", "mock/fixed:maybe", "--json", "--resamples", "20",
+        "judges",
+        "analyze",
+        str(study),
+        "--judge",
+        "mock/judge-pass",
+        "--judge",
+        f"mock/file:{script}",
+        "--judge",
+        "mock/fixed:maybe",
+        "--json",
+        "--resamples",
+        "20",
     )
     assert result.exit_code == 0, result.output
     ranked = json.loads(result.output)

@@ -19,7 +19,9 @@ COBE = Path(sys.executable).with_name("cobe")
 
 def paper(core: int = 1, variation: int = 0) -> dict:
     return {
-        "Core Set ID": core, "Variation ID": variation, "Domain": "Travel",
+        "Core Set ID": core,
+        "Variation ID": variation,
+        "Domain": "Travel",
         "Story": "Omar missed the ferry because his alarm failed. He slept in the harbour town.",
         "Query": tier1_queries("Omar's alarm had worked"),
         "Illustrative answer (not scored)": "His alarm worked, so Omar caught the ferry.",
@@ -51,12 +53,21 @@ def test_missing_field(tmp_path) -> None:
     rec = paper()
     del rec["Story"]
     path = dump(tmp_path / "d.json", [rec])
-    assert validate_lines(path) == (1, [f"error: {path}:2: 1v0: Story: missing required field", "1 error, 0 warnings in 1 file / 0 scenarios"])
+    assert validate_lines(path) == (
+        1,
+        [f"error: {path}:2: 1v0: Story: missing required field", "1 error, 0 warnings in 1 file / 0 scenarios"],
+    )
 
 
 def test_duplicate_id(tmp_path) -> None:
     path = dump(tmp_path / "d.json", [paper(), paper()])
-    assert validate_lines(path) == (1, [f"error: {path}:18: 1v0: id: duplicate id (earlier in this file)", "1 error, 0 warnings in 1 file / 2 scenarios"])
+    assert validate_lines(path) == (
+        1,
+        [
+            f"error: {path}:18: 1v0: id: duplicate id (earlier in this file)",
+            "1 error, 0 warnings in 1 file / 2 scenarios",
+        ],
+    )
 
 
 def test_two_queries(tmp_path) -> None:
@@ -69,22 +80,31 @@ def test_two_queries(tmp_path) -> None:
 def test_bad_json(tmp_path) -> None:
     path = tmp_path / "d.json"
     path.write_text('[\n  {"Story": "x",}\n]\n')
-    assert validate_lines(path) == (1, [
-        f"error: {path}:2: -: -: invalid JSON: Expecting property name enclosed in double quotes (line 2, column 17)",
-        "1 error, 0 warnings in 1 file / 0 scenarios",
-    ])
+    assert validate_lines(path) == (
+        1,
+        [
+            f"error: {path}:2: -: -: invalid JSON: Expecting property name enclosed in double quotes (line 2, column 17)",
+            "1 error, 0 warnings in 1 file / 0 scenarios",
+        ],
+    )
 
 
 def test_bad_json_line_in_jsonl(tmp_path) -> None:
     path = tmp_path / "d.jsonl"
     path.write_text(json.dumps(paper()) + "\n{oops\n")
-    assert validate_lines(path)[1][0] == f"error: {path}:2: -: -: invalid JSON: Expecting property name enclosed in double quotes (line 2, column 2)"
+    assert (
+        validate_lines(path)[1][0]
+        == f"error: {path}:2: -: -: invalid JSON: Expecting property name enclosed in double quotes (line 2, column 2)"
+    )
 
 
 def test_bad_utf8(tmp_path) -> None:
     path = tmp_path / "d.json"
     path.write_bytes(b'[\n  {"Story": "caf\xe9"}\n]\n')
-    assert validate_lines(path) == (1, [f"error: {path}:2: -: -: invalid UTF-8 at byte offset 18", "1 error, 0 warnings in 1 file / 0 scenarios"])
+    assert validate_lines(path) == (
+        1,
+        [f"error: {path}:2: -: -: invalid UTF-8 at byte offset 18", "1 error, 0 warnings in 1 file / 0 scenarios"],
+    )
 
 
 def test_wrong_types(tmp_path) -> None:
@@ -103,7 +123,10 @@ def test_directory_missing_and_binary_files(tmp_path) -> None:
     binary = tmp_path / "model.bin"
     binary.write_bytes(b"\x00\x01\x02" * 10)
     code, out = validate_lines(tmp_path)
-    assert code == 1 and out[0] == f"error: {tmp_path}: -: -: is a directory; expected a dataset file (.json, .jsonl or .csv)"
+    assert (
+        code == 1
+        and out[0] == f"error: {tmp_path}: -: -: is a directory; expected a dataset file (.json, .jsonl or .csv)"
+    )
     assert validate_lines(tmp_path / "nope.json")[1][0] == f"error: {tmp_path / 'nope.json'}: -: -: file not found"
     assert validate_lines(binary)[1][0] == f"error: {binary}: -: -: is a binary file, not a text dataset"
 

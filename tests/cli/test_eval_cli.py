@@ -17,14 +17,25 @@ STORY = "Baker {i} kept the shop open late because a festival was on. Many visit
 def write_data(path: Path, n: int = 2) -> Path:
     lines = []
     for i in range(1, n + 1):
-        lines.append(json.dumps({
-            "id": f"{i}v0", "core_id": i, "variation": 0, "domain": "Daily life", "story": STORY.format(i=i),
-            "queries": [f"Rewrite the original text, based on what would have happened instead had the baker {i} closed early.",
+        lines.append(
+            json.dumps(
+                {
+                    "id": f"{i}v0",
+                    "core_id": i,
+                    "variation": 0,
+                    "domain": "Daily life",
+                    "story": STORY.format(i=i),
+                    "queries": [
+                        f"Rewrite the original text, based on what would have happened instead had the baker {i} closed early.",
                         f"Based on the preceding text, rewrite the scenario to reflect what would have happened if the baker {i} had closed early.",
-                        f"Rewrite the above passage to illustrate what would have occurred had the baker {i} closed early."],
-            "illustrative_answer": "Instead, the shop closed early.", "preserve": ["A festival was on."],
-            "change": ["Many visitors bought bread."],
-        }))
+                        f"Rewrite the above passage to illustrate what would have occurred had the baker {i} closed early.",
+                    ],
+                    "illustrative_answer": "Instead, the shop closed early.",
+                    "preserve": ["A festival was on."],
+                    "change": ["Many visitors bought bread."],
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -68,8 +79,13 @@ def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
 
 
 def test_envvars_set_options(tmp_path, data):
-    env = {"COBE_MODEL": "mock/echo", "COBE_JUDGE": "mock/judge-pass", "COBE_DATA": str(data),
-           "COBE_RUN_DIR": str(tmp_path / "envrun"), "COBE_TEMPLATES": "A"}
+    env = {
+        "COBE_MODEL": "mock/echo",
+        "COBE_JUDGE": "mock/judge-pass",
+        "COBE_DATA": str(data),
+        "COBE_RUN_DIR": str(tmp_path / "envrun"),
+        "COBE_TEMPLATES": "A",
+    }
     r = cobe("eval", cwd=tmp_path, env=env)
     assert r.returncode == 0, r.stderr
     assert len((tmp_path / "envrun" / "results.jsonl").read_text().splitlines()) == 2
@@ -107,14 +123,29 @@ def test_budget_stop_is_one_line_and_exit_4(tmp_path, data, openai_server):
     prices = tmp_path / "prices.yaml"
     prices.write_text("models:\n  m: {input: 1000, output: 1000}\n")
     env = {"FAKE_BASE_URL": openai_server.base_url}
-    r = cobe("eval", "--model", "openai-api/fake/m", "--judge", "openai-api/fake/m", "--data", str(data),
-             "--prices", str(prices), "--max-cost", "0.3", cwd=tmp_path, env=env)
+    r = cobe(
+        "eval",
+        "--model",
+        "openai-api/fake/m",
+        "--judge",
+        "openai-api/fake/m",
+        "--data",
+        str(data),
+        "--prices",
+        str(prices),
+        "--max-cost",
+        "0.3",
+        cwd=tmp_path,
+        env=env,
+    )
     assert r.returncode == 4
     assert_one_line_error(r, "max-cost")
 
 
 def test_dry_run_prints_counts(tmp_path, data):
-    r = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--dry-run", cwd=tmp_path)
+    r = cobe(
+        "eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--dry-run", cwd=tmp_path
+    )
     assert r.returncode == 0 and "6 respondent calls" in r.stdout and "18 judge calls" in r.stdout
     assert not (tmp_path / "runs").exists()
 

@@ -21,7 +21,10 @@ def paper_record(core: int = 1, variation: int = 0) -> dict[str, Any]:
         "Story": "Omar missed the ferry because his alarm failed. He spent the night in the harbour town.",
         "Query": tier1_queries("Omar's alarm had worked"),
         "Illustrative answer (not scored)": "His alarm worked, so Omar caught the ferry and slept at home.",
-        "Evaluation criteria": ["Omar planned to take the ferry.", "Omar missed the ferry. He spent the night in the harbour town."],
+        "Evaluation criteria": [
+            "Omar planned to take the ferry.",
+            "Omar missed the ferry. He spent the night in the harbour town.",
+        ],
     }
 
 

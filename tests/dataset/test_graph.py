@@ -38,8 +38,12 @@ def test_derived_graph_type(edges: tuple[str, ...], expected: GraphType | None) 
 
 def test_consistent_graph_has_no_findings() -> None:
     g = graph(
-        "X>A", "B>A",
-        preserve_facts=[{"text": "B held.", "variable": "B"}, {"text": "Water boils at 100 C.", "variable": "A", "invariant": True}],
+        "X>A",
+        "B>A",
+        preserve_facts=[
+            {"text": "B held.", "variable": "B"},
+            {"text": "Water boils at 100 C.", "variable": "A", "invariant": True},
+        ],
         change_facts=[{"text": "A happened.", "variable": "A"}],
     )
     assert check_graph(g, ["B held.", "Water boils at 100 C."], ["A happened."]) == []
@@ -47,7 +51,8 @@ def test_consistent_graph_has_no_findings() -> None:
 
 def test_preserved_descendant_and_unreachable_change_are_errors() -> None:
     g = graph(
-        "X>A", "B>A",
+        "X>A",
+        "B>A",
         preserve_facts=[{"text": "A happened.", "variable": "A"}],
         change_facts=[{"text": "B held.", "variable": "B"}],
     )
@@ -60,7 +65,11 @@ def test_preserved_descendant_and_unreachable_change_are_errors() -> None:
 
 
 def test_unknown_variables_and_cycles_are_errors() -> None:
-    g = CausalGraph(variables=["X", "A"], edges=[{"source": "X", "target": "A"}, {"source": "A", "target": "X"}, {"source": "A", "target": "Q"}], intervened="X")
+    g = CausalGraph(
+        variables=["X", "A"],
+        edges=[{"source": "X", "target": "A"}, {"source": "A", "target": "X"}, {"source": "A", "target": "Q"}],
+        intervened="X",
+    )
     messages = [f.message for f in check_graph(g, [], [])]
     assert messages[0] == "edge names unknown variable 'Q'"
     assert messages[1].startswith("directed cycle A → X → A")

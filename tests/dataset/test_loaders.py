@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from cobe.dataset import load_dataset, read_file
-from cobe.dataset import loaders
-from cobe.errors import InputError
-
 from dataset_helpers import FIXTURES, IDS, paper_record, write_json
+
+from cobe.dataset import load_dataset, loaders, read_file
+from cobe.errors import InputError
 
 SHAPES = {
     "paper.json": "paper-json",
@@ -36,7 +34,12 @@ def test_shapes_agree_on_the_facts_they_share() -> None:
     for name in SHAPES:
         for s in read_file(FIXTURES / name).scenarios:
             ref = reference[s.id]
-            assert (s.domain, s.story, s.queries, s.illustrative_answer) == (ref.domain, ref.story, ref.queries, ref.illustrative_answer)
+            assert (s.domain, s.story, s.queries, s.illustrative_answer) == (
+                ref.domain,
+                ref.story,
+                ref.queries,
+                ref.illustrative_answer,
+            )
             assert (s.preserve_text, s.change_text) == (ref.preserve_text, ref.change_text)
 
 
@@ -56,7 +59,12 @@ def test_site_rows_merge_in_query_idx_order_and_keep_criterion_lists() -> None:
 
 
 def test_site_by_domain_takes_the_domain_from_the_group() -> None:
-    assert [s.domain for s in read_file(FIXTURES / "site_by_domain.json").scenarios] == ["Daily life", "Daily life", "Work", "Leisure"]
+    assert [s.domain for s in read_file(FIXTURES / "site_by_domain.json").scenarios] == [
+        "Daily life",
+        "Daily life",
+        "Work",
+        "Leisure",
+    ]
 
 
 def test_native_keeps_metadata() -> None:
@@ -103,4 +111,6 @@ def test_a_single_bare_record_object_loads(tmp_path) -> None:
 
 def test_object_with_several_lists_is_a_problem(tmp_path) -> None:
     result = read_file(write_json(tmp_path / "two.json", {"a": [paper_record()], "b": []}))
-    assert [p.message for p in result.problems] == ["object holds several lists ('a', 'b'); expected exactly one list of records"]
+    assert [p.message for p in result.problems] == [
+        "object holds several lists ('a', 'b'); expected exactly one list of records"
+    ]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from dataset_helpers import FIXTURES
 
 from cobe.dataset import read_file, write_dataset
 from cobe.errors import InputError
-
-from dataset_helpers import FIXTURES
 
 PAPER_FIELDS = ("id", "core_id", "variation", "domain", "story", "queries", "illustrative_answer", "preserve", "change")
 

@@ -191,8 +191,19 @@ def test_local_type_rules():
             edges.append(Edge(source=source, target=target, bidirected=bidirected))
         names = list(dict.fromkeys(n for e in edges for n in (e.source, e.target)))
         graph = CausalGraph(variables=names, edges=edges, intervened=names[0])
-        return _graph_type(Scenario(id="1v1", core_id=1, variation=1, domain="x", story="x",
-                                    queries=[], preserve=["x"], change=["x"], graph=graph))
+        return _graph_type(
+            Scenario(
+                id="1v1",
+                core_id=1,
+                variation=1,
+                domain="x",
+                story="x",
+                queries=[],
+                preserve=["x"],
+                change=["x"],
+                graph=graph,
+            )
+        )
 
     assert typed("a>b b>c") == "chain"
     assert typed("a>b a>c") == "fork"

@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from dataset_helpers import FIXTURES
 
-from cobe.dataset import dataset_stats, read_file, sample_scenarios
-from cobe.dataset import stats
+from cobe.dataset import dataset_stats, read_file, sample_scenarios, stats
 from cobe.dataset.stats import APPROX_NAME, approx_clauses
 from cobe.errors import InputError
-
-from dataset_helpers import FIXTURES
 
 
 @pytest.mark.parametrize(
@@ -45,7 +43,9 @@ def test_spacy_method_fails_clearly_without_spacy_and_auto_falls_back(monkeypatc
 
 def _many() -> list:
     base = read_file(FIXTURES / "native.jsonl").scenarios[0]
-    return [base.model_copy(update={"id": f"{c}v{v}", "core_id": c, "variation": v}) for c in range(1, 21) for v in range(3)]
+    return [
+        base.model_copy(update={"id": f"{c}v{v}", "core_id": c, "variation": v}) for c in range(1, 21) for v in range(3)
+    ]
 
 
 def test_sample_is_seeded_and_ignores_input_order() -> None:
@@ -76,11 +76,21 @@ def test_dependency_parse_rule_counts_clause_heads_only():
     from cobe.dataset.stats import clauses_in_parse
 
     # "Sam stayed home because it rained, and he read a book that he liked."
-    tokens = [Tok(dep_="nsubj", pos_="PROPN"), Tok(dep_="ROOT", pos_="VERB"), Tok(dep_="advmod", pos_="ADV"),
-              Tok(dep_="mark", pos_="SCONJ"), Tok(dep_="nsubj", pos_="PRON"), Tok(dep_="advcl", pos_="VERB"),
-              Tok(dep_="cc", pos_="CCONJ"), Tok(dep_="nsubj", pos_="PRON"), Tok(dep_="conj", pos_="VERB"),
-              Tok(dep_="det", pos_="DET"), Tok(dep_="dobj", pos_="NOUN"), Tok(dep_="relcl", pos_="VERB"),
-              Tok(dep_="conj", pos_="NOUN")]  # a coordinated noun is not a clause
+    tokens = [
+        Tok(dep_="nsubj", pos_="PROPN"),
+        Tok(dep_="ROOT", pos_="VERB"),
+        Tok(dep_="advmod", pos_="ADV"),
+        Tok(dep_="mark", pos_="SCONJ"),
+        Tok(dep_="nsubj", pos_="PRON"),
+        Tok(dep_="advcl", pos_="VERB"),
+        Tok(dep_="cc", pos_="CCONJ"),
+        Tok(dep_="nsubj", pos_="PRON"),
+        Tok(dep_="conj", pos_="VERB"),
+        Tok(dep_="det", pos_="DET"),
+        Tok(dep_="dobj", pos_="NOUN"),
+        Tok(dep_="relcl", pos_="VERB"),
+        Tok(dep_="conj", pos_="NOUN"),
+    ]  # a coordinated noun is not a clause
 
     class Doc(list):
         sents = [object()]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cobe.dataset import validate, validate_paths
-
 from dataset_helpers import FIXTURES, native_record, paper_record, write_json, write_jsonl
+
+from cobe.dataset import validate, validate_paths
 
 
 def lines(problems) -> list[str]:
@@ -55,14 +55,25 @@ def test_sentence_in_both_criteria_is_a_warning_and_strict_makes_it_an_error(tmp
 def test_criteria_must_be_a_pair(tmp_path, record) -> None:
     record["Evaluation criteria"] = ["only one"]
     path = write_json(tmp_path / "p.json", [record])
-    assert lines(validate_paths([path])) == [f"error: {path}:2: 1v0: Evaluation criteria: expected a pair of strings [preserve, change]"]
+    assert lines(validate_paths([path])) == [
+        f"error: {path}:2: 1v0: Evaluation criteria: expected a pair of strings [preserve, change]"
+    ]
 
 
 def test_site_scenario_with_two_queries_is_only_a_warning(tmp_path) -> None:
     rows = [
-        {"example_id": "4v0", "coreset_id": 4, "variation_id": 0, "query_idx": i, "domain": "Work",
-         "original": "Ana typed the report. She sent it at noon.", "query": paper_record()["Query"][i],
-         "gold_answer": "", "should_not_change": ["Ana typed the report."], "should_change": ["She sent it at noon."]}
+        {
+            "example_id": "4v0",
+            "coreset_id": 4,
+            "variation_id": 0,
+            "query_idx": i,
+            "domain": "Work",
+            "original": "Ana typed the report. She sent it at noon.",
+            "query": paper_record()["Query"][i],
+            "gold_answer": "",
+            "should_not_change": ["Ana typed the report."],
+            "should_change": ["She sent it at noon."],
+        }
         for i in (0, 1)
     ]
     path = write_json(tmp_path / "s.json", rows)
@@ -72,8 +83,17 @@ def test_site_scenario_with_two_queries_is_only_a_warning(tmp_path) -> None:
 
 def test_site_rows_that_disagree_are_an_error(tmp_path) -> None:
     rows = [
-        {"coreset_id": 4, "variation_id": 0, "query_idx": i, "domain": "Work", "original": story,
-         "query": paper_record()["Query"][i], "gold_answer": "", "should_not_change": ["a."], "should_change": ["b."]}
+        {
+            "coreset_id": 4,
+            "variation_id": 0,
+            "query_idx": i,
+            "domain": "Work",
+            "original": story,
+            "query": paper_record()["Query"][i],
+            "gold_answer": "",
+            "should_not_change": ["a."],
+            "should_change": ["b."],
+        }
         for i, story in enumerate(["One story.", "Another story.", "One story."])
     ]
     path = write_json(tmp_path / "s.json", rows)
@@ -84,7 +104,8 @@ def test_graph_errors_in_a_native_file(tmp_path) -> None:
     rec = native_record()
     rec["graph_type"] = "fork"
     rec["graph"] = {
-        "variables": ["alarm", "ferry", "plan"], "intervened": "alarm",
+        "variables": ["alarm", "ferry", "plan"],
+        "intervened": "alarm",
         "edges": [{"source": "alarm", "target": "ferry"}, {"source": "plan", "target": "ferry"}],
         "preserve_facts": [{"text": "Omar planned to take the ferry.", "variable": "ferry"}],
         "change_facts": [{"text": "Omar missed the ferry.", "variable": "ferry"}],

@@ -22,7 +22,10 @@ async def test_gemma_answers_a_short_prompt():
     assert provider.max_connections() == 1
     messages = [
         Message(role="system", content="You rewrite short stories."),
-        Message(role="user", content="Story: Ana walked to work because the bus was late.\n\nRewrite the story had the bus been on time."),
+        Message(
+            role="user",
+            content="Story: Ana walked to work because the bus was late.\n\nRewrite the story had the bus been on time.",
+        ),
     ]
     try:
         out = await provider.generate(messages, GenerateConfig(max_tokens=24, temperature=0, seed=1))

@@ -8,8 +8,7 @@ import types
 import pytest
 
 from cobe.errors import InputError, ProviderUnavailable
-from cobe.models import GenerateConfig, Message, get_provider
-from cobe.models import llamacpp
+from cobe.models import GenerateConfig, Message, get_provider, llamacpp
 from cobe.models.vllm_offline import VLLMOffline, sampling_params
 
 
@@ -66,7 +65,9 @@ class _FakeLLM:
         out = []
         for conversation, params in zip(conversations, sampling_params):
             text = conversation[-1]["content"].upper()
-            logprobs = [{7: types.SimpleNamespace(decoded_token="T", logprob=-0.1)}] if params.kwargs.get("logprobs") else None
+            logprobs = (
+                [{7: types.SimpleNamespace(decoded_token="T", logprob=-0.1)}] if params.kwargs.get("logprobs") else None
+            )
             completion = types.SimpleNamespace(text=text, finish_reason="stop", token_ids=[1, 2], logprobs=logprobs)
             out.append(types.SimpleNamespace(outputs=[completion], prompt_token_ids=[1, 2, 3]))
         return out
@@ -84,7 +85,9 @@ def fake_vllm(monkeypatch):
 def test_vllm_sampling_params(fake_vllm):
     params = sampling_params(fake_vllm, GenerateConfig())
     assert params.kwargs == {"max_tokens": 256}
-    params = sampling_params(fake_vllm, GenerateConfig(temperature=0, top_p=0.9, seed=1, stop=("\n",), logprobs=True, max_tokens=8))
+    params = sampling_params(
+        fake_vllm, GenerateConfig(temperature=0, top_p=0.9, seed=1, stop=("\n",), logprobs=True, max_tokens=8)
+    )
     assert params.kwargs == {"max_tokens": 8, "temperature": 0, "top_p": 0.9, "seed": 1, "stop": ["\n"], "logprobs": 5}
 
 

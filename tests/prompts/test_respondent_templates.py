@@ -25,9 +25,7 @@ def test_default_selection_is_tier_one() -> None:
     assert [t.name for t in select_templates()] == ["A", "B", "C"]
 
 
-@pytest.mark.parametrize(
-    ("tier", "names"), [(1, ["A", "B", "C"]), (2, ["D", "E", "F", "G"]), (3, ["H1"]), (4, ["H2"])]
-)
+@pytest.mark.parametrize(("tier", "names"), [(1, ["A", "B", "C"]), (2, ["D", "E", "F", "G"]), (3, ["H1"]), (4, ["H2"])])
 def test_select_by_tier(tier: int, names: list[str]) -> None:
     assert [t.name for t in select_templates(tier=tier)] == names
 
@@ -134,7 +132,10 @@ def test_h2_declares_its_marker() -> None:
     ("raw", "expected"),
     [
         ("1. Variables...\n2. Graph...\nFinal story: Ravi caught the ferry.", "Ravi caught the ferry."),
-        ("Steps.\n\n**Final story:**\nRavi caught the ferry.\nHe ate with friends.", "Ravi caught the ferry.\nHe ate with friends."),
+        (
+            "Steps.\n\n**Final story:**\nRavi caught the ferry.\nHe ate with friends.",
+            "Ravi caught the ferry.\nHe ate with friends.",
+        ),
         ("I will end with 'Final story:' below.\nFINAL STORY:  Ravi caught it.", "Ravi caught it."),
         ("**Final story**: Ravi caught it.", "Ravi caught it."),
         ("No marker here, just a story.  ", "No marker here, just a story."),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.results import make_rows, write_run
 
 from cobe.cli.main import main
+from support.results import make_rows, write_run
 
 
 def _run(argv, capsys):
@@ -21,14 +21,20 @@ def test_report_defaults_to_the_run_directory(tmp_path, capsys):
     run = write_run(tmp_path / "r", make_rows("mock/m", 9, 0.5))
     code, out, _ = _run(["report", str(run), "--resamples", "20", "--format", "md,html,csv"], capsys)
     assert code == 0 and "Leaderboard" in out and "mock/m" in out
-    assert (run / "report.md").is_file() and (run / "report.html").is_file() and (run / "tables" / "leaderboard.csv").is_file()
+    assert (
+        (run / "report.md").is_file()
+        and (run / "report.html").is_file()
+        and (run / "tables" / "leaderboard.csv").is_file()
+    )
     assert not (run / "figures" / "phrasing.png").exists()
 
 
 def test_report_over_several_runs_writes_to_out(tmp_path, capsys):
     a = write_run(tmp_path / "a", make_rows("mock/a", 9, 0.3, run_id="ra"))
     b = write_run(tmp_path / "b", make_rows("mock/b", 9, 0.8, run_id="rb"))
-    code, _, _ = _run(["report", str(a), str(b), "--out", str(tmp_path / "rep"), "--resamples", "10", "--format", "json,png"], capsys)
+    code, _, _ = _run(
+        ["report", str(a), str(b), "--out", str(tmp_path / "rep"), "--resamples", "10", "--format", "json,png"], capsys
+    )
     assert code == 0 and (tmp_path / "rep" / "figures" / "domain.png").is_file()
     board = json.loads((tmp_path / "rep" / "tables" / "leaderboard.json").read_text())
     assert [r["label"] for r in board] == ["mock/b", "mock/a"]
@@ -64,5 +70,7 @@ def test_compare_needs_a_model_choice_when_a_run_holds_several(tmp_path, capsys)
     both = write_run(tmp_path / "ab", make_rows("m1", 9, 0.5) + make_rows("m2", 9, 0.5))
     code, _, err = _run(["compare", str(both), str(both)], capsys)
     assert code == 2 and "--model-a" in err
-    code, out, _ = _run(["compare", str(both), str(both), "--model-a", "m1", "--model-b", "m2", "--resamples", "50"], capsys)
+    code, out, _ = _run(
+        ["compare", str(both), str(both), "--model-a", "m1", "--model-b", "m2", "--resamples", "50"], capsys
+    )
     assert code == 0 and "m1" in out and "m2" in out

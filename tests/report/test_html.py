@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from support.results import make_rows, write_run
-
 from cobe.report import build_report
 from cobe.report.html import script_json, word_diff
+from support.results import make_rows, write_run
 
 ATTACK = "<script>window.__xss = 1</script></script><!--<script>"
 

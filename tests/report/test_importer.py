@@ -21,12 +21,17 @@ def _csv(path, rows):
 
 
 def test_csv_with_per_check_verdicts_and_column_flags(tmp_path):
-    src = _csv(tmp_path / "v.csv", [
-        {"example_id": "1v1", "q": "0", "answer": "x", "conn": "T", "up": "True", "down": "1"},
-        {"example_id": "1v1", "q": "1", "answer": "y", "conn": "F", "up": "T", "down": "pass"},
-        {"example_id": "2v1", "q": "2", "answer": "z", "conn": "T", "up": "", "down": "T"},
-    ])
-    result = import_results(src, tmp_path / "run", columns=["query_index=q", "connectors=conn", "preserve=up", "change=down"], model="ext/m")
+    src = _csv(
+        tmp_path / "v.csv",
+        [
+            {"example_id": "1v1", "q": "0", "answer": "x", "conn": "T", "up": "True", "down": "1"},
+            {"example_id": "1v1", "q": "1", "answer": "y", "conn": "F", "up": "T", "down": "pass"},
+            {"example_id": "2v1", "q": "2", "answer": "z", "conn": "T", "up": "", "down": "T"},
+        ],
+    )
+    result = import_results(
+        src, tmp_path / "run", columns=["query_index=q", "connectors=conn", "preserve=up", "change=down"], model="ext/m"
+    )
     rows = [json.loads(line) for line in (result.out / "results.jsonl").read_text().splitlines()]
     assert [r["status"] for r in rows] == ["passed", "failed", "unscored"]
     assert [r["template"] for r in rows] == ["A", "B", "C"]
@@ -38,8 +43,11 @@ def test_csv_with_per_check_verdicts_and_column_flags(tmp_path):
 
 def test_jsonl_overall_verdict_and_yaml_mapping_then_report(tmp_path):
     src = tmp_path / "v.jsonl"
-    lines = [{"sid": f"{i}v1", "template": t, "model_name": "ext/m", "ok": "pass" if i % 2 else "fail"}
-             for i in range(1, 7) for t in "ABC"]
+    lines = [
+        {"sid": f"{i}v1", "template": t, "model_name": "ext/m", "ok": "pass" if i % 2 else "fail"}
+        for i in range(1, 7)
+        for t in "ABC"
+    ]
     src.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     mapping = tmp_path / "map.yaml"
     mapping.write_text("columns:\n  scenario_id: sid\n  verdict: ok\n")
@@ -60,12 +68,15 @@ def test_json_array_is_read(tmp_path):
 
 
 def test_bad_rows_are_listed_one_per_line_and_nothing_is_written(tmp_path):
-    src = _csv(tmp_path / "v.csv", [
-        {"scenario_id": "1v1", "template": "A", "model": "m", "verdict": "maybe"},
-        {"scenario_id": "oops", "template": "A", "model": "m", "verdict": "T"},
-        {"scenario_id": "2v1", "template": "A", "model": "m", "verdict": "T"},
-        {"scenario_id": "2v1", "template": "A", "model": "m", "verdict": "F"},
-    ])
+    src = _csv(
+        tmp_path / "v.csv",
+        [
+            {"scenario_id": "1v1", "template": "A", "model": "m", "verdict": "maybe"},
+            {"scenario_id": "oops", "template": "A", "model": "m", "verdict": "T"},
+            {"scenario_id": "2v1", "template": "A", "model": "m", "verdict": "T"},
+            {"scenario_id": "2v1", "template": "A", "model": "m", "verdict": "F"},
+        ],
+    )
     out = tmp_path / "run"
     with pytest.raises(InputError) as info:
         import_results(src, out)
@@ -76,8 +87,20 @@ def test_bad_rows_are_listed_one_per_line_and_nothing_is_written(tmp_path):
 
 
 def test_contradicting_overall_and_per_check_verdicts_is_an_error(tmp_path):
-    src = _csv(tmp_path / "v.csv", [{"scenario_id": "1v1", "template": "A", "model": "m", "verdict": "pass",
-                                     "connectors": "T", "preserve": "F", "change": "T"}])
+    src = _csv(
+        tmp_path / "v.csv",
+        [
+            {
+                "scenario_id": "1v1",
+                "template": "A",
+                "model": "m",
+                "verdict": "pass",
+                "connectors": "T",
+                "preserve": "F",
+                "change": "T",
+            }
+        ],
+    )
     with pytest.raises(InputError, match="contradicts"):
         import_results(src, tmp_path / "run")
 
@@ -100,10 +123,13 @@ def test_data_joins_scenario_metadata(tmp_path):
     from pathlib import Path
 
     data = Path(__file__).resolve().parents[1] / "fixtures" / "datasets" / "native.jsonl"
-    src = _csv(tmp_path / "v.csv", [
-        {"scenario_id": "2v0", "query_idx": "1", "model": "m", "verdict": "pass"},
-        {"scenario_id": "9v9", "query_idx": "1", "model": "m", "verdict": "pass"},
-    ])
+    src = _csv(
+        tmp_path / "v.csv",
+        [
+            {"scenario_id": "2v0", "query_idx": "1", "model": "m", "verdict": "pass"},
+            {"scenario_id": "9v9", "query_idx": "1", "model": "m", "verdict": "pass"},
+        ],
+    )
     with pytest.raises(InputError, match=r"v.csv:3: scenario_id: '9v9' not in the dataset"):
         import_results(src, tmp_path / "bad", data=str(data))
     src = _csv(tmp_path / "ok.csv", [{"scenario_id": "2v0", "query_idx": "1", "model": "m", "verdict": "pass"}])

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from support.results import make_rows, write_run
-
 from cobe.report.build import refresh_run_report
+from support.results import make_rows, write_run
 
 
 def test_report_is_drawn_once_then_again_only_after_results_change(tmp_path):

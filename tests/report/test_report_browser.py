@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 
 import pytest
-from support.results import make_rows, write_run
 
 from cobe.report import build_report
+from support.results import make_rows, write_run
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-ATTACK = "<script>window.__xss = 1</script><img src=x onerror=\"window.__xss=2\">"
+ATTACK = '<script>window.__xss = 1</script><img src=x onerror="window.__xss=2">'
 
 pytestmark = [
     pytest.mark.browser,

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from support.run_data import scenario, write_dataset  # noqa: F401  (re-exported for fixtures)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from support.openai_server import ServerClient
 
 from cobe.cli.main import main
 from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.store import STORE_NAME
+from support.openai_server import ServerClient
 
 TESTS = Path(__file__).resolve().parents[1]
 SPEC = "openai-api/fake/fake-model"
@@ -25,8 +25,9 @@ SPEC = "openai-api/fake/fake-model"
 def start_server() -> tuple[subprocess.Popen, ServerClient]:
     """The fake server in its own process, so it outlives the killed command."""
     env = os.environ | {"PYTHONPATH": str(TESTS)}
-    proc = subprocess.Popen([sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env
+    )
     return proc, ServerClient(f"http://127.0.0.1:{int(proc.stdout.readline())}")
 
 
@@ -39,14 +40,23 @@ def fake(openai_server, monkeypatch):
 
 
 def config(data: Path, run_dir: Path, batch: bool, **extra) -> EvalConfig:
-    return EvalConfig(data=str(data), models=[SPEC], judge=SPEC, run_dir=run_dir, judge_batch=batch, batch_poll=0.01,
-                      **extra)
+    return EvalConfig(
+        data=str(data), models=[SPEC], judge=SPEC, run_dir=run_dir, judge_batch=batch, batch_poll=0.01, **extra
+    )
 
 
 def results(run_dir: Path) -> list[tuple]:
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    return sorted((r["scenario_id"], r["template"], r["status"], json.dumps(r["verdicts"], sort_keys=True),
-                   json.dumps(r.get("p_true"), sort_keys=True)) for r in rows)
+    return sorted(
+        (
+            r["scenario_id"],
+            r["template"],
+            r["status"],
+            json.dumps(r["verdicts"], sort_keys=True),
+            json.dumps(r.get("p_true"), sort_keys=True),
+        )
+        for r in rows
+    )
 
 
 def test_batch_gives_the_normal_verdicts_without_judge_chat_calls(fake, data_file, tmp_path):
@@ -115,8 +125,23 @@ def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path):
     try:
         server.control(verdict="hash", batch_polls=10**6)  # the batch stays in progress until released
         env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [sys.executable, "-c", "from cobe.cli.main import main; main()", "eval", "--model", SPEC, "--judge", SPEC,
-               "--data", str(data), "--run-dir", str(run_dir), "--judge-batch", "--batch-poll", "0.05"]
+        cmd = [
+            sys.executable,
+            "-c",
+            "from cobe.cli.main import main; main()",
+            "eval",
+            "--model",
+            SPEC,
+            "--judge",
+            SPEC,
+            "--data",
+            str(data),
+            "--run-dir",
+            str(run_dir),
+            "--judge-batch",
+            "--batch-poll",
+            "0.05",
+        ]
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while server.stats()["batches"] < 1 and time.monotonic() < deadline:
@@ -152,8 +177,17 @@ def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
     run_dir = tmp_path / "run"
     generate(config(data_file, run_dir, False))
     store = Store(run_dir / STORE_NAME)
-    store.put_batch({"id": "batch_gone", "spec": SPEC, "state": "in_progress", "created": now(), "request_count": 1,
-                     "input_file_id": "file-gone"}, [("k", "{}")])
+    store.put_batch(
+        {
+            "id": "batch_gone",
+            "spec": SPEC,
+            "state": "in_progress",
+            "created": now(),
+            "request_count": 1,
+            "input_file_id": "file-gone",
+        },
+        [("k", "{}")],
+    )
     store.close()
     with pytest.raises(ProviderUnavailable, match="run the same command again to resume") as exc:
         judge_run(run_dir, SPEC, judge_batch=True, batch_poll=0.01)

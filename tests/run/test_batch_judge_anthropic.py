@@ -28,14 +28,16 @@ def fake(openai_server, monkeypatch):
 
 
 def config(data: Path, run_dir: Path, batch: bool, **extra) -> EvalConfig:
-    return EvalConfig(data=str(data), models=[RESPONDENT], judge=JUDGE, run_dir=run_dir, judge_batch=batch,
-                      batch_poll=0.01, **extra)
+    return EvalConfig(
+        data=str(data), models=[RESPONDENT], judge=JUDGE, run_dir=run_dir, judge_batch=batch, batch_poll=0.01, **extra
+    )
 
 
 def results(run_dir: Path) -> list[tuple]:
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    return sorted((r["scenario_id"], r["template"], r["status"], json.dumps(r["verdicts"], sort_keys=True))
-                  for r in rows)
+    return sorted(
+        (r["scenario_id"], r["template"], r["status"], json.dumps(r["verdicts"], sort_keys=True)) for r in rows
+    )
 
 
 def batches(run_dir: Path) -> list[tuple]:
@@ -83,8 +85,9 @@ def test_batch_costs_half_of_the_normal_judge_cost(fake, data_file, tmp_path):
     prices.write_text("models:\n  fake-model: {input: 3.0, output: 15.0}\n")
     normal = evaluate(config(data_file, tmp_path / "normal", False, prices=prices))
     batch = evaluate(config(data_file, tmp_path / "batch", True, prices=prices))
-    usage = [json.loads((s.run_dir / "summary.json").read_text())["models"][RESPONDENT]["usage"]
-             for s in (normal, batch)]
+    usage = [
+        json.loads((s.run_dir / "summary.json").read_text())["models"][RESPONDENT]["usage"] for s in (normal, batch)
+    ]
     assert usage[0]["judge"]["input_tokens"] == usage[1]["judge"]["input_tokens"] > 0
     assert usage[1]["judge"]["cost_usd"] == pytest.approx(usage[0]["judge"]["cost_usd"] / 2)
     assert batch.stats["judge-batch"]["cost_usd"] == pytest.approx(usage[0]["judge"]["cost_usd"] / 2)

@@ -18,8 +18,16 @@ def server(openai_server, monkeypatch):
 
 
 def config(data_file, **kw) -> EvalConfig:
-    base = dict(data=str(data_file), models=[SPEC], judge=SPEC, limit=2, templates=["A", "B"], concurrency=4,
-                retry_backoff=0.02, max_retries=4)
+    base = dict(
+        data=str(data_file),
+        models=[SPEC],
+        judge=SPEC,
+        limit=2,
+        templates=["A", "B"],
+        concurrency=4,
+        retry_backoff=0.02,
+        max_retries=4,
+    )
     return EvalConfig(**(base | kw))
 
 

@@ -11,9 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from support.openai_server import ServerClient
-
 from cobe.run.store import STORE_NAME
+from support.openai_server import ServerClient
 
 TESTS = Path(__file__).resolve().parents[1]
 SPEC = "openai-api/fake/fake-model"
@@ -22,8 +21,9 @@ CONCURRENCY = 4
 
 def start_server() -> tuple[subprocess.Popen, ServerClient]:
     env = os.environ | {"PYTHONPATH": str(TESTS)}
-    proc = subprocess.Popen([sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env
+    )
     port = int(proc.stdout.readline())
     return proc, ServerClient(f"http://127.0.0.1:{port}")
 
@@ -36,8 +36,22 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, monkeypatch):
     try:
         server.control(delay_s=0.03)
         env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [sys.executable, "-c", "from cobe.cli.main import main; main()", "eval", "--model", SPEC, "--judge", SPEC,
-               "--data", str(data), "--concurrency", str(CONCURRENCY), "--run-dir", str(tmp_path / "run")]
+        cmd = [
+            sys.executable,
+            "-c",
+            "from cobe.cli.main import main; main()",
+            "eval",
+            "--model",
+            SPEC,
+            "--judge",
+            SPEC,
+            "--data",
+            str(data),
+            "--concurrency",
+            str(CONCURRENCY),
+            "--run-dir",
+            str(tmp_path / "run"),
+        ]
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 60
         while server.stats()["requests"] < 60 and time.monotonic() < deadline:
@@ -78,8 +92,22 @@ def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path):
     try:
         server.control(delay_s=0.03)
         env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [sys.executable, "-c", "from cobe.cli.main import main; main()", "eval", "--model", SPEC, "--judge", SPEC,
-               "--data", str(data), "--concurrency", str(CONCURRENCY), "--run-dir", str(tmp_path / "run")]
+        cmd = [
+            sys.executable,
+            "-c",
+            "from cobe.cli.main import main; main()",
+            "eval",
+            "--model",
+            SPEC,
+            "--judge",
+            SPEC,
+            "--data",
+            str(data),
+            "--concurrency",
+            str(CONCURRENCY),
+            "--run-dir",
+            str(tmp_path / "run"),
+        ]
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
         while server.stats()["requests"] < 40 and time.monotonic() < deadline:

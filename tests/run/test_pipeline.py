@@ -13,7 +13,6 @@ from cobe.run import Caller, EvalConfig, evaluate, generate, judge_responses, ju
 from cobe.run.store import STORE_NAME, Store, _migrations
 
 
-
 def rows(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
 
@@ -48,8 +47,14 @@ def test_echo_with_pass_judge_passes_everything(data_file):
 
 def test_identity_fails_change_check_and_illustrative_passes(data_file, tmp_path):
     judge, prompts = change_judge(tmp_path)
-    s = evaluate(EvalConfig(data=str(data_file), models=["baseline/identity", "baseline/illustrative"], judge=judge,
-                            judge_prompts=prompts))
+    s = evaluate(
+        EvalConfig(
+            data=str(data_file),
+            models=["baseline/identity", "baseline/illustrative"],
+            judge=judge,
+            judge_prompts=prompts,
+        )
+    )
     by_model: dict[str, list[dict]] = {}
     for r in rows(s.run_dir):
         by_model.setdefault(r["model"], []).append(r)
@@ -77,7 +82,9 @@ def test_repeat_makes_no_call_and_rejudge_makes_no_respondent_call(data_file):
     # the old judge's verdicts are kept beside the new ones
     db = sqlite3.connect(first.run_dir / STORE_NAME)
     assert dict(db.execute("SELECT judge, count(*) FROM verdicts GROUP BY judge").fetchall()) == {
-        "mock/judge-pass": 36, "mock/judge-fail": 36}
+        "mock/judge-pass": 36,
+        "mock/judge-fail": 36,
+    }
     # judging again with the first judge is answered wholly from the store
     back = judge_run(first.run_dir, "mock/judge-pass")
     assert back.stats["judge"]["calls_made"] == 0
@@ -97,8 +104,9 @@ def test_generate_then_judge(data_file):
 
 
 def test_unparseable_verdict_is_reasked_once_then_unscored(data_file):
-    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/fixed:perhaps", limit=1,
-                            templates=["A"]))
+    s = evaluate(
+        EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/fixed:perhaps", limit=1, templates=["A"])
+    )
     (row,) = rows(s.run_dir)
     assert row["status"] == "unscored" and row["passed"] is None
     assert set(row["unscored"]) == {"connectors", "preserve", "change"}
@@ -111,17 +119,31 @@ def test_changed_config_is_refused_unless_force_new(data_file, tmp_path):
     run_dir = tmp_path / "r"
     evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir))
     with pytest.raises(InputError, match="different templates"):
-        evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
-                            templates=["A"]))
-    s = evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
-                            templates=["A"], force_new=True))
+        evaluate(
+            EvalConfig(
+                data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir, templates=["A"]
+            )
+        )
+    s = evaluate(
+        EvalConfig(
+            data=str(data_file),
+            models=["mock/echo"],
+            judge="mock/judge-pass",
+            run_dir=run_dir,
+            templates=["A"],
+            force_new=True,
+        )
+    )
     assert len(rows(run_dir)) == 4
     assert s.stats["respondent"]["calls_cached"] == 4  # identical calls answered from the shared store
     # an edited data file is a different evaluation too
     data_file.write_text(data_file.read_text().replace("festival", "fair"))
     with pytest.raises(InputError, match="different data"):
-        evaluate(EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir,
-                            templates=["A"]))
+        evaluate(
+            EvalConfig(
+                data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", run_dir=run_dir, templates=["A"]
+            )
+        )
 
 
 def test_store_schema_wal_and_no_secret(data_file, monkeypatch):
@@ -146,10 +168,10 @@ def test_list_runs(data_file):
 
 def test_judge_responses_api(tmp_path):
     import sys
-    sys.path.insert(0, str(Path(__file__).parent))
-    from support.run_data import scenario
 
+    sys.path.insert(0, str(Path(__file__).parent))
     from cobe.dataset.schema import Scenario
+    from support.run_data import scenario
 
     s = Scenario.model_validate(scenario(1))
     judge, prompts = change_judge(tmp_path)
@@ -181,8 +203,9 @@ def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
     from cobe.run.engine import evaluate
 
     answer = "Step 1: variables. Final story: Sam ate next door and kept his money."
-    summary = evaluate(EvalConfig(models=[f"mock/fixed:{answer}"], judge="mock/judge-pass", tier=4, limit=1,
-                                  run_dir=tmp_path / "run"))
+    summary = evaluate(
+        EvalConfig(models=[f"mock/fixed:{answer}"], judge="mock/judge-pass", tier=4, limit=1, run_dir=tmp_path / "run")
+    )
     row = json.loads((summary.run_dir / "results.jsonl").read_text().splitlines()[0])
     assert row["template"] == "H2" and row["response"] == answer
     assert row["judged_response"] == "Sam ate next door and kept his money."
@@ -190,18 +213,18 @@ def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
 
 
 def test_tier_two_skips_scenarios_without_intervention_fields_and_counts_them(tmp_path):
-    from support.run_data import scenario
-
     from cobe.run.config import EvalConfig
     from cobe.run.engine import evaluate
+    from support.run_data import scenario
 
     with_fields = dict(scenario(1), original_condition="the baker 1 kept the shop open late")
     without = scenario(2)
     without.pop("intervention")
     data = tmp_path / "data.jsonl"
     data.write_text(json.dumps(with_fields) + "\n" + json.dumps(without) + "\n", encoding="utf-8")
-    summary = evaluate(EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2,
-                                  run_dir=tmp_path / "run"))
+    summary = evaluate(
+        EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2, run_dir=tmp_path / "run")
+    )
     rows = (summary.run_dir / "results.jsonl").read_text().splitlines()
     assert len(rows) == 4  # D, E, F, G for the scenario that has the fields
     assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {"D": 1, "E": 1, "F": 1, "G": 1}

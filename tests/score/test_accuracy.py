@@ -16,8 +16,17 @@ def test_design_worked_example_mean_and_sample_std():
 def _rows(model: str, template: str, passes: int, fails: int, unscored: int = 0, domain: str = "travel"):
     rows = []
     for status, count in (("passed", passes), ("failed", fails), ("unscored", unscored)):
-        rows += [{"model": model, "template": template, "status": status, "domain": domain,
-                  "failure_modes": ["spatial"], "verdicts": {}} for _ in range(count)]
+        rows += [
+            {
+                "model": model,
+                "template": template,
+                "status": status,
+                "domain": domain,
+                "failure_modes": ["spatial"],
+                "verdicts": {},
+            }
+            for _ in range(count)
+        ]
     return rows
 
 
@@ -43,11 +52,13 @@ def test_breakdown_and_by_phrasing_share_the_arithmetic():
 
 
 def test_check_failure_rates_count_only_judged_verdicts():
-    df = pd.DataFrame([
-        {"model": "m", "status": "failed", "verdicts": {"preserve": "F", "change": "T", "connectors": "T"}},
-        {"model": "m", "status": "passed", "verdicts": {"preserve": "T", "change": "T", "connectors": "T"}},
-        {"model": "m", "status": "unscored", "verdicts": {"preserve": None, "change": "T", "connectors": "T"}},
-    ])
+    df = pd.DataFrame(
+        [
+            {"model": "m", "status": "failed", "verdicts": {"preserve": "F", "change": "T", "connectors": "T"}},
+            {"model": "m", "status": "passed", "verdicts": {"preserve": "T", "change": "T", "connectors": "T"}},
+            {"model": "m", "status": "unscored", "verdicts": {"preserve": None, "change": "T", "connectors": "T"}},
+        ]
+    )
     rates = check_failure_rates(df).set_index("check")
     assert rates.loc["preserve", "failure_rate"] == 50.0 and rates.loc["preserve", "unscored"] == 1
     assert rates.loc["change", "failure_rate"] == 0.0

@@ -12,9 +12,16 @@ from cobe.score.bootstrap import bootstrap_accuracy, bootstrap_distribution, ite
 
 def _frame(n_scenarios: int = 80, rate: float = 0.6, seed: int = 0, model: str = "m") -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    rows = [{"model": model, "scenario_id": f"{i}v1", "template": t,
-             "status": "passed" if rng.random() < rate else "failed"}
-            for i in range(n_scenarios) for t in "ABC"]
+    rows = [
+        {
+            "model": model,
+            "scenario_id": f"{i}v1",
+            "template": t,
+            "status": "passed" if rng.random() < rate else "failed",
+        }
+        for i in range(n_scenarios)
+        for t in "ABC"
+    ]
     rows[0]["status"] = "unscored"
     return rows_frame(rows)
 
@@ -30,7 +37,9 @@ def test_identity_weights_give_the_point_estimate():
     ones = np.ones((1, len(matrix.scenarios)))
     from cobe.score.bootstrap import mean_over_phrasings
 
-    assert mean_over_phrasings(ones @ matrix.passes, ones @ matrix.scored)[0] == pytest.approx(accuracy(df).iloc[0]["accuracy"])
+    assert mean_over_phrasings(ones @ matrix.passes, ones @ matrix.scored)[0] == pytest.approx(
+        accuracy(df).iloc[0]["accuracy"]
+    )
 
 
 def test_matches_a_naive_loop_over_resampled_scenarios():

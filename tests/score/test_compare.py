@@ -12,9 +12,16 @@ from cobe.score.compare import mcnemar_exact, paired_comparison
 
 
 def _frame(passes: list[bool], label: str, skip: set[int] = frozenset()):
-    rows = [{"model": label, "label": label, "scenario_id": f"{i // 3}v1", "template": "ABC"[i % 3],
-             "status": "unscored" if i in skip else ("passed" if p else "failed")}
-            for i, p in enumerate(passes)]
+    rows = [
+        {
+            "model": label,
+            "label": label,
+            "scenario_id": f"{i // 3}v1",
+            "template": "ABC"[i % 3],
+            "status": "unscored" if i in skip else ("passed" if p else "failed"),
+        }
+        for i, p in enumerate(passes)
+    ]
     return rows_frame(rows)
 
 

@@ -35,13 +35,17 @@ class AnthropicBatches:
 
     def message_batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
         """POST/GET /v1/messages/batches, GET /v1/messages/batches/{id}[/results]."""
-        rest = path[len(PREFIX):].strip("/").split("/") if path != PREFIX else []
+        rest = path[len(PREFIX) :].strip("/").split("/") if path != PREFIX else []
         if method == "POST" and not rest:
             return self._create_message_batch(json.loads(body))
         if method == "GET" and not rest:  # the list, newest first, in one page; listing is not a poll
             data = [self._message_batch_object(b) for b in reversed(self.message_batches.values())]
-            page = {"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
-                    "last_id": data[-1]["id"] if data else None}
+            page = {
+                "data": data,
+                "has_more": False,
+                "first_id": data[0]["id"] if data else None,
+                "last_id": data[-1]["id"] if data else None,
+            }
             return 200, json.dumps(page).encode(), {}
         batch = self.message_batches.get(rest[0]) if rest else None
         if method != "GET" or batch is None or len(rest) > 2 or rest[1:] not in ([], ["results"]):
@@ -51,8 +55,10 @@ class AnthropicBatches:
             return 200, json.dumps(self._message_batch_object(batch)).encode(), {}
         if not self._ended(batch):
             return _error(400, f"batch {batch['id']} is still in progress")
-        lines = "".join(json.dumps({"custom_id": cid, "result": self._entry(batch, result)}) + "\n"
-                        for cid, result in batch["results"])
+        lines = "".join(
+            json.dumps({"custom_id": cid, "result": self._entry(batch, result)}) + "\n"
+            for cid, result in batch["results"]
+        )
         return 200, lines.encode(), {}
 
     def _create_message_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
@@ -69,9 +75,13 @@ class AnthropicBatches:
             self.stats.batch_lines += 1
             results.append((entry["custom_id"], json.loads(payload)))
         batch_id = f"msgbatch_{next(self._ids)}"
-        self.message_batches[batch_id] = {"id": batch_id, "results": results, "polls": 0,
-                                          "created_at": datetime.now(UTC),
-                                          "params": [r["params"] for r in requests]}  # for tests to inspect
+        self.message_batches[batch_id] = {
+            "id": batch_id,
+            "results": results,
+            "polls": 0,
+            "created_at": datetime.now(UTC),
+            "params": [r["params"] for r in requests],
+        }  # for tests to inspect
         self.stats.batches += 1
         return 200, json.dumps(self._message_batch_object(self.message_batches[batch_id])).encode(), {}
 
@@ -92,8 +102,15 @@ class AnthropicBatches:
         for _, message in batch["results"]:
             counts[self._entry(batch, message)["type"] if ended else "processing"] += 1
         stamp = datetime.now(UTC).isoformat() if ended else None
-        return {"id": batch["id"], "type": "message_batch", "processing_status": "ended" if ended else "in_progress",
-                "request_counts": counts, "created_at": created.isoformat(), "ended_at": stamp,
-                "expires_at": (created + timedelta(days=1)).isoformat(), "archived_at": None,
-                "cancel_initiated_at": None,
-                "results_url": f"{PREFIX}/{batch['id']}/results" if ended else None}
+        return {
+            "id": batch["id"],
+            "type": "message_batch",
+            "processing_status": "ended" if ended else "in_progress",
+            "request_counts": counts,
+            "created_at": created.isoformat(),
+            "ended_at": stamp,
+            "expires_at": (created + timedelta(days=1)).isoformat(),
+            "archived_at": None,
+            "cancel_initiated_at": None,
+            "results_url": f"{PREFIX}/{batch['id']}/results" if ended else None,
+        }

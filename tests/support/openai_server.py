@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import http.client
 import itertools
@@ -133,7 +134,13 @@ class FakeLLMServer(AnthropicBatches):
                 return 400, _error_body(400, str(exc)), {}
             return 200, json.dumps(asdict(self.faults)).encode(), {}
         if method == "GET" and path == "/v1/models":
-            return 200, json.dumps({"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "cobe-tests"}]}).encode(), {}
+            return (
+                200,
+                json.dumps(
+                    {"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "cobe-tests"}]}
+                ).encode(),
+                {},
+            )
         if path.startswith("/v1/messages/batches"):
             return self.message_batch_route(method, path, body)
         if path.startswith(("/v1/files", "/v1/batches")):
@@ -240,7 +247,11 @@ class FakeLLMServer(AnthropicBatches):
     def _create_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
         source = self.files.get(request.get("input_file_id", ""))
         if source is None or request.get("endpoint") != "/v1/chat/completions":
-            return 400, _error_body(400, "expected input_file_id of an uploaded file and endpoint /v1/chat/completions"), {}
+            return (
+                400,
+                _error_body(400, "expected input_file_id of an uploaded file and endpoint /v1/chat/completions"),
+                {},
+            )
         out = []
         for line in source.decode("utf-8").splitlines():
             if not line.strip():
@@ -248,13 +259,27 @@ class FakeLLMServer(AnthropicBatches):
             entry = json.loads(line)
             _, payload, _ = self.reply("openai", entry["url"], entry["body"])
             self.stats.batch_lines += 1
-            out.append(json.dumps({"id": f"batch_req_{next(self._ids)}", "custom_id": entry["custom_id"], "error": None,
-                                   "response": {"status_code": 200, "request_id": "req", "body": json.loads(payload)}}))
+            out.append(
+                json.dumps(
+                    {
+                        "id": f"batch_req_{next(self._ids)}",
+                        "custom_id": entry["custom_id"],
+                        "error": None,
+                        "response": {"status_code": 200, "request_id": "req", "body": json.loads(payload)},
+                    }
+                )
+            )
         output_id = f"file-{next(self._ids)}"
         self.files[output_id] = "".join(line + "\n" for line in out).encode()
         batch_id = f"batch_{next(self._ids)}"
-        self.batches[batch_id] = {"id": batch_id, "input_file_id": request["input_file_id"], "output": output_id,
-                                  "total": len(out), "polls": 0, "created_at": int(time.time())}
+        self.batches[batch_id] = {
+            "id": batch_id,
+            "input_file_id": request["input_file_id"],
+            "output": output_id,
+            "total": len(out),
+            "polls": 0,
+            "created_at": int(time.time()),
+        }
         self.stats.batches += 1
         return 200, json.dumps(self._batch_object(self.batches[batch_id], "validating")).encode(), {}
 
@@ -267,11 +292,19 @@ class FakeLLMServer(AnthropicBatches):
     def _batch_object(batch: dict[str, Any], status: str) -> dict[str, Any]:
         ended = status in ("completed", "expired", "cancelled")
         done = batch["total"] if ended else 0
-        return {"id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions", "errors": None,
-                "input_file_id": batch["input_file_id"], "completion_window": "24h", "status": status,
-                "output_file_id": batch["output"] if ended else None, "error_file_id": None,
-                "created_at": batch["created_at"],
-                "request_counts": {"total": batch["total"], "completed": done, "failed": 0}}
+        return {
+            "id": batch["id"],
+            "object": "batch",
+            "endpoint": "/v1/chat/completions",
+            "errors": None,
+            "input_file_id": batch["input_file_id"],
+            "completion_window": "24h",
+            "status": status,
+            "output_file_id": batch["output"] if ended else None,
+            "error_file_id": None,
+            "created_at": batch["created_at"],
+            "request_counts": {"total": batch["total"], "completed": done, "failed": 0},
+        }
 
 
 def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
@@ -285,7 +318,9 @@ def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
 
 def _error_body(status: int, message: str) -> bytes:
     kind = {429: "rate_limit_error", 500: "api_error", 404: "not_found_error"}.get(status, "invalid_request_error")
-    return json.dumps({"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}).encode()
+    return json.dumps(
+        {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
+    ).encode()
 
 
 def _content_text(content: Any) -> str:
@@ -318,8 +353,15 @@ def _google_texts(request: dict) -> tuple[list[str], str]:
 
 
 def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
-    return {"id": file_id, "object": "file", "bytes": size, "created_at": int(time.time()), "filename": "input.jsonl",
-            "purpose": purpose, "status": "processed"}
+    return {
+        "id": file_id,
+        "object": "file",
+        "bytes": size,
+        "created_at": int(time.time()),
+        "filename": "input.jsonl",
+        "purpose": purpose,
+        "status": "processed",
+    }
 
 
 def _hashed_verdict(texts: list[str]) -> str:
@@ -335,7 +377,10 @@ def _rewrite(prompt: str) -> str:
 def _top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
     first = text.split()[0] if text.split() else ""
     alternatives = [first] + [t for t in ("T", "F", " T", " F", "maybe", "The") if t != first]
-    return [{"token": tok, "logprob": -0.01 if i == 0 else -3.0 - i, "bytes": list(tok.encode())} for i, tok in enumerate(alternatives[: max(n, 1)])]
+    return [
+        {"token": tok, "logprob": -0.01 if i == 0 else -3.0 - i, "bytes": list(tok.encode())}
+        for i, tok in enumerate(alternatives[: max(n, 1)])
+    ]
 
 
 def _openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
@@ -348,7 +393,14 @@ def _openai_body(request: dict, model: str, text: str, truncated: bool, n_in: in
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "length" if truncated else "stop", "logprobs": logprobs}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "length" if truncated else "stop",
+                "logprobs": logprobs,
+            }
+        ],
         "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
     }
     return json.dumps(body).encode()
@@ -370,7 +422,13 @@ def _anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: in
 
 def _google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
     body = {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "MAX_TOKENS" if truncated else "STOP", "index": 0}],
+        "candidates": [
+            {
+                "content": {"role": "model", "parts": [{"text": text}]},
+                "finishReason": "MAX_TOKENS" if truncated else "STOP",
+                "index": 0,
+            }
+        ],
         "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
         "modelVersion": model,
     }
@@ -467,10 +525,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     args = parser.parse_args(argv)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args.host, args.port))
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -10,10 +10,34 @@ from cobe.run.records import CHECKS, ResultRow, row_status
 
 DOMAINS = ("travel", "cooking", "sports", "school", "work")
 GRAPH_TYPES = ("chain", "collider", "fork", "diamond", "correlated", "hybrid")
-MODES = ("unchanged_reason", "background_rationalised", "stale_consequence", "physical_quantitative",
-         "spatial", "unsupported_connector", "history_rewritten")
+MODES = (
+    "unchanged_reason",
+    "background_rationalised",
+    "stale_consequence",
+    "physical_quantitative",
+    "spatial",
+    "unsupported_connector",
+    "history_rewritten",
+)
 TEMPLATES = ("A", "B", "C")
-WORDS = "the a river town baker bus rain early late kept walked opened closed market coffee bridge".split()
+WORDS = [
+    "the",
+    "a",
+    "river",
+    "town",
+    "baker",
+    "bus",
+    "rain",
+    "early",
+    "late",
+    "kept",
+    "walked",
+    "opened",
+    "closed",
+    "market",
+    "coffee",
+    "bridge",
+]
 
 
 def _story(rng: random.Random) -> str:
@@ -64,10 +88,21 @@ def make_rows(
                 error, response, verdicts = "timeout", None, {}
             status, passed = row_status(verdicts, error)
             row = ResultRow(
-                run_id=run_id, model=model, judge="mock/judge", template=template, tier=tier, phrasing=phrasing,
-                query=f"Rewrite the original text, had {template} happened.", response=response,
-                response_error=error, verdicts=verdicts, judge_raw={c: v for c, v in verdicts.items() if v},
-                unscored=unscored, passed=passed, status=status, **scenario,
+                run_id=run_id,
+                model=model,
+                judge="mock/judge",
+                template=template,
+                tier=tier,
+                phrasing=phrasing,
+                query=f"Rewrite the original text, had {template} happened.",
+                response=response,
+                response_error=error,
+                verdicts=verdicts,
+                judge_raw={c: v for c, v in verdicts.items() if v},
+                unscored=unscored,
+                passed=passed,
+                status=status,
+                **scenario,
             )
             rows.append(row.model_dump())
     return rows
@@ -81,11 +116,23 @@ def rows_with_counts(model: str, counts: dict[str, tuple[int, int]], run_id: str
             verdict = "T" if index < passes else "F"
             verdicts = {"connectors": "T", "preserve": verdict, "change": "T"}
             status, passed = row_status(verdicts, None)
-            rows.append(ResultRow(
-                run_id=run_id, model=model, scenario_id=f"{index + 1}v1", core_id=index + 1, variation=1,
-                domain="travel", template=template, phrasing=phrasing, verdicts=verdicts,
-                passed=passed, status=status, story="s", response="r",
-            ).model_dump())
+            rows.append(
+                ResultRow(
+                    run_id=run_id,
+                    model=model,
+                    scenario_id=f"{index + 1}v1",
+                    core_id=index + 1,
+                    variation=1,
+                    domain="travel",
+                    template=template,
+                    phrasing=phrasing,
+                    verdicts=verdicts,
+                    passed=passed,
+                    status=status,
+                    story="s",
+                    response="r",
+                ).model_dump()
+            )
     return rows
 
 

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+
 def scenario(i: int) -> dict:
     """A small invented scenario (no paper text) with the three tier-1 queries."""
     had = f"the baker {i} had closed early"
     return {
-        "id": f"{i}v0", "core_id": i, "variation": 0, "domain": "Daily life",
+        "id": f"{i}v0",
+        "core_id": i,
+        "variation": 0,
+        "domain": "Daily life",
         "story": f"Baker {i} kept the shop open late because a festival was on. Many visitors bought bread, so the shelves were empty by night.",
         "queries": [
             f"Rewrite the original text, based on what would have happened instead had the baker {i} closed early.",
@@ -17,7 +21,8 @@ def scenario(i: int) -> dict:
             f"Rewrite the above passage to illustrate what would have occurred had the baker {i} closed early.",
         ],
         "illustrative_answer": f"Instead, baker {i} closed the shop early although a festival was on. Few visitors bought bread, so the shelves stayed full.",
-        "preserve": ["A festival was on."], "change": ["Many visitors bought bread."],
+        "preserve": ["A festival was on."],
+        "change": ["Many visitors bought bread."],
         "intervention": had,
     }
 

@@ -40,7 +40,9 @@ def create_app(study_db_path: str | Path) -> FastAPI:
     app.middleware("http")(security.security_headers)
 
     def page(request: Request, name: str, status: int = 200, **context: object) -> HTMLResponse:
-        return templates.TemplateResponse(request, name, {"title": title, "status_code": status, **context}, status_code=status)
+        return templates.TemplateResponse(
+            request, name, {"title": title, "status_code": status, **context}, status_code=status
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> HTMLResponse:
@@ -99,7 +101,9 @@ def create_app(study_db_path: str | Path) -> FastAPI:
         return sign_in(request, token, "admin", "/admin")
 
     @app.post("/logout")
-    def logout(auth: Annotated[tuple[Principal, str], Depends(session)], csrf_token: Annotated[str, Form()] = "") -> Response:
+    def logout(
+        auth: Annotated[tuple[Principal, str], Depends(session)], csrf_token: Annotated[str, Form()] = ""
+    ) -> Response:
         check_csrf(auth[1], csrf_token)
         store.end_session(auth[1])
         response = RedirectResponse("/bye", status_code=303)
@@ -108,7 +112,9 @@ def create_app(study_db_path: str | Path) -> FastAPI:
 
     @app.get("/bye", response_class=HTMLResponse)
     def bye(request: Request) -> HTMLResponse:
-        return page(request, "error.html", message="You are signed out. Your private link signs you in again.", principal=None)
+        return page(
+            request, "error.html", message="You are signed out. Your private link signs you in again.", principal=None
+        )
 
     # ---- rating ------------------------------------------------------------------------
     def next_open(order: list[int], answered: set[int], after: int = 0) -> int | None:
@@ -127,7 +133,9 @@ def create_app(study_db_path: str | Path) -> FastAPI:
         return RedirectResponse(f"/rate/{pos}" if pos else "/done", status_code=303)
 
     @app.get("/rate/{position}", response_class=HTMLResponse)
-    def item_page(request: Request, position: int, auth: Annotated[tuple[Principal, str], Depends(rater)]) -> HTMLResponse:
+    def item_page(
+        request: Request, position: int, auth: Annotated[tuple[Principal, str], Depends(rater)]
+    ) -> HTMLResponse:
         principal, session_id = auth
         order = store.assignment(principal.id)
         if not 1 <= position <= len(order):
@@ -176,7 +184,12 @@ def create_app(study_db_path: str | Path) -> FastAPI:
         ratings = store.ratings_of(principal.id)
         rows = [(pos, store.item(item_id), ratings.get(item_id)) for pos, item_id in enumerate(order, start=1)]
         return page(
-            request, "list.html", principal=principal, rows=rows, total=len(order), answered=len(ratings),
+            request,
+            "list.html",
+            principal=principal,
+            rows=rows,
+            total=len(order),
+            answered=len(ratings),
             csrf=security.csrf_token(secret, session_id),
         )
 
@@ -185,7 +198,11 @@ def create_app(study_db_path: str | Path) -> FastAPI:
         principal, session_id = auth
         total, answered = len(store.assignment(principal.id)), len(store.ratings_of(principal.id))
         return page(
-            request, "done.html", principal=principal, total=total, answered=answered,
+            request,
+            "done.html",
+            principal=principal,
+            total=total,
+            answered=answered,
             csrf=security.csrf_token(secret, session_id),
         )
 
@@ -193,7 +210,11 @@ def create_app(study_db_path: str | Path) -> FastAPI:
     @app.get("/admin", response_class=HTMLResponse)
     def admin_page(request: Request, auth: Annotated[tuple[Principal, str], Depends(admin)]) -> HTMLResponse:
         return page(
-            request, "admin.html", principal=auth[0], progress=store.progress(), n_items=len(store.items()),
+            request,
+            "admin.html",
+            principal=auth[0],
+            progress=store.progress(),
+            n_items=len(store.items()),
             csrf=security.csrf_token(secret, auth[1]),
         )
 

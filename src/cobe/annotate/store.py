@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cobe.annotate.security import hash_token, new_token, token_matches
@@ -64,7 +64,7 @@ MIGRATIONS: list[str] = [
 
 def now() -> str:
     """UTC timestamp, second precision."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,9 @@ class StudyStore:
                 raise InputError(f"{self.path}: a study already exists here; choose another --out directory")
             self.path.parent.mkdir(parents=True, exist_ok=True)
         elif not self.path.is_file():
-            raise InputError(f"{path}: no rating study found (expected {STUDY_FILE}; create one with `cobe annotate create`)")
+            raise InputError(
+                f"{path}: no rating study found (expected {STUDY_FILE}; create one with `cobe annotate create`)"
+            )
         try:
             with self.connect() as db:
                 self._migrate(db)
@@ -239,7 +241,7 @@ class StudyStore:
 
     def session_principal(self, session_id: str) -> Principal | None:
         """The principal of a live session, or None when unknown or older than SESSION_DAYS."""
-        oldest = (datetime.now(timezone.utc) - timedelta(days=SESSION_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        oldest = (datetime.now(UTC) - timedelta(days=SESSION_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
         with self.connect() as db:
             row = db.execute(
                 "SELECT p.id, p.name, p.role, s.id_hash FROM sessions s JOIN principals p ON p.id = s.principal_id"

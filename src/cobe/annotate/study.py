@@ -176,7 +176,9 @@ def rotate_links(study: str | Path, *, who: list[str] | None = None, base_url: s
     names = {p.name for p in people}
     unknown = sorted(set(who or []) - names)
     if unknown:
-        raise InputError(f"no such rater or admin in this study: {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+        raise InputError(
+            f"no such rater or admin in this study: {', '.join(unknown)} (known: {', '.join(sorted(names))})"
+        )
     links = StudyLinks(path=store.path, n_items=len(store.items()))
     for person in people:
         if who and person.name not in who:

@@ -4,10 +4,10 @@ from cobe.build.audit import audit_summary, create_audit, import_ratings
 from cobe.build.augment import augment, augment_async, reject_counts
 from cobe.build.checks import CheckFailure, run_checks
 from cobe.build.contributions import import_file, promote, submit_contribution
-from cobe.dataset.validate import validate_record
 from cobe.build.project import STATUSES, Item, Project, init_project, open_project
 from cobe.build.release import ReleaseResult, release
 from cobe.build.review import add_reviewer, disagreements, record_review, resolve
+from cobe.dataset.validate import validate_record
 
 __all__ = [
     "STATUSES",

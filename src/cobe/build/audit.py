@@ -35,11 +35,14 @@ def create_audit(project: Project, n: int = 100, seed: int = 0, experts: int = 3
         raise InputError(f"{project.root}: no approved items to audit yet")
     sample = random.Random(seed).sample(pool, min(n, len(pool)))
     with project.transaction() as conn:
-        cursor = conn.execute("INSERT INTO audits (n, seed, experts, created_at) VALUES (?,?,?,?)",
-                              (n, seed, experts, now()))
+        cursor = conn.execute(
+            "INSERT INTO audits (n, seed, experts, created_at) VALUES (?,?,?,?)", (n, seed, experts, now())
+        )
         audit_id = int(cursor.lastrowid or 0)
-        conn.executemany("INSERT INTO audit_items (audit_id, position, item_id) VALUES (?,?,?)",
-                         [(audit_id, k, item_id) for k, item_id in enumerate(sample)])
+        conn.executemany(
+            "INSERT INTO audit_items (audit_id, position, item_id) VALUES (?,?,?)",
+            [(audit_id, k, item_id) for k, item_id in enumerate(sample)],
+        )
     tokens = {}
     for k in range(1, experts + 1):
         name = f"a{audit_id}-expert{k}"
@@ -68,23 +71,32 @@ def _score(value: Any, where: str, name: str) -> int:
     return int(text)
 
 
-def rate_item(project: Project, audit_id: int, expert: str, item_id: str, scores: dict[str, Any], where: str = "form") -> None:
+def rate_item(
+    project: Project, audit_id: int, expert: str, item_id: str, scores: dict[str, Any], where: str = "form"
+) -> None:
     """Store (or replace) one expert's three ratings of one sampled item."""
     sampled = project.conn.execute("SELECT 1 FROM audit_items WHERE audit_id = ? AND item_id = ?", (audit_id, item_id))
     if sampled.fetchone() is None:
         raise InputError(f"{where}: item {item_id!r} is not in audit {audit_id}'s sample")
     values = [_score(scores.get(s, ""), where, s) for s in SCALES]
     with project.transaction() as conn:
-        conn.execute("INSERT OR REPLACE INTO audit_ratings (audit_id, expert, item_id, coherence, grammar, validity, at)"
-                     " VALUES (?,?,?,?,?,?,?)", (audit_id, expert, item_id, *values, now()))
+        conn.execute(
+            "INSERT OR REPLACE INTO audit_ratings (audit_id, expert, item_id, coherence, grammar, validity, at)"
+            " VALUES (?,?,?,?,?,?,?)",
+            (audit_id, expert, item_id, *values, now()),
+        )
 
 
-def rate_sample(project: Project, audit_id: int, expert: str, diversity: Any, feedback: str, where: str = "form") -> None:
+def rate_sample(
+    project: Project, audit_id: int, expert: str, diversity: Any, feedback: str, where: str = "form"
+) -> None:
     """Store (or replace) one expert's diversity rating of the whole sample and free-text feedback."""
     value = _score(diversity, where, "diversity") if str(diversity).strip() else None
     with project.transaction() as conn:
-        conn.execute("INSERT OR REPLACE INTO audit_overall (audit_id, expert, diversity, feedback, at) VALUES (?,?,?,?,?)",
-                     (audit_id, expert, value, feedback.strip(), now()))
+        conn.execute(
+            "INSERT OR REPLACE INTO audit_overall (audit_id, expert, diversity, feedback, at) VALUES (?,?,?,?,?)",
+            (audit_id, expert, value, feedback.strip(), now()),
+        )
 
 
 def import_ratings(project: Project, path: str | Path, audit_id: int | None = None) -> int:
@@ -126,8 +138,12 @@ def _spread(values: list[float]) -> dict[str, Any]:
 def audit_summary(project: Project, audit_id: int | None = None) -> dict[str, Any]:
     """Mean and sample std per scale, overall and per expert, plus diversity and the feedback."""
     audit_id = audit_id or latest_audit(project)
-    ratings = project.conn.execute("SELECT * FROM audit_ratings WHERE audit_id = ? ORDER BY expert", (audit_id,)).fetchall()
-    overall = project.conn.execute("SELECT * FROM audit_overall WHERE audit_id = ? ORDER BY expert", (audit_id,)).fetchall()
+    ratings = project.conn.execute(
+        "SELECT * FROM audit_ratings WHERE audit_id = ? ORDER BY expert", (audit_id,)
+    ).fetchall()
+    overall = project.conn.execute(
+        "SELECT * FROM audit_overall WHERE audit_id = ? ORDER BY expert", (audit_id,)
+    ).fetchall()
     experts = sorted({r["expert"] for r in ratings} | {r["expert"] for r in overall})
     sample = project.conn.execute("SELECT COUNT(*) FROM audit_items WHERE audit_id = ?", (audit_id,)).fetchone()[0]
     return {
@@ -143,11 +159,16 @@ def audit_summary(project: Project, audit_id: int | None = None) -> dict[str, An
 
 def summary_markdown(summary: dict[str, Any]) -> str:
     """The audit summary as a Markdown table, for the CLI and the datasheet."""
+
     def cell(stat: dict[str, Any]) -> str:
         return "–" if stat["mean"] is None else f"{stat['mean']:.2f} ± {stat['std']:.2f} (n={stat['n']})"
 
-    lines = [f"Audit {summary['audit']}: {summary['sample']} sampled items, {len(summary['experts'])} expert(s).", "",
-             "| rater | coherence | grammar | counterfactual validity |", "|---|---|---|---|"]
+    lines = [
+        f"Audit {summary['audit']}: {summary['sample']} sampled items, {len(summary['experts'])} expert(s).",
+        "",
+        "| rater | coherence | grammar | counterfactual validity |",
+        "|---|---|---|---|",
+    ]
     lines.append("| all | " + " | ".join(cell(summary["scales"][s]) for s in SCALES) + " |")
     for expert, scales in summary["per_expert"].items():
         lines.append(f"| {expert} | " + " | ".join(cell(scales[s]) for s in SCALES) + " |")

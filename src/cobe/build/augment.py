@@ -12,11 +12,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cobe.dataset.validate import validate_record
 from cobe.build.neardup import DEFAULT_THRESHOLD, NearDupIndex
 from cobe.build.project import Item, Project, now
 from cobe.dataset.graph import derive_graph_type
 from cobe.dataset.schema import Scenario
+from cobe.dataset.validate import validate_record
 from cobe.errors import InputError
 from cobe.models.base import GenerateConfig, Message
 from cobe.prompts.templates import tier1_queries
@@ -48,8 +48,10 @@ class AugmentResult:
 
 def prompt_texts() -> tuple[str, str]:
     """The system and user prompt templates shipped in `build/prompts/`."""
-    return ((PROMPT_DIR / "augment_system.txt").read_text(encoding="utf-8"),
-            (PROMPT_DIR / "augment.txt").read_text(encoding="utf-8"))
+    return (
+        (PROMPT_DIR / "augment_system.txt").read_text(encoding="utf-8"),
+        (PROMPT_DIR / "augment.txt").read_text(encoding="utf-8"),
+    )
 
 
 def prompt_fingerprint() -> str:
@@ -69,14 +71,28 @@ def _structure(core: Scenario) -> str:
 def augment_messages(core: Scenario, slot: int, attempt: int) -> list[Message]:
     """The chat messages asking for new variation number `slot` of a core example."""
     system, user = prompt_texts()
-    graph_key = (', and "graph" (an object like the core example\'s graph: "variables", "edges" of '
-                 '{"source", "target"}, "intervened", with your own variable names)') if core.graph else ""
+    graph_key = (
+        (
+            ', and "graph" (an object like the core example\'s graph: "variables", "edges" of '
+            '{"source", "target"}, "intervened", with your own variable names)'
+        )
+        if core.graph
+        else ""
+    )
     text = user.format(
-        domain=core.domain, story=core.story, intervention=core.intervention or "(not given)",
-        original_condition=core.original_condition or "(not given)", illustrative_answer=core.illustrative_answer,
-        preserve="\n".join(f"  - {s}" for s in core.preserve), change="\n".join(f"  - {s}" for s in core.change),
-        structure=_structure(core), n_preserve=len(core.preserve), n_change=len(core.change),
-        slot=slot, attempt=attempt, graph_key=graph_key,
+        domain=core.domain,
+        story=core.story,
+        intervention=core.intervention or "(not given)",
+        original_condition=core.original_condition or "(not given)",
+        illustrative_answer=core.illustrative_answer,
+        preserve="\n".join(f"  - {s}" for s in core.preserve),
+        change="\n".join(f"  - {s}" for s in core.change),
+        structure=_structure(core),
+        n_preserve=len(core.preserve),
+        n_change=len(core.change),
+        slot=slot,
+        attempt=attempt,
+        graph_key=graph_key,
     )
     return [Message(role="system", content=system), Message(role="user", content=text)]
 
@@ -86,7 +102,7 @@ def parse_output(text: str, core: Scenario, item_id: str, variation: int) -> Sce
     cleaned = _FENCE.sub("", text.strip())
     start, end = cleaned.find("{"), cleaned.rfind("}")
     try:
-        data = json.loads(cleaned[start:end + 1] if start != -1 and end > start else cleaned)
+        data = json.loads(cleaned[start : end + 1] if start != -1 and end > start else cleaned)
     except json.JSONDecodeError as exc:
         raise Rejected("invalid_json", f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     if not isinstance(data, dict):
@@ -107,14 +123,22 @@ def parse_output(text: str, core: Scenario, item_id: str, variation: int) -> Sce
     except InputError as exc:
         raise Rejected("schema", f"intervention: {exc}") from None
     record: dict[str, Any] = {
-        key: data[key] for key in ("domain", "story", "illustrative_answer", "preserve", "change",
-                                   "original_condition", "graph") if key in data
+        key: data[key]
+        for key in ("domain", "story", "illustrative_answer", "preserve", "change", "original_condition", "graph")
+        if key in data
     }
     extra = sorted(set(data) - set(record) - {"intervention"})
     if extra:
         raise Rejected("schema", f"{extra[0]}: unknown field")
-    record.update(id=item_id, core_id=core.core_id, variation=variation, queries=queries, intervention=intervention,
-                  failure_modes=[m.value for m in core.failure_modes], tags=list(core.tags))
+    record.update(
+        id=item_id,
+        core_id=core.core_id,
+        variation=variation,
+        queries=queries,
+        intervention=intervention,
+        failure_modes=[m.value for m in core.failure_modes],
+        tags=list(core.tags),
+    )
     if core.graph_type is not None:
         record["graph_type"] = core.graph_type.value
     scenario, problems = validate_record(record, label="model output")
@@ -145,7 +169,9 @@ class _Run:
         with self.project.transaction() as conn:
             conn.execute(
                 "INSERT INTO augment_rejects (core_item, reason, detail, model, prompt_fingerprint, at)"
-                " VALUES (?,?,?,?,?,?)", (core.id, reason, detail, self.spec, self.fingerprint, now()))
+                " VALUES (?,?,?,?,?,?)",
+                (core.id, reason, detail, self.spec, self.fingerprint, now()),
+            )
 
     def accept(self, core: Item, text: str) -> str:
         # no await from here to add_item: id assignment and the duplicate check stay atomic
@@ -154,9 +180,16 @@ class _Run:
         match = self.index.find(scenario.story)
         if match is not None:
             raise Rejected("near_duplicate", f"story {match.score:.0f}% like item {match.other_id}")
-        self.project.add_item(scenario, status="variation", source="augment", actor=f"model:{self.spec}",
-                              reason=f"generated from {core.id}", parent_id=core.id, model=self.spec,
-                              prompt_fingerprint=self.fingerprint)
+        self.project.add_item(
+            scenario,
+            status="variation",
+            source="augment",
+            actor=f"model:{self.spec}",
+            reason=f"generated from {core.id}",
+            parent_id=core.id,
+            model=self.spec,
+            prompt_fingerprint=self.fingerprint,
+        )
         self.index.add(scenario.id, scenario.story)
         self.result.added.append(scenario.id)
         return scenario.id
@@ -181,13 +214,20 @@ async def _slot(run: _Run, caller: Any, provider: Any, core: Item, slot: int) ->
 
 def _existing_variations(project: Project, core: Item) -> int:
     row = project.conn.execute(
-        "SELECT COUNT(*) FROM items WHERE parent_id = ? AND status != 'rejected'", (core.id,)).fetchone()
+        "SELECT COUNT(*) FROM items WHERE parent_id = ? AND status != 'rejected'", (core.id,)
+    ).fetchone()
     return int(row[0])
 
 
-async def augment_async(project: Project, model: str, per_core: int = 25, concurrency: int = 4,
-                        max_attempts: int = 3, threshold: float = DEFAULT_THRESHOLD,
-                        core_ids: list[str] | None = None) -> AugmentResult:
+async def augment_async(
+    project: Project,
+    model: str,
+    per_core: int = 25,
+    concurrency: int = 4,
+    max_attempts: int = 3,
+    threshold: float = DEFAULT_THRESHOLD,
+    core_ids: list[str] | None = None,
+) -> AugmentResult:
     """Bring every core example up to `per_core` generated variations (already made ones count)."""
     from cobe.models import get_provider
     from cobe.run import Caller

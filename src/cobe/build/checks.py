@@ -6,9 +6,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cobe.dataset.validate import validate_record
 from cobe.build.neardup import DEFAULT_THRESHOLD, near_duplicate_pairs
 from cobe.build.project import Item, Project, now
+from cobe.dataset.validate import validate_record
 from cobe.dataset.writers import to_native
 
 if TYPE_CHECKING:
@@ -52,23 +52,30 @@ def schema_failures(items: list[Item]) -> list[CheckFailure]:
 def duplicate_failures(items: list[Item], threshold: float = DEFAULT_THRESHOLD) -> list[CheckFailure]:
     """Each story that is a near-duplicate of an earlier item's story."""
     stories = {item.id: item.scenario.story for item in items}
-    return [CheckFailure(later, "near_duplicate", f"story {score:.0f}% like item {earlier}")
-            for earlier, later, score in near_duplicate_pairs(stories, threshold)]
+    return [
+        CheckFailure(later, "near_duplicate", f"story {score:.0f}% like item {earlier}")
+        for earlier, later, score in near_duplicate_pairs(stories, threshold)
+    ]
 
 
 def leakage_failures(project: Project) -> list[CheckFailure]:
     """Items of a core example whose items sit on both sides of the public/private split."""
     rows = project.conn.execute(
-        "SELECT s.item_id, s.split, i.core_id FROM splits s JOIN items i ON i.id = s.item_id").fetchall()
+        "SELECT s.item_id, s.split, i.core_id FROM splits s JOIN items i ON i.id = s.item_id"
+    ).fetchall()
     sides: dict[int, set[str]] = defaultdict(set)
     for row in rows:
         sides[row["core_id"]].add(row["split"])
-    return [CheckFailure(row["item_id"], "leakage", f"core example {row['core_id']} has items in both public and private")
-            for row in rows if len(sides[row["core_id"]]) > 1]
+    return [
+        CheckFailure(row["item_id"], "leakage", f"core example {row['core_id']} has items in both public and private")
+        for row in rows
+        if len(sides[row["core_id"]]) > 1
+    ]
 
 
-def consistency_failures(items: list[Item], judge: str, store_path: str, concurrency: int = 4,
-                         judge_prompts: str = "default") -> list[CheckFailure]:
+def consistency_failures(
+    items: list[Item], judge: str, store_path: str, concurrency: int = 4, judge_prompts: str = "default"
+) -> list[CheckFailure]:
     """With a judge: the illustrative answer must pass all three checks; the unchanged story must fail `change`."""
     from cobe.run import judge_responses
 
@@ -76,15 +83,21 @@ def consistency_failures(items: list[Item], judge: str, store_path: str, concurr
     pairs += [(item.scenario, item.scenario.story) for item in items]
     judged = judge_responses(pairs, judge, judge_prompts=judge_prompts, store_path=store_path, concurrency=concurrency)
     found = []
-    for item, answer, story in zip(items, judged[:len(items)], judged[len(items):]):
+    for item, answer, story in zip(items, judged[: len(items)], judged[len(items) :]):
         found.extend(_answer_failures(item.id, answer))
         verdict = _verdicts(story).get("change")
         if verdict == "T":
-            found.append(CheckFailure(item.id, "self_consistency",
-                                      "the unchanged story already satisfies the change criterion"))
+            found.append(
+                CheckFailure(item.id, "self_consistency", "the unchanged story already satisfies the change criterion")
+            )
         elif verdict is None:
-            found.append(CheckFailure(item.id, "self_consistency",
-                                      f"unchanged story: change check unscored ({_unscored(story).get('change', 'no verdict')})"))
+            found.append(
+                CheckFailure(
+                    item.id,
+                    "self_consistency",
+                    f"unchanged story: change check unscored ({_unscored(story).get('change', 'no verdict')})",
+                )
+            )
     return found
 
 
@@ -94,8 +107,11 @@ def _verdicts(judged: JudgedItem) -> dict[str, str | None]:
 
 def _unscored(judged: JudgedItem) -> dict[str, str]:
     # an unparseable verdict and a failed judge call both leave the check without a verdict
-    return {name: result.unscored or result.error or "no verdict" for name, result in judged.checks.items()
-            if result.verdict is None}
+    return {
+        name: result.unscored or result.error or "no verdict"
+        for name, result in judged.checks.items()
+        if result.verdict is None
+    }
 
 
 def _answer_failures(item_id: str, judged: JudgedItem) -> list[CheckFailure]:
@@ -107,12 +123,15 @@ def _answer_failures(item_id: str, judged: JudgedItem) -> list[CheckFailure]:
             found.append(CheckFailure(item_id, "self_consistency", f"illustrative answer fails the {check} check"))
         elif verdict is None:
             reason = unscored.get(check, "no verdict")
-            found.append(CheckFailure(item_id, "self_consistency", f"illustrative answer: {check} check unscored ({reason})"))
+            found.append(
+                CheckFailure(item_id, "self_consistency", f"illustrative answer: {check} check unscored ({reason})")
+            )
     return found
 
 
-def run_checks(project: Project, judge: str | None = None, threshold: float = DEFAULT_THRESHOLD,
-               concurrency: int = 4) -> list[CheckFailure]:
+def run_checks(
+    project: Project, judge: str | None = None, threshold: float = DEFAULT_THRESHOLD, concurrency: int = 4
+) -> list[CheckFailure]:
     """Run every automatic check on the live items, store the results, and return the failures."""
     items = project.items(*LIVE)
     failures = schema_failures(items) + duplicate_failures(items, threshold) + leakage_failures(project)
@@ -125,8 +144,10 @@ def run_checks(project: Project, judge: str | None = None, threshold: float = DE
     for failure in failures:
         by_item[(failure.item_id, failure.check)].append(failure.reason)
     with project.transaction() as conn:
-        conn.executemany("DELETE FROM check_results WHERE item_id = ? AND check_name = ?",
-                         [(item.id, name) for item in items for name in ran])
+        conn.executemany(
+            "DELETE FROM check_results WHERE item_id = ? AND check_name = ?",
+            [(item.id, name) for item in items for name in ran],
+        )
         rows = []
         for item in items:
             for name in ran:
@@ -139,5 +160,6 @@ def run_checks(project: Project, judge: str | None = None, threshold: float = DE
 def stored_results(project: Project, item_id: str) -> list[dict[str, Any]]:
     """The latest stored check results of one item, for the review page."""
     rows = project.conn.execute(
-        "SELECT check_name, ok, reason, run_at FROM check_results WHERE item_id = ? ORDER BY check_name", (item_id,))
+        "SELECT check_name, ok, reason, run_at FROM check_results WHERE item_id = ? ORDER BY check_name", (item_id,)
+    )
     return [dict(row) for row in rows]

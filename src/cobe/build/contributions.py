@@ -9,10 +9,11 @@ from typing import Any
 
 from cobe.build.project import Project
 from cobe.dataset.loaders import read_file
-from cobe.dataset.validate import validate_record
 from cobe.dataset.problems import Problem
+from cobe.dataset.validate import validate_record
 from cobe.errors import CobeError, InputError
 from cobe.prompts.templates import tier1_queries
+
 
 @dataclass
 class ImportResult:
@@ -29,11 +30,18 @@ def import_file(project: Project, path: str | Path, actor: str = "import") -> Im
     loaded = read_file(path)
     result = ImportResult(problems=list(loaded.problems), shape=loaded.shape)
     if not loaded.scenarios and loaded.errors:
-        raise InputError(f"{loaded.errors[0]} (nothing imported; run `cobe data validate {path}` to list every problem)")
+        raise InputError(
+            f"{loaded.errors[0]} (nothing imported; run `cobe data validate {path}` to list every problem)"
+        )
     for scenario in loaded.scenarios:
         try:
-            project.add_item(scenario, status="candidate", source=f"import:{Path(path).name}", actor=actor,
-                             reason=f"imported from {path}")
+            project.add_item(
+                scenario,
+                status="candidate",
+                source=f"import:{Path(path).name}",
+                actor=actor,
+                reason=f"imported from {path}",
+            )
         except CobeError as exc:
             result.skipped.append(f"{scenario.id}: {exc}")
             continue
@@ -89,8 +97,14 @@ def form_record(project: Project, form: dict[str, str]) -> tuple[dict[str, Any],
         try:
             record["graph"] = json.loads(graph_text)
         except json.JSONDecodeError as exc:
-            problems.append(Problem(file="form", id=record["id"], field="graph",
-                                    message=f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"))
+            problems.append(
+                Problem(
+                    file="form",
+                    id=record["id"],
+                    field="graph",
+                    message=f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                )
+            )
     return record, problems
 
 

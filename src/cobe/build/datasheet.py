@@ -17,8 +17,10 @@ def pipeline_counts(project: Project, released: int | None = None) -> dict[str, 
         return one("SELECT COUNT(DISTINCT item_id) FROM events WHERE to_status = ?", (status,)).fetchone()[0]
 
     rejected_from: dict[str, int] = {}
-    for row in one("SELECT from_status, COUNT(DISTINCT item_id) AS n FROM events WHERE to_status = 'rejected'"
-                   " AND item_id IN (SELECT id FROM items WHERE status = 'rejected') GROUP BY from_status"):
+    for row in one(
+        "SELECT from_status, COUNT(DISTINCT item_id) AS n FROM events WHERE to_status = 'rejected'"
+        " AND item_id IN (SELECT id FROM items WHERE status = 'rejected') GROUP BY from_status"
+    ):
         rejected_from[row["from_status"]] = row["n"]
     aug = reject_counts(project)
     return {
@@ -31,8 +33,9 @@ def pipeline_counts(project: Project, released: int | None = None) -> dict[str, 
         "rejected_in_review": sum(n for s, n in rejected_from.items() if s != "candidate"),
         "approved": entered("approved"),
         "reviews": review_counts(project),
-        "released": released if released is not None else one(
-            "SELECT COUNT(*) FROM items WHERE status = 'released'").fetchone()[0],
+        "released": released
+        if released is not None
+        else one("SELECT COUNT(*) FROM items WHERE status = 'released'").fetchone()[0],
     }
 
 
@@ -51,38 +54,62 @@ REJECT_LABELS = {
 }
 
 
-def render_datasheet(stats: dict[str, Any], counts: dict[str, Any], split: dict[str, int],
-                     release: dict[str, Any], audit: str | None) -> str:
+def render_datasheet(
+    stats: dict[str, Any], counts: dict[str, Any], split: dict[str, int], release: dict[str, Any], audit: str | None
+) -> str:
     """The datasheet as Markdown."""
-    lines = ["# Datasheet", "",
-             f"Release {release['id']} of `{release['project']}`, made {release['at']} "
-             f"(seed {release['seed']}, public share {release['public_share']}).", "",
-             "## Composition (Table 2)", ""]
-    lines += _table(("quantity", "value"), [
-        ("scenarios", stats["scenarios"]), ("core examples", stats["core_examples"]), ("domains", stats["domains"]),
-        ("words per story (mean)", stats["avg_words"]), ("sentences per story (mean)", stats["avg_sentences"]),
-        ("clauses per story (mean)", stats["avg_clauses"]), ("clauses per sentence", stats["clauses_per_sentence"]),
-    ])
+    lines = [
+        "# Datasheet",
+        "",
+        f"Release {release['id']} of `{release['project']}`, made {release['at']} "
+        f"(seed {release['seed']}, public share {release['public_share']}).",
+        "",
+        "## Composition (Table 2)",
+        "",
+    ]
+    lines += _table(
+        ("quantity", "value"),
+        [
+            ("scenarios", stats["scenarios"]),
+            ("core examples", stats["core_examples"]),
+            ("domains", stats["domains"]),
+            ("words per story (mean)", stats["avg_words"]),
+            ("sentences per story (mean)", stats["avg_sentences"]),
+            ("clauses per story (mean)", stats["avg_clauses"]),
+            ("clauses per sentence", stats["clauses_per_sentence"]),
+        ],
+    )
     lines += ["", f"Clauses counted by: {stats['clause_method']}.", "", "## Domains (Table 3)", ""]
     lines += _table(("domain", "% of scenarios"), list(stats["domain_shares"].items()))
     lines += ["", "## Graph types (Table 4)", ""]
     lines += _table(("graph type", "% of scenarios"), list(stats["graph_type_shares"].items()))
-    lines += ["", "## Split", "",
-              "All items of one core example are on the same side, so no public item leaks a private one.", ""]
+    lines += [
+        "",
+        "## Split",
+        "",
+        "All items of one core example are on the same side, so no public item leaks a private one.",
+        "",
+    ]
     lines += _table(("split", "scenarios"), [("public", split["public"]), ("private", split["private"])])
     lines += ["", "## Pipeline", ""]
     rows: list[tuple[str, Any]] = [
-        ("candidates contributed", counts["candidates"]), ("promoted to core", counts["core"]),
-        ("candidates rejected", counts["rejected_candidates"]), ("variations generated", counts["generated"]),
+        ("candidates contributed", counts["candidates"]),
+        ("promoted to core", counts["core"]),
+        ("candidates rejected", counts["rejected_candidates"]),
+        ("variations generated", counts["generated"]),
         ("augmentation outputs rejected", counts["augment_rejects_total"]),
     ]
     rows += [(f"— {REJECT_LABELS.get(k, k)}", v) for k, v in counts["augment_rejects"].items()]
     rev = counts["reviews"]
     rows += [
-        ("reviews recorded", rev["reviews"]), ("approved by both reviewers", rev["approved_by_both"]),
-        ("rejected by both reviewers", rev["rejected_by_both"]), ("reviewer disagreements", rev["disagreements"]),
-        ("disagreements resolved by the admin", rev["resolved"]), ("rejected in review", counts["rejected_in_review"]),
-        ("approved", counts["approved"]), ("released", counts["released"]),
+        ("reviews recorded", rev["reviews"]),
+        ("approved by both reviewers", rev["approved_by_both"]),
+        ("rejected by both reviewers", rev["rejected_by_both"]),
+        ("reviewer disagreements", rev["disagreements"]),
+        ("disagreements resolved by the admin", rev["resolved"]),
+        ("rejected in review", counts["rejected_in_review"]),
+        ("approved", counts["approved"]),
+        ("released", counts["released"]),
     ]
     lines += _table(("stage", "items"), rows)
     lines += ["", "## Expert audit", "", audit.rstrip() if audit else "No expert audit has been recorded.", ""]

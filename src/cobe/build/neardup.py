@@ -17,7 +17,7 @@ def _shingles(text: str, k: int = 3) -> set[str]:
     words = _WORD.findall(text.lower())
     if len(words) < k:
         return {" ".join(words)}
-    return {" ".join(words[i:i + k]) for i in range(len(words) - k + 1)}
+    return {" ".join(words[i : i + k]) for i in range(len(words) - k + 1)}
 
 
 @dataclass

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -34,7 +34,7 @@ RELEASABLE = ("approved", "released")
 
 def now() -> str:
     """The current UTC time as ISO 8601, the format of every timestamp in the project."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -108,9 +108,19 @@ class Project:
         self.conn.execute("COMMIT")
 
     # ---- items -------------------------------------------------------------------------
-    def add_item(self, scenario: Scenario, *, status: str, source: str, actor: str, reason: str = "",
-                 is_core: bool = False, parent_id: str | None = None, model: str | None = None,
-                 prompt_fingerprint: str | None = None) -> Item:
+    def add_item(
+        self,
+        scenario: Scenario,
+        *,
+        status: str,
+        source: str,
+        actor: str,
+        reason: str = "",
+        is_core: bool = False,
+        parent_id: str | None = None,
+        model: str | None = None,
+        prompt_fingerprint: str | None = None,
+    ) -> Item:
         """Insert a new item and its first event; InputError when the id is taken."""
         if status not in STATUSES:
             raise InputError(f"unknown status {status!r}; expected one of {', '.join(STATUSES)}")
@@ -121,8 +131,20 @@ class Project:
             conn.execute(
                 "INSERT INTO items (id, core_id, variation, status, is_core, parent_id, source, model,"
                 " prompt_fingerprint, data, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (scenario.id, scenario.core_id, scenario.variation, status, int(is_core), parent_id, source,
-                 model, prompt_fingerprint, scenario.model_dump_json(), stamp, stamp),
+                (
+                    scenario.id,
+                    scenario.core_id,
+                    scenario.variation,
+                    status,
+                    int(is_core),
+                    parent_id,
+                    source,
+                    model,
+                    prompt_fingerprint,
+                    scenario.model_dump_json(),
+                    stamp,
+                    stamp,
+                ),
             )
             self._event(conn, scenario.id, None, status, actor, reason, stamp)
         return self.item(scenario.id)
@@ -153,8 +175,9 @@ class Project:
         with self.transaction() as conn:
             self._move(conn, item_id, to, actor=actor, reason=reason, is_core=is_core)
 
-    def _move(self, conn: sqlite3.Connection, item_id: str, to: str, *, actor: str, reason: str,
-              is_core: bool | None = None) -> None:
+    def _move(
+        self, conn: sqlite3.Connection, item_id: str, to: str, *, actor: str, reason: str, is_core: bool | None = None
+    ) -> None:
         row = conn.execute("SELECT status FROM items WHERE id = ?", (item_id,)).fetchone()
         if row is None:
             raise InputError(f"{self.root}: no item with id {item_id!r}")
@@ -168,8 +191,9 @@ class Project:
         self._event(conn, item_id, current, to, actor, reason, stamp)
 
     @staticmethod
-    def _event(conn: sqlite3.Connection, item_id: str, src: str | None, dst: str, actor: str, reason: str,
-               stamp: str) -> None:
+    def _event(
+        conn: sqlite3.Connection, item_id: str, src: str | None, dst: str, actor: str, reason: str, stamp: str
+    ) -> None:
         conn.execute(
             "INSERT INTO events (item_id, from_status, to_status, actor, reason, at) VALUES (?,?,?,?,?,?)",
             (item_id, src, dst, actor, reason, stamp),
@@ -201,10 +225,18 @@ class Project:
 
 def _item(row: sqlite3.Row) -> Item:
     return Item(
-        id=row["id"], core_id=row["core_id"], variation=row["variation"], status=row["status"],
-        is_core=bool(row["is_core"]), parent_id=row["parent_id"], source=row["source"], model=row["model"],
-        prompt_fingerprint=row["prompt_fingerprint"], scenario=Scenario.model_validate(json.loads(row["data"])),
-        created_at=row["created_at"], updated_at=row["updated_at"],
+        id=row["id"],
+        core_id=row["core_id"],
+        variation=row["variation"],
+        status=row["status"],
+        is_core=bool(row["is_core"]),
+        parent_id=row["parent_id"],
+        source=row["source"],
+        model=row["model"],
+        prompt_fingerprint=row["prompt_fingerprint"],
+        scenario=Scenario.model_validate(json.loads(row["data"])),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
     )
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from cobe.build.audit import audit_summary, summary_markdown
-from cobe.dataset.validate import validate_record
 from cobe.build.datasheet import pipeline_counts, render_datasheet
 from cobe.build.project import RELEASABLE, Item, Project, now
 from cobe.dataset import dataset_stats, write_dataset
+from cobe.dataset.validate import validate_record
 from cobe.dataset.writers import to_native
 from cobe.errors import InputError
 
@@ -47,7 +47,9 @@ def assign_split(project: Project, items: list[Item], public_share: float, seed:
     for k, core in enumerate(new):
         # whole core examples move together, so the split cannot leak a core's variations;
         # keep at least one core private unless everything is meant to be public
-        last_private = public_share < 1 and k == len(new) - 1 and all(sides.get(c) == "public" for c in sizes if c != core)
+        last_private = (
+            public_share < 1 and k == len(new) - 1 and all(sides.get(c) == "public" for c in sizes if c != core)
+        )
         if public < target and not last_private:
             sides[core] = "public"
             public += sizes[core]
@@ -56,7 +58,9 @@ def assign_split(project: Project, items: list[Item], public_share: float, seed:
     return sides
 
 
-def release(project: Project, out: str | Path, public_share: float = 0.1, seed: int = 0, actor: str = "cli") -> ReleaseResult:
+def release(
+    project: Project, out: str | Path, public_share: float = 0.1, seed: int = 0, actor: str = "cli"
+) -> ReleaseResult:
     """Write every approved (and previously released) item to `out`, mark them released, write the datasheet."""
     if not 0 <= public_share <= 1:
         raise InputError(f"--public-share {public_share}: expected a number from 0 to 1")
@@ -67,8 +71,10 @@ def release(project: Project, out: str | Path, public_share: float = 0.1, seed: 
         _, problems = validate_record(to_native(item.scenario), label=item.id, strict=True)
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise InputError(f"item {item.id} would fail strict validation: {problems[0]}{more}; "
-                             f"fix it or reject it, then release again")
+            raise InputError(
+                f"item {item.id} would fail strict validation: {problems[0]}{more}; "
+                f"fix it or reject it, then release again"
+            )
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"{target}: exists and is not a directory")
@@ -83,28 +89,48 @@ def release(project: Project, out: str | Path, public_share: float = 0.1, seed: 
         write_dataset(scenarios, target / PAPER_FILE, to="paper"),
         write_dataset(scenarios, target / SITE_FILE, to="site"),
         write_dataset([i.scenario for i in items if i.id in set(result.public)], target / "public.jsonl", to="native"),
-        write_dataset([i.scenario for i in items if i.id in set(result.private)], target / "private.jsonl", to="native"),
+        write_dataset(
+            [i.scenario for i in items if i.id in set(result.private)], target / "private.jsonl", to="native"
+        ),
     ]
     split_path = target / "split.json"
-    split_path.write_text(json.dumps({"seed": seed, "public_share": public_share, "public": result.public,
-                                      "private": result.private}, indent=2) + "\n", encoding="utf-8")
+    split_path.write_text(
+        json.dumps(
+            {"seed": seed, "public_share": public_share, "public": result.public, "private": result.private}, indent=2
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     stamp = now()
     with project.transaction() as conn:
-        cursor = conn.execute("INSERT INTO releases (out, public_share, seed, items, at) VALUES (?,?,?,?,?)",
-                              (str(target), public_share, seed, len(items), stamp))
+        cursor = conn.execute(
+            "INSERT INTO releases (out, public_share, seed, items, at) VALUES (?,?,?,?,?)",
+            (str(target), public_share, seed, len(items), stamp),
+        )
         release_id = int(cursor.lastrowid or 0)
-        conn.executemany("INSERT OR REPLACE INTO splits (item_id, split, release_id) VALUES (?,?,?)",
-                         [(i.id, sides[i.core_id], release_id) for i in items])
+        conn.executemany(
+            "INSERT OR REPLACE INTO splits (item_id, split, release_id) VALUES (?,?,?)",
+            [(i.id, sides[i.core_id], release_id) for i in items],
+        )
         for item in items:
             if item.status == "approved":
                 project._move(conn, item.id, "released", actor=actor, reason=f"release {release_id} to {target}")
-    result.files += [split_path, *_write_datasheet(project, target, scenarios, result, {
-        "id": release_id, "project": str(project.root), "at": stamp, "seed": seed, "public_share": public_share})]
+    result.files += [
+        split_path,
+        *_write_datasheet(
+            project,
+            target,
+            scenarios,
+            result,
+            {"id": release_id, "project": str(project.root), "at": stamp, "seed": seed, "public_share": public_share},
+        ),
+    ]
     return result
 
 
-def _write_datasheet(project: Project, target: Path, scenarios: list[Any], result: ReleaseResult,
-                     info: dict[str, Any]) -> list[Path]:
+def _write_datasheet(
+    project: Project, target: Path, scenarios: list[Any], result: ReleaseResult, info: dict[str, Any]
+) -> list[Path]:
     stats = dataset_stats(scenarios)
     counts = pipeline_counts(project, released=len(result.items))
     has_audit = project.conn.execute("SELECT COUNT(*) FROM audits").fetchone()[0] > 0
@@ -113,6 +139,9 @@ def _write_datasheet(project: Project, target: Path, scenarios: list[Any], resul
     text = render_datasheet(stats, counts, split, info, summary_markdown(summary) if summary else None)
     md, js = target / "datasheet.md", target / "datasheet.json"
     md.write_text(text, encoding="utf-8")
-    js.write_text(json.dumps({"release": info, "stats": stats, "pipeline": counts, "split": split, "audit": summary},
-                             indent=2) + "\n", encoding="utf-8")
+    js.write_text(
+        json.dumps({"release": info, "stats": stats, "pipeline": counts, "split": split, "audit": summary}, indent=2)
+        + "\n",
+        encoding="utf-8",
+    )
     return [md, js]

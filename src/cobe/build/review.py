@@ -33,8 +33,10 @@ def add_reviewer(project: Project, name: str, role: str = "reviewer") -> str:
     token = new_token()
     try:
         with project.transaction() as conn:
-            conn.execute("INSERT INTO reviewers (name, token_hash, role, created_at) VALUES (?,?,?,?)",
-                         (name, hash_token(token), role, now()))
+            conn.execute(
+                "INSERT INTO reviewers (name, token_hash, role, created_at) VALUES (?,?,?,?)",
+                (name, hash_token(token), role, now()),
+            )
     except sqlite3.IntegrityError:
         raise InputError(f"{project.root}: reviewer {name!r} already exists") from None
     return token
@@ -59,7 +61,9 @@ def reviewer_for_token(project: Project, token: str) -> Reviewer | None:
 def _reviewer(project: Project, name: str) -> Reviewer:
     row = project.conn.execute("SELECT name, role FROM reviewers WHERE name = ?", (name,)).fetchone()
     if row is None:
-        raise InputError(f"{project.root}: no reviewer named {name!r}; add one with `cobe build reviewers {project.root} --add {name}`")
+        raise InputError(
+            f"{project.root}: no reviewer named {name!r}; add one with `cobe build reviewers {project.root} --add {name}`"
+        )
     return Reviewer(row["name"], row["role"])
 
 
@@ -86,8 +90,10 @@ def record_review(project: Project, item_id: str, reviewer: str, decision: str, 
             raise InputError(f"item {item_id}: {who.name} has already reviewed it")
         if len(done) >= REVIEWS_NEEDED:
             raise InputError(f"item {item_id}: already has {REVIEWS_NEEDED} reviews")
-        conn.execute("INSERT INTO reviews (item_id, reviewer, decision, comment, at) VALUES (?,?,?,?,?)",
-                     (item_id, who.name, decision, comment, now()))
+        conn.execute(
+            "INSERT INTO reviews (item_id, reviewer, decision, comment, at) VALUES (?,?,?,?,?)",
+            (item_id, who.name, decision, comment, now()),
+        )
         decisions = [r["decision"] for r in done] + [decision]
         if len(decisions) < REVIEWS_NEEDED:
             return "pending"
@@ -105,7 +111,9 @@ def disagreements(project: Project) -> list[Item]:
     """Items whose two reviewers disagree and that no admin has resolved yet."""
     rows = project.conn.execute(
         "SELECT item_id FROM reviews GROUP BY item_id HAVING COUNT(*) >= ? AND COUNT(DISTINCT decision) > 1"
-        " AND item_id NOT IN (SELECT item_id FROM resolutions)", (REVIEWS_NEEDED,)).fetchall()
+        " AND item_id NOT IN (SELECT item_id FROM resolutions)",
+        (REVIEWS_NEEDED,),
+    ).fetchall()
     return [project.item(r["item_id"]) for r in rows]
 
 
@@ -119,8 +127,10 @@ def resolve(project: Project, item_id: str, actor: str, decision: str, reason: s
         raise InputError(f"item {item_id}: is not an open disagreement")
     status = "approved" if decision == "approve" else "rejected"
     with project.transaction() as conn:
-        conn.execute("INSERT INTO resolutions (item_id, actor, decision, reason, at) VALUES (?,?,?,?,?)",
-                     (item_id, actor, decision, reason, now()))
+        conn.execute(
+            "INSERT INTO resolutions (item_id, actor, decision, reason, at) VALUES (?,?,?,?,?)",
+            (item_id, actor, decision, reason, now()),
+        )
         project._move(conn, item_id, status, actor=f"admin:{actor}", reason=f"resolved disagreement: {reason}")
     return status
 
@@ -131,7 +141,9 @@ def queue(project: Project, reviewer: str) -> list[Item]:
         f"SELECT id FROM items WHERE status IN ({','.join('?' * len(REVIEWABLE))})"
         " AND id NOT IN (SELECT item_id FROM reviews WHERE reviewer = ?)"
         " AND id IN (SELECT id FROM items i WHERE (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id) < ?)"
-        " ORDER BY core_id, variation", (*REVIEWABLE, reviewer, REVIEWS_NEEDED)).fetchall()
+        " ORDER BY core_id, variation",
+        (*REVIEWABLE, reviewer, REVIEWS_NEEDED),
+    ).fetchall()
     return [project.item(r["id"]) for r in rows]
 
 
@@ -140,11 +152,16 @@ def review_counts(project: Project) -> dict[str, int]:
     one = project.conn.execute
     return {
         "reviews": one("SELECT COUNT(*) FROM reviews").fetchone()[0],
-        "approved_by_both": one("SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
-                                " HAVING COUNT(*) >= 2 AND MIN(decision) = 'approve' AND MAX(decision) = 'approve')").fetchone()[0],
-        "rejected_by_both": one("SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
-                                " HAVING COUNT(*) >= 2 AND MIN(decision) = 'reject' AND MAX(decision) = 'reject')").fetchone()[0],
-        "disagreements": one("SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
-                             " HAVING COUNT(DISTINCT decision) > 1)").fetchone()[0],
+        "approved_by_both": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
+            " HAVING COUNT(*) >= 2 AND MIN(decision) = 'approve' AND MAX(decision) = 'approve')"
+        ).fetchone()[0],
+        "rejected_by_both": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
+            " HAVING COUNT(*) >= 2 AND MIN(decision) = 'reject' AND MAX(decision) = 'reject')"
+        ).fetchone()[0],
+        "disagreements": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id HAVING COUNT(DISTINCT decision) > 1)"
+        ).fetchone()[0],
         "resolved": one("SELECT COUNT(*) FROM resolutions").fetchone()[0],
     }

@@ -29,7 +29,16 @@ from cobe.build.review import Reviewer, disagreements, queue, record_review, res
 from cobe.errors import CobeError
 
 HERE = Path(__file__).parent
-FORM_FIELDS = ("domain", "story", "intervention", "original_condition", "illustrative_answer", "preserve", "change", "graph")
+FORM_FIELDS = (
+    "domain",
+    "story",
+    "intervention",
+    "original_condition",
+    "illustrative_answer",
+    "preserve",
+    "change",
+    "graph",
+)
 CSS = """body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
 .story{background:#f4f4f4;padding:.6rem 1rem;border-left:4px solid #888}.fail{color:#a00}.ok{color:#070}
 textarea,input[type=text]{width:100%}label{display:block;margin-top:.6rem}table{border-collapse:collapse}
@@ -67,7 +76,8 @@ def create_app(directory: str | Path) -> FastAPI:
             return None
         row = project.conn.execute(
             "SELECT r.name, r.role FROM sessions s JOIN reviewers r ON r.name = s.reviewer WHERE s.id_hash = ?",
-            (hash_token(sid),)).fetchone()
+            (hash_token(sid),),
+        ).fetchone()
         if row is None:
             return None
         return Reviewer(row["name"], row["role"]), csrf_token(_Secret.get(project), sid)
@@ -77,12 +87,20 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             found = who(request, project)
             if found is None:
-                return page(request, "build_message.html", {"title": "Sign in", "message":
-                            "Open your private link to sign in."}, status=401)
+                return page(
+                    request,
+                    "build_message.html",
+                    {"title": "Sign in", "message": "Open your private link to sign in."},
+                    status=401,
+                )
             person, csrf = found
             if role is not None and person.role != role:
-                return page(request, "build_message.html", {"title": "Not allowed", "message":
-                            f"This page is for the {role}."}, status=403)
+                return page(
+                    request,
+                    "build_message.html",
+                    {"title": "Not allowed", "message": f"This page is for the {role}."},
+                    status=403,
+                )
             try:
                 return handler(project, person, csrf)
             except CobeError as exc:
@@ -97,8 +115,12 @@ def create_app(directory: str | Path) -> FastAPI:
 
     def expired_form(request: Request) -> Response:
         # a missing or stale CSRF token: refuse without writing anything
-        return page(request, "build_message.html", {"title": "Expired form", "message":
-                    "The form expired; reload the page and try again."}, status=403)
+        return page(
+            request,
+            "build_message.html",
+            {"title": "Expired form", "message": "The form expired; reload the page and try again."},
+            status=403,
+        )
 
     @app.get("/style.css")
     def style() -> Response:
@@ -109,12 +131,18 @@ def create_app(directory: str | Path) -> FastAPI:
         with open_project(root) as project:
             person = reviewer_for_token(project, token)
             if person is None:
-                return page(request, "build_message.html", {"title": "Unknown link", "message":
-                            "This link is not valid."}, status=404)
+                return page(
+                    request,
+                    "build_message.html",
+                    {"title": "Unknown link", "message": "This link is not valid."},
+                    status=404,
+                )
             sid = new_token()
             with project.transaction() as conn:
-                conn.execute("INSERT INTO sessions (id_hash, reviewer, created_at) VALUES (?,?,?)",
-                             (hash_token(sid), person.name, now()))
+                conn.execute(
+                    "INSERT INTO sessions (id_hash, reviewer, created_at) VALUES (?,?,?)",
+                    (hash_token(sid), person.name, now()),
+                )
         # the token leaves the address bar at once; the session cookie carries the sign-in
         response = RedirectResponse("/", status_code=303)
         set_session_cookie(response, request, sid)
@@ -127,18 +155,32 @@ def create_app(directory: str | Path) -> FastAPI:
                 return RedirectResponse("/admin", status_code=303)
             if person.role == "expert":
                 return RedirectResponse("/audit", status_code=303)
-            return page(request, "build_home.html", {"title": "Review", "person": person, "csrf": csrf,
-                                                      "items": queue(project, person.name)})
+            return page(
+                request,
+                "build_home.html",
+                {"title": "Review", "person": person, "csrf": csrf, "items": queue(project, person.name)},
+            )
+
         return guarded(request, None, handler)
 
     @app.get("/item/{item_id}", response_class=HTMLResponse)
     def item_page(request: Request, item_id: str) -> Response:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             item = project.item(item_id)
-            return page(request, "build_item.html", {
-                "title": f"Item {item.id}", "person": person, "csrf": csrf, "item": item, "s": item.scenario,
-                "checks": stored_results(project, item.id),
-                "mine": [r for r in reviews_of(project, item.id) if r["reviewer"] == person.name]})
+            return page(
+                request,
+                "build_item.html",
+                {
+                    "title": f"Item {item.id}",
+                    "person": person,
+                    "csrf": csrf,
+                    "item": item,
+                    "s": item.scenario,
+                    "checks": stored_results(project, item.id),
+                    "mine": [r for r in reviews_of(project, item.id) if r["reviewer"] == person.name],
+                },
+            )
+
         return guarded(request, None, handler)
 
     @app.post("/item/{item_id}/review")
@@ -150,18 +192,33 @@ def create_app(directory: str | Path) -> FastAPI:
 
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             if person.role != "reviewer":
-                return page(request, "build_message.html", {"title": "Not allowed", "message":
-                            "Only reviewers review items."}, status=403)
+                return page(
+                    request,
+                    "build_message.html",
+                    {"title": "Not allowed", "message": "Only reviewers review items."},
+                    status=403,
+                )
             record_review(project, item_id, person.name, data.get("decision", ""), data.get("comment", ""))
             return RedirectResponse("/", status_code=303)
+
         return guarded(request, None, handler)
 
     @app.get("/admin", response_class=HTMLResponse)
     def admin_page(request: Request) -> Response:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             open_items = [(i, reviews_of(project, i.id), stored_results(project, i.id)) for i in disagreements(project)]
-            return page(request, "build_admin.html", {"title": "Disagreements", "person": person, "csrf": csrf,
-                                                       "open_items": open_items, "counts": project.status_counts()})
+            return page(
+                request,
+                "build_admin.html",
+                {
+                    "title": "Disagreements",
+                    "person": person,
+                    "csrf": csrf,
+                    "open_items": open_items,
+                    "counts": project.status_counts(),
+                },
+            )
+
         return guarded(request, "admin", handler)
 
     @app.post("/admin/resolve/{item_id}")
@@ -174,13 +231,18 @@ def create_app(directory: str | Path) -> FastAPI:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             resolve(project, item_id, person.name, data.get("decision", ""), data.get("reason", ""))
             return RedirectResponse("/admin", status_code=303)
+
         return guarded(request, "admin", handler)
 
     @app.get("/contribute", response_class=HTMLResponse)
     def contribute_page(request: Request) -> Response:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
-            return page(request, "build_contribute.html", {"title": "Contribute", "person": person, "csrf": csrf,
-                                                            "form": {}, "problems": [], "added": None})
+            return page(
+                request,
+                "build_contribute.html",
+                {"title": "Contribute", "person": person, "csrf": csrf, "form": {}, "problems": [], "added": None},
+            )
+
         return guarded(request, None, handler)
 
     @app.post("/contribute", response_class=HTMLResponse)
@@ -193,17 +255,37 @@ def create_app(directory: str | Path) -> FastAPI:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             form = {k: data.get(k, "") for k in FORM_FIELDS}
             added, problems = submit_contribution(project, form, actor=f"form:{person.name}")
-            return page(request, "build_contribute.html", {
-                "title": "Contribute", "person": person, "csrf": csrf, "form": {} if added else form,
-                "problems": [str(p) for p in problems], "added": added}, status=200 if added else 422)
+            return page(
+                request,
+                "build_contribute.html",
+                {
+                    "title": "Contribute",
+                    "person": person,
+                    "csrf": csrf,
+                    "form": {} if added else form,
+                    "problems": [str(p) for p in problems],
+                    "added": added,
+                },
+                status=200 if added else 422,
+            )
+
         return guarded(request, None, handler)
 
     @app.get("/audit", response_class=HTMLResponse)
     def audit_page(request: Request) -> Response:
         def handler(project: Project, person: Reviewer, csrf: str) -> Response:
             audit_id = _expert_audit(person)
-            return page(request, "build_audit.html", {"title": f"Audit {audit_id}", "person": person, "csrf": csrf,
-                                                       "items": audit_mod.audit_items(project, audit_id)})
+            return page(
+                request,
+                "build_audit.html",
+                {
+                    "title": f"Audit {audit_id}",
+                    "person": person,
+                    "csrf": csrf,
+                    "items": audit_mod.audit_items(project, audit_id),
+                },
+            )
+
         return guarded(request, "expert", handler)
 
     @app.post("/audit", response_class=HTMLResponse)
@@ -220,6 +302,7 @@ def create_app(directory: str | Path) -> FastAPI:
                 audit_mod.rate_item(project, audit_id, person.name, item.id, scores, where=f"item {item.id}")
             audit_mod.rate_sample(project, audit_id, person.name, data.get("diversity", ""), data.get("feedback", ""))
             return page(request, "build_message.html", {"title": "Thank you", "message": "Your ratings are saved."})
+
         return guarded(request, "expert", handler)
 
     @app.post("/logout")

@@ -66,12 +66,17 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     counts.add_column("")
     counts.add_column("", justify="right")
     for label, value in [
-        ("rated items", m["items"]), ("compared (judge scored, human majority)", m["n"]),
+        ("rated items", m["items"]),
+        ("compared (judge scored, human majority)", m["n"]),
         ("excluded: no majority, Yes/No tie", m["no_majority_tie"]),
         ("excluded: no majority, only Other", m["no_majority_all_other"]),
-        ("excluded: judge unscored", m["judge_unscored"]), ("rated but not in the run", m["not_in_run"]),
-        ("raters", m["raters"]), ("ratings", m["ratings"]), ("'Other' answers", m["other_labels"]),
-        ("Fleiss' kappa", _num(m["fleiss_kappa"])), ("Krippendorff's alpha", _num(m["krippendorff_alpha"])),
+        ("excluded: judge unscored", m["judge_unscored"]),
+        ("rated but not in the run", m["not_in_run"]),
+        ("raters", m["raters"]),
+        ("ratings", m["ratings"]),
+        ("'Other' answers", m["other_labels"]),
+        ("Fleiss' kappa", _num(m["fleiss_kappa"])),
+        ("Krippendorff's alpha", _num(m["krippendorff_alpha"])),
     ]:
         counts.add_row(label, str(value))
     console.print(counts)
@@ -82,7 +87,9 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     for check in ("connectors", "preserve", "change"):
         by_check.add_column(check, justify="right")
     for direction, row in report["per_check_disagreements"].items():
-        by_check.add_row(direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in ("connectors", "preserve", "change")))
+        by_check.add_row(
+            direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in ("connectors", "preserve", "change"))
+        )
     console.print(by_check)
 
     if report["disagreements"]:
@@ -100,10 +107,21 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
 @click.command("agreement")
 @click.argument("source", type=click.Path(exists=True))
 @click.option("--run", "run", default=None, help="Run directory with the judge's verdicts [default: the study's run].")
-@click.option("--check", type=click.Choice(CHECK_CHOICES), default="overall", show_default=True,
-              help="Compare the human label with the overall verdict or one check's verdict.")
+@click.option(
+    "--check",
+    type=click.Choice(CHECK_CHOICES),
+    default="overall",
+    show_default=True,
+    help="Compare the human label with the overall verdict or one check's verdict.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-@click.option("--resamples", type=click.IntRange(min=0), default=1000, show_default=True, help="Bootstrap resamples for the CIs (0: none).")
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples for the CIs (0: none).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resamples: int, seed: int) -> None:
     """Judge–human agreement for SOURCE: a study (directory or study.sqlite) or a CSV of ratings.
@@ -136,11 +154,21 @@ def judges() -> None:
 @click.option("--judge", "judge_specs", multiple=True, required=True, help="Judge model spec; repeat for several.")
 @click.option("--judge-prompts", default="default", show_default=True, help="Judge prompt set: a name or a directory.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
-@click.option("--resamples", type=click.IntRange(min=0), default=1000, show_default=True, help="Bootstrap resamples for kappa's CI.")
+@click.option(
+    "--resamples",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples for kappa's CI.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the ranking as JSON.")
-def analyze_cmd(study: str, judge_specs: tuple[str, ...], judge_prompts: str, concurrency: int | None, resamples: int, as_json: bool) -> None:
+def analyze_cmd(
+    study: str, judge_specs: tuple[str, ...], judge_prompts: str, concurrency: int | None, resamples: int, as_json: bool
+) -> None:
     """Run each judge on STUDY's rated items and rank them by Cohen's kappa vs. the human majority."""
-    ranked = analyze_judges(study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples)
+    ranked = analyze_judges(
+        study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples
+    )
     if as_json:
         click.echo(json.dumps(ranked, indent=2))
         return
@@ -150,9 +178,15 @@ def analyze_cmd(study: str, judge_specs: tuple[str, ...], judge_prompts: str, co
     for r in ranked:
         interval = r["kappa_ci"]
         table.add_row(
-            str(r["rank"]), r["judge"], _num(r["kappa"]), f"{_num(interval[0])} – {_num(interval[1])}" if interval else "—",
-            _num(r["accuracy"]), _num(r["f1"]), f"{100 * (r['unscored_share'] or 0):.1f}%",
-            _num(r["cost_per_1000"], 2), _num(r["seconds_per_1000"], 1),
+            str(r["rank"]),
+            r["judge"],
+            _num(r["kappa"]),
+            f"{_num(interval[0])} – {_num(interval[1])}" if interval else "—",
+            _num(r["accuracy"]),
+            _num(r["f1"]),
+            f"{100 * (r['unscored_share'] or 0):.1f}%",
+            _num(r["cost_per_1000"], 2),
+            _num(r["seconds_per_1000"], 1),
         )
     _console().print(table)
     _console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")

@@ -23,7 +23,9 @@ def _print_links(links: StudyLinks) -> None:
         click.echo(f"  {name}: {url}")
     if links.admin:
         click.echo(f"  admin: {links.admin}")
-    click.echo("Lost a link? `cobe annotate links STUDY --rotate [--who rater-2]` issues a new one and disables the old.")
+    click.echo(
+        "Lost a link? `cobe annotate links STUDY --rotate [--who rater-2]` issues a new one and disables the old."
+    )
 
 
 @click.group()
@@ -36,10 +38,18 @@ def annotate() -> None:
 @click.option("--n", "n", type=int, default=250, show_default=True, help="Number of responses to rate.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed for the sample and each rater's order.")
 @click.option("--raters", type=int, default=3, show_default=True, help="Number of raters; each rates every item.")
-@click.option("--out", "out", type=click.Path(file_okay=False), default=None, help="Study directory [default: RUN/study].")
-@click.option("--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where raters will reach `cobe annotate serve`.")
-@click.option("--title", default=DEFAULT_TITLE, show_default=True,
-              help="Heading raters see; keep model names out of it, raters rate blind.")
+@click.option(
+    "--out", "out", type=click.Path(file_okay=False), default=None, help="Study directory [default: RUN/study]."
+)
+@click.option(
+    "--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where raters will reach `cobe annotate serve`."
+)
+@click.option(
+    "--title",
+    default=DEFAULT_TITLE,
+    show_default=True,
+    help="Heading raters see; keep model names out of it, raters rate blind.",
+)
 def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_url: str, title: str) -> None:
     """Sample N responses of RUN (stratified by model) into a new study and print the private links."""
     _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title))

@@ -70,16 +70,21 @@ def promote_cmd(directory: str, ids: tuple[str, ...], to: str, reason: str, acto
 @click.option("--concurrency", default=4, show_default=True)
 @click.option("--max-attempts", default=3, show_default=True, help="Tries per variation before giving up.")
 @click.option("--threshold", default=90.0, show_default=True, help="Near-duplicate threshold (token-set ratio, 0-100).")
-def augment_cmd(directory: str, model: str, per_core: int, concurrency: int, max_attempts: int, threshold: float) -> None:
+def augment_cmd(
+    directory: str, model: str, per_core: int, concurrency: int, max_attempts: int, threshold: float
+) -> None:
     """Generate variations of every core example; invalid outputs are rejected, counted and regenerated."""
     from cobe.build.augment import augment
 
     with _open(directory) as project:
-        result = augment(project, model, per_core=per_core, concurrency=concurrency, max_attempts=max_attempts,
-                         threshold=threshold)
+        result = augment(
+            project, model, per_core=per_core, concurrency=concurrency, max_attempts=max_attempts, threshold=threshold
+        )
     rejects = ", ".join(f"{k} {v}" for k, v in sorted(result.rejects.items())) or "none"
-    click.echo(f"added {len(result.added)} variation(s) in {result.calls} call(s); rejected: {rejects}; "
-               f"gave up on {result.gave_up} slot(s)")
+    click.echo(
+        f"added {len(result.added)} variation(s) in {result.calls} call(s); rejected: {rejects}; "
+        f"gave up on {result.gave_up} slot(s)"
+    )
 
 
 @build.command("check")
@@ -104,8 +109,12 @@ def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: 
 @click.argument("directory")
 @click.option("--add", "names", multiple=True, help="Register a reviewer; prints their private link.")
 @click.option("--admin", "admins", multiple=True, help="Register an admin (resolves disagreements).")
-@click.option("--base-url", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", show_default=True,
-              help="Where `cobe build serve` will listen, for the printed links.")
+@click.option(
+    "--base-url",
+    default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}",
+    show_default=True,
+    help="Where `cobe build serve` will listen, for the printed links.",
+)
 def reviewers_cmd(directory: str, names: tuple[str, ...], admins: tuple[str, ...], base_url: str) -> None:
     """Issue private review links (shown once), or list the reviewers."""
     from cobe.build.review import add_reviewer, reviewers
@@ -234,8 +243,10 @@ def release_cmd(directory: str, out: str, public_share: float, seed: int) -> Non
 
     with _open(directory) as project:
         result = release(project, out, public_share=public_share, seed=seed)
-    click.echo(f"released {len(result.items)} item(s) to {result.out} "
-               f"({len(result.public)} public, {len(result.private)} private)")
+    click.echo(
+        f"released {len(result.items)} item(s) to {result.out} "
+        f"({len(result.public)} public, {len(result.private)} private)"
+    )
 
 
 @build.command("status")
@@ -254,7 +265,11 @@ def show_cmd(directory: str, item_id: str) -> None:
     """One item's lineage and history."""
     with _open(directory) as project:
         item = project.item(item_id)
-        click.echo(f"{item.id}: {item.status}; source {item.source}; from {item.parent_id or '-'}; "
-                   f"model {item.model or '-'}; prompt {item.prompt_fingerprint or '-'}")
+        click.echo(
+            f"{item.id}: {item.status}; source {item.source}; from {item.parent_id or '-'}; "
+            f"model {item.model or '-'}; prompt {item.prompt_fingerprint or '-'}"
+        )
         for event in project.events(item_id):
-            click.echo(f"  {event['at']} {event['from_status'] or '-'} -> {event['to_status']} by {event['actor']}: {event['reason']}")
+            click.echo(
+                f"  {event['at']} {event['from_status'] or '-'} -> {event['to_status']} by {event['actor']}: {event['reason']}"
+            )

@@ -24,7 +24,11 @@ from cobe.errors import InputError
 
 DEFAULT_DATA = "builtin:starter"
 data_option = click.option(
-    "--data", "data_source", default=DEFAULT_DATA, envvar="COBE_DATA", show_default=True,
+    "--data",
+    "data_source",
+    default=DEFAULT_DATA,
+    envvar="COBE_DATA",
+    show_default=True,
     help="Dataset file, or builtin:<name>. Env: COBE_DATA.",
 )
 
@@ -68,7 +72,9 @@ def convert_cmd(source: str, out: str, shape: str) -> None:
 @data.command("stats")
 @click.argument("source", default=DEFAULT_DATA, envvar="COBE_DATA")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON only.")
-@click.option("--method", type=click.Choice(METHODS), default="auto", show_default=True, help="How clauses are counted.")
+@click.option(
+    "--method", type=click.Choice(METHODS), default="auto", show_default=True, help="How clauses are counted."
+)
 def stats_cmd(source: str, as_json: bool, method: str) -> None:
     """Size, story length, domain and graph-type shares (the paper's Tables 2–4)."""
     stats = dataset_stats(load_dataset(source).scenarios, method=method)
@@ -80,13 +86,20 @@ def stats_cmd(source: str, as_json: bool, method: str) -> None:
     size.add_column("statistic")
     size.add_column("value", justify="right")
     for label, key in [
-        ("scenarios", "scenarios"), ("core examples", "core_examples"), ("domains", "domains"),
-        ("avg. words per story", "avg_words"), ("avg. sentences per story", "avg_sentences"),
-        ("avg. clauses per story", "avg_clauses"), ("clauses per sentence", "clauses_per_sentence"),
+        ("scenarios", "scenarios"),
+        ("core examples", "core_examples"),
+        ("domains", "domains"),
+        ("avg. words per story", "avg_words"),
+        ("avg. sentences per story", "avg_sentences"),
+        ("avg. clauses per story", "avg_clauses"),
+        ("clauses per sentence", "clauses_per_sentence"),
     ]:
         size.add_row(label, str(stats[key]))
     console.print(size)
-    for title, key, column in [("Domains (%)", "domain_shares", "domain"), ("Graph types (%)", "graph_type_shares", "graph type")]:
+    for title, key, column in [
+        ("Domains (%)", "domain_shares", "domain"),
+        ("Graph types (%)", "graph_type_shares", "graph type"),
+    ]:
         table = Table(title=title)
         table.add_column(column)
         table.add_column("%", justify="right")

@@ -32,54 +32,157 @@ def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
 
 def run_options(f: Callable) -> Callable:
     """Options shared by eval and generate: data, templates, run dir, pacing, budget."""
-    for option in reversed([
-        _opt("--model", "-m", "models", env="COBE_MODEL", multiple=True, metavar="SPEC",
-             help="Respondent model spec (repeatable), e.g. openai/gpt-5.4, openai-api/vllm/NAME, local/gemma-3-270m."),
-        _opt("--data", env="COBE_DATA", default="builtin:starter", show_default=True, metavar="SOURCE",
-             help="Dataset: a file in any official shape, or builtin:NAME."),
-        _opt("--templates", env="COBE_TEMPLATES", callback=_split, metavar="A,B,C",
-             help="Prompt templates to use (default A,B,C)."),
-        _opt("--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4)."),
-        _opt("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios."),
-        _opt("--run-dir", env="COBE_RUN_DIR", type=click.Path(path_type=Path, file_okay=False),
-             help="Run directory (default: runs/<models>__<data>, so repeating a command resumes it)."),
-        _opt("--runs-root", env="COBE_RUNS_ROOT", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"),
-             show_default=True, help="Where default run directories go."),
-        _opt("--force-new", env="COBE_FORCE_NEW", is_flag=True,
-             help="Start a new run in a run directory that holds a different evaluation."),
-        _opt("--concurrency", env="COBE_CONCURRENCY", type=click.IntRange(min=1),
-             help="Parallel requests per provider (default: the provider's own)."),
-        _opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute per provider."),
-        _opt("--tpm", env="COBE_TPM", type=click.FloatRange(min=0, min_open=True), help="Tokens per minute per provider."),
-        _opt("--timeout", env="COBE_TIMEOUT", type=click.FloatRange(min=0, min_open=True), help="Seconds per call attempt."),
-        _opt("--max-retries", env="COBE_MAX_RETRIES", type=click.IntRange(min=0), default=6, show_default=True,
-             help="Retries of a call on 429, 5xx, timeouts and connection errors."),
-        _opt("--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD",
-             help="Stop cleanly before this command would spend more (resumable)."),
-        _opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False),
-             help="YAML of USD per million tokens, laid over the bundled estimates."),
-        _opt("--dry-run", env="COBE_DRY_RUN", is_flag=True, help="Count calls and estimate cost; call nothing."),
-        _opt("--temperature", env="COBE_TEMPERATURE", type=float, default=0.0, show_default=True,
-             help="Respondent sampling temperature."),
-        _opt("--max-tokens", env="COBE_MAX_TOKENS", type=click.IntRange(min=1), default=512, show_default=True,
-             help="Respondent output token limit."),
-        _opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line."),
-    ]):
+    for option in reversed(
+        [
+            _opt(
+                "--model",
+                "-m",
+                "models",
+                env="COBE_MODEL",
+                multiple=True,
+                metavar="SPEC",
+                help="Respondent model spec (repeatable), e.g. openai/gpt-5.4, openai-api/vllm/NAME, local/gemma-3-270m.",
+            ),
+            _opt(
+                "--data",
+                env="COBE_DATA",
+                default="builtin:starter",
+                show_default=True,
+                metavar="SOURCE",
+                help="Dataset: a file in any official shape, or builtin:NAME.",
+            ),
+            _opt(
+                "--templates",
+                env="COBE_TEMPLATES",
+                callback=_split,
+                metavar="A,B,C",
+                help="Prompt templates to use (default A,B,C).",
+            ),
+            _opt(
+                "--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4)."
+            ),
+            _opt("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios."),
+            _opt(
+                "--run-dir",
+                env="COBE_RUN_DIR",
+                type=click.Path(path_type=Path, file_okay=False),
+                help="Run directory (default: runs/<models>__<data>, so repeating a command resumes it).",
+            ),
+            _opt(
+                "--runs-root",
+                env="COBE_RUNS_ROOT",
+                type=click.Path(path_type=Path, file_okay=False),
+                default=Path("runs"),
+                show_default=True,
+                help="Where default run directories go.",
+            ),
+            _opt(
+                "--force-new",
+                env="COBE_FORCE_NEW",
+                is_flag=True,
+                help="Start a new run in a run directory that holds a different evaluation.",
+            ),
+            _opt(
+                "--concurrency",
+                env="COBE_CONCURRENCY",
+                type=click.IntRange(min=1),
+                help="Parallel requests per provider (default: the provider's own).",
+            ),
+            _opt(
+                "--rpm",
+                env="COBE_RPM",
+                type=click.FloatRange(min=0, min_open=True),
+                help="Requests per minute per provider.",
+            ),
+            _opt(
+                "--tpm",
+                env="COBE_TPM",
+                type=click.FloatRange(min=0, min_open=True),
+                help="Tokens per minute per provider.",
+            ),
+            _opt(
+                "--timeout",
+                env="COBE_TIMEOUT",
+                type=click.FloatRange(min=0, min_open=True),
+                help="Seconds per call attempt.",
+            ),
+            _opt(
+                "--max-retries",
+                env="COBE_MAX_RETRIES",
+                type=click.IntRange(min=0),
+                default=6,
+                show_default=True,
+                help="Retries of a call on 429, 5xx, timeouts and connection errors.",
+            ),
+            _opt(
+                "--max-cost",
+                env="COBE_MAX_COST",
+                type=click.FloatRange(min=0),
+                metavar="USD",
+                help="Stop cleanly before this command would spend more (resumable).",
+            ),
+            _opt(
+                "--prices",
+                env="COBE_PRICES",
+                type=click.Path(path_type=Path, dir_okay=False),
+                help="YAML of USD per million tokens, laid over the bundled estimates.",
+            ),
+            _opt("--dry-run", env="COBE_DRY_RUN", is_flag=True, help="Count calls and estimate cost; call nothing."),
+            _opt(
+                "--temperature",
+                env="COBE_TEMPERATURE",
+                type=float,
+                default=0.0,
+                show_default=True,
+                help="Respondent sampling temperature.",
+            ),
+            _opt(
+                "--max-tokens",
+                env="COBE_MAX_TOKENS",
+                type=click.IntRange(min=1),
+                default=512,
+                show_default=True,
+                help="Respondent output token limit.",
+            ),
+            _opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line."),
+        ]
+    ):
         f = option(f)
     return f
 
 
 def judge_options(f: Callable) -> Callable:
     """Options naming the judge and how it is called."""
-    f = _opt("--batch-poll", env="COBE_BATCH_POLL", type=click.FloatRange(min=0, min_open=True), default=30.0,
-             show_default=True, metavar="SECONDS", help="With --judge-batch: seconds between batch status checks.")(f)
-    f = _opt("--judge-batch", env="COBE_JUDGE_BATCH", is_flag=True,
-             help="Judge through the provider's batch API (openai/, openai-api/ and anthropic/ judges): half price, "
-                  "asynchronous; a killed run resumes waiting on the same batch.")(f)
-    f = _opt("--judge-temperature", env="COBE_JUDGE_TEMPERATURE", type=float,
-             help="Judge temperature (default: the prompt set's, 0).")(f)
-    f = _opt("--judge-prompts", env="COBE_JUDGE_PROMPTS", default="default", show_default=True, metavar="NAME|DIR",
-             help="Judge prompt set: a bundled name or a directory.")(f)
+    f = _opt(
+        "--batch-poll",
+        env="COBE_BATCH_POLL",
+        type=click.FloatRange(min=0, min_open=True),
+        default=30.0,
+        show_default=True,
+        metavar="SECONDS",
+        help="With --judge-batch: seconds between batch status checks.",
+    )(f)
+    f = _opt(
+        "--judge-batch",
+        env="COBE_JUDGE_BATCH",
+        is_flag=True,
+        help="Judge through the provider's batch API (openai/, openai-api/ and anthropic/ judges): half price, "
+        "asynchronous; a killed run resumes waiting on the same batch.",
+    )(f)
+    f = _opt(
+        "--judge-temperature",
+        env="COBE_JUDGE_TEMPERATURE",
+        type=float,
+        help="Judge temperature (default: the prompt set's, 0).",
+    )(f)
+    f = _opt(
+        "--judge-prompts",
+        env="COBE_JUDGE_PROMPTS",
+        default="default",
+        show_default=True,
+        metavar="NAME|DIR",
+        help="Judge prompt set: a bundled name or a directory.",
+    )(f)
     return f
 
 
@@ -108,8 +211,13 @@ def _progress(quiet: bool):
 
 def report_option(f: Callable) -> Callable:
     """--report/--no-report: draw report.html, tables and figures into the run directory."""
-    return _opt("--report/--no-report", env="COBE_REPORT", default=True, show_default=True,
-                help="Also write report.html, tables and figures (skipped when results are unchanged).")(f)
+    return _opt(
+        "--report/--no-report",
+        env="COBE_REPORT",
+        default=True,
+        show_default=True,
+        help="Also write report.html, tables and figures (skipped when results are unchanged).",
+    )(f)
 
 
 def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool, report: bool = False) -> None:
@@ -145,19 +253,27 @@ def summary_line(summary: RunSummary) -> str:
     """One line: run dir, state, accuracy per model, calls made vs from the store, cost."""
     if summary.dry_run is not None:
         d = summary.dry_run
-        cost = "unknown (no price for " + ", ".join(d.unpriced) + ")" if d.estimated_cost_usd is None else f"${d.estimated_cost_usd:.4f}"
-        return (f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
-                f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called")
+        cost = (
+            "unknown (no price for " + ", ".join(d.unpriced) + ")"
+            if d.estimated_cost_usd is None
+            else f"${d.estimated_cost_usd:.4f}"
+        )
+        return (
+            f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
+            f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called"
+        )
     models = summary.summary.get("models", {})
     scores = ", ".join(
         f"{m} {_fmt_acc(v.get('accuracy'))} ± {v.get('std') or 0:.1f} (n={v.get('n')}, unscored {v.get('unscored')}, errors {v.get('errors')})"
-        if summary.judge else f"{m} n={v.get('n')} errors {v.get('errors')}"
+        if summary.judge
+        else f"{m} n={v.get('n')} errors {v.get('errors')}"
         for m, v in models.items()
     )
     calls = summary.stats
     made = "; ".join(
         f"{role} {calls[role]['calls_made']} calls ({calls[role]['calls_cached']} from store, {calls[role]['errors']} failed)"
-        for role in ("respondent", "judge") if role in calls
+        for role in ("respondent", "judge")
+        if role in calls
     )
     if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
         made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
@@ -206,8 +322,17 @@ def generate_cmd(**params: Any) -> None:
 @_opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute.")
 @_opt("--tpm", env="COBE_TPM", type=click.FloatRange(min=0, min_open=True), help="Tokens per minute.")
 @_opt("--timeout", env="COBE_TIMEOUT", type=click.FloatRange(min=0, min_open=True), help="Seconds per call attempt.")
-@_opt("--max-retries", env="COBE_MAX_RETRIES", type=click.IntRange(min=0), default=6, show_default=True, help="Retries per call.")
-@_opt("--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command.")
+@_opt(
+    "--max-retries",
+    env="COBE_MAX_RETRIES",
+    type=click.IntRange(min=0),
+    default=6,
+    show_default=True,
+    help="Retries per call.",
+)
+@_opt(
+    "--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command."
+)
 @_opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False), help="Price YAML override.")
 @_opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
 @report_option
@@ -218,7 +343,9 @@ def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, report
     """
     from cobe.run.engine import judge_run
 
-    _run(lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet, report)
+    _run(
+        lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet, report
+    )
 
 
 @click.command("runs")
@@ -239,8 +366,10 @@ def runs_cmd(root: Path, json_out: bool) -> None:
         for entry in runs:
             acc = entry.get("accuracy") or {}
             scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
-            click.echo(f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
-                       f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}")
+            click.echo(
+                f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
+                f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}"
+            )
         return
     from rich.console import Console
     from rich.table import Table
@@ -249,6 +378,13 @@ def runs_cmd(root: Path, json_out: bool) -> None:
     for entry in runs:
         acc = entry.get("accuracy") or {}
         scores = "\n".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
-        table.add_row(entry["run_dir"], entry["state"], "\n".join(entry["models"]), entry.get("judge") or "-",
-                      str(entry.get("responses", 0)), scores, entry.get("updated") or "")
+        table.add_row(
+            entry["run_dir"],
+            entry["state"],
+            "\n".join(entry["models"]),
+            entry.get("judge") or "-",
+            str(entry.get("responses", 0)),
+            scores,
+            entry.get("updated") or "",
+        )
     Console().print(table)

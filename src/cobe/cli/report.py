@@ -29,26 +29,53 @@ def leaderboard_table(table) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
-    columns = [("#", "right"), ("model", "left"), *([("tier", "right")] if tiers else []), ("accuracy", "right"),
-               ("95% CI", "right"), ("passes/scored", "right"), ("unscored", "right"), ("errors", "right")]
+    columns = [
+        ("#", "right"),
+        ("model", "left"),
+        *([("tier", "right")] if tiers else []),
+        ("accuracy", "right"),
+        ("95% CI", "right"),
+        ("passes/scored", "right"),
+        ("unscored", "right"),
+        ("errors", "right"),
+    ]
     for name, justify in columns:
         # numbers never wrap; only the model name may
         out.add_column(name, justify=justify, no_wrap=name != "model")
     for rank, row in enumerate(table.itertuples(index=False), start=1):
         ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
-        cells = [str(rank), row.label, *([str(row.tier)] if tiers else []), f"{_num(row.accuracy)} ± {_num(row.std)}", ci,
-                 f"{row.passes}/{row.scored}", str(row.unscored), str(row.errors)]
+        cells = [
+            str(rank),
+            row.label,
+            *([str(row.tier)] if tiers else []),
+            f"{_num(row.accuracy)} ± {_num(row.std)}",
+            ci,
+            f"{row.passes}/{row.scored}",
+            str(row.unscored),
+            str(row.errors),
+        ]
         out.add_row(*cells)
     return out
 
 
 @click.command("report")
 @click.argument("runs", nargs=-1, required=True, type=RUNS)
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Output directory [default: the run directory, or ./report for several runs].")
-@click.option("--format", "formats", default=",".join(DEFAULT_FORMATS), show_default=True,
-              help="Comma-separated outputs: md, html, csv, json, png, svg.")
-@click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none).")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Output directory [default: the run directory, or ./report for several runs].",
+)
+@click.option(
+    "--format",
+    "formats",
+    default=",".join(DEFAULT_FORMATS),
+    show_default=True,
+    help="Comma-separated outputs: md, html, csv, json, png, svg.",
+)
+@click.option(
+    "--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none)."
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs."""
@@ -70,8 +97,16 @@ def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: 
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-def compare_cmd(run_a: str, run_b: str, model_a: str | None, model_b: str | None, resamples: int, seed: int,
-                alpha: float, as_json: bool) -> None:
+def compare_cmd(
+    run_a: str,
+    run_b: str,
+    model_a: str | None,
+    model_b: str | None,
+    resamples: int,
+    seed: int,
+    alpha: float,
+    as_json: bool,
+) -> None:
     """Paired comparison of two runs on the items scored in both: bootstrap CI and exact McNemar test."""
     from cobe.report.load import load_runs
     from cobe.score.compare import paired_comparison, select_model
@@ -102,12 +137,19 @@ def compare_cmd(run_a: str, run_b: str, model_a: str | None, model_b: str | None
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="The run directory to create.")
-@click.option("--map", "mapping", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="A YAML mapping file: columns: {field: column}, model:, query_index_base:.")
+@click.option(
+    "--map",
+    "mapping",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="A YAML mapping file: columns: {field: column}, model:, query_index_base:.",
+)
 @click.option("--col", "cols", multiple=True, metavar="FIELD=COLUMN", help="Map one field to a column (repeatable).")
 @click.option("--model", default=None, help="The model name, when the file has no model column.")
 @click.option("--data", default=None, help="A dataset (path or builtin:starter) to join scenario metadata from.")
-def import_cmd(file: str, out: str, mapping: str | None, cols: tuple[str, ...], model: str | None, data: str | None) -> None:
+def import_cmd(
+    file: str, out: str, mapping: str | None, cols: tuple[str, ...], model: str | None, data: str | None
+) -> None:
     """Import verdicts produced elsewhere (CSV, JSON or JSONL) as a run directory."""
     from cobe.report.importer import import_results
 

@@ -97,8 +97,16 @@ def _identity(rec: Normalised, core: int | None, variation: int | None) -> str |
         return make_id(core, variation) if core is not None and variation is not None else None
     match = ID_PATTERN.match(given)
     assert match is not None
-    if core is not None and int(match["core"]) != core or variation is not None and int(match["variation"]) != variation:
-        sink.error(rec.label("id"), f"id {given!r} disagrees with {rec.label('core_id')}={core} and {rec.label('variation')}={variation}")
+    if (
+        core is not None
+        and int(match["core"]) != core
+        or variation is not None
+        and int(match["variation"]) != variation
+    ):
+        sink.error(
+            rec.label("id"),
+            f"id {given!r} disagrees with {rec.label('core_id')}={core} and {rec.label('variation')}={variation}",
+        )
     return given
 
 

@@ -72,7 +72,7 @@ def find_cycle(graph: CausalGraph) -> list[str] | None:
         path.append(node)
         for child in children.get(node, []):
             if state.get(child) == 1:
-                return path[path.index(child):] + [child]
+                return path[path.index(child) :] + [child]
             if child not in state and (found := visit(child)):
                 return found
         state[node] = 2
@@ -147,7 +147,13 @@ def check_graph(graph: CausalGraph, preserve: list[str], change: list[str]) -> l
         if fact.variable not in known:
             found.append(GraphFinding("error", where, f"unknown variable {fact.variable!r}"))
         elif fact.variable in reach and not fact.invariant:
-            found.append(GraphFinding("error", where, f"preserved fact is about {fact.variable!r}, which the intervention on {graph.intervened!r} reaches; expected a non-descendant or an invariant fact"))
+            found.append(
+                GraphFinding(
+                    "error",
+                    where,
+                    f"preserved fact is about {fact.variable!r}, which the intervention on {graph.intervened!r} reaches; expected a non-descendant or an invariant fact",
+                )
+            )
     for i, fact in enumerate(graph.change_facts):
         where = f"graph.change_facts[{i}]"
         if fact.variable not in known:
@@ -155,7 +161,13 @@ def check_graph(graph: CausalGraph, preserve: list[str], change: list[str]) -> l
         elif fact.invariant:
             found.append(GraphFinding("error", where, "a fact that must change cannot be invariant"))
         elif fact.variable not in reach:
-            found.append(GraphFinding("error", where, f"changed fact is about {fact.variable!r}, which the intervention on {graph.intervened!r} cannot reach; expected the intervened variable or a descendant"))
+            found.append(
+                GraphFinding(
+                    "error",
+                    where,
+                    f"changed fact is about {fact.variable!r}, which the intervention on {graph.intervened!r} cannot reach; expected the intervened variable or a descendant",
+                )
+            )
     found += _unlinked("preserve", preserve, graph.preserve_facts)
     found += _unlinked("change", change, graph.change_facts)
     return found

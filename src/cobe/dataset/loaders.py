@@ -55,13 +55,21 @@ def read_file(path: str | Path) -> LoadResult:
             result.lines.setdefault(scenario.id, rec.line)
             if result.lines[scenario.id] != rec.line:
                 result.problems.append(
-                    Problem(file=raw.path, line=rec.line, id=scenario.id, field="id", message="duplicate id (earlier in this file)")
+                    Problem(
+                        file=raw.path,
+                        line=rec.line,
+                        id=scenario.id,
+                        field="id",
+                        message="duplicate id (earlier in this file)",
+                    )
                 )
     return result
 
 
 def _layout(raw: RawFile) -> str:
-    return {"json-array": "json", "json-object": "json", "jsonl": "jsonl", "by-domain": "by-domain"}.get(raw.container, raw.container)
+    return {"json-array": "json", "json-object": "json", "jsonl": "jsonl", "by-domain": "by-domain"}.get(
+        raw.container, raw.container
+    )
 
 
 def _normalise(raw: RawFile, shape: str) -> Iterator[Normalised]:
@@ -110,7 +118,7 @@ def resolve_source(source: str | Path) -> Path:
     text = str(source)
     if not text.startswith(BUILTIN_PREFIX):
         return Path(text)
-    name = text[len(BUILTIN_PREFIX):]
+    name = text[len(BUILTIN_PREFIX) :]
     path = builtin_dir() / f"{name}.jsonl"
     if not name or not path.is_file():
         names = sorted(p.stem for p in builtin_dir().glob("*.jsonl"))
@@ -126,6 +134,10 @@ def load_dataset(source: str | Path) -> Dataset:
     errors = result.errors
     if errors:
         rest = len(errors) - 1
-        more = f" (and {rest} more error{'s' if rest != 1 else ''}; run `cobe data validate {path}` to list them)" if rest else ""
+        more = (
+            f" (and {rest} more error{'s' if rest != 1 else ''}; run `cobe data validate {path}` to list them)"
+            if rest
+            else ""
+        )
         raise InputError(f"{errors[0]}{more}")
     return Dataset(result.scenarios, str(source))

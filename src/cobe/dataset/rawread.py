@@ -73,7 +73,9 @@ def _read_text(path: Path, name: str) -> str | Problem:
 
 def _json_problem(name: str, exc: json.JSONDecodeError, line_offset: int = 0) -> Problem:
     return Problem(
-        file=name, line=exc.lineno + line_offset, message=f"invalid JSON: {exc.msg} (line {exc.lineno + line_offset}, column {exc.colno})"
+        file=name,
+        line=exc.lineno + line_offset,
+        message=f"invalid JSON: {exc.msg} (line {exc.lineno + line_offset}, column {exc.colno})",
     )
 
 
@@ -112,13 +114,24 @@ def _records_from_document(name: str, value: Any) -> RawFile:
     if isinstance(value, list):
         return _list_records(RawFile(name, "json-array"), value, None)
     if not isinstance(value, _LinedDict):
-        return RawFile(name, "unreadable", problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {_kind(value)}")])
+        return RawFile(
+            name,
+            "unreadable",
+            problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {_kind(value)}")],
+        )
     grouped = value.get("by_domain")
     if isinstance(grouped, dict):
         out = RawFile(name, "by-domain")
         for domain, rows in grouped.items():
             if not isinstance(rows, list):
-                out.problems.append(Problem(file=name, line=grouped.line, field=f"by_domain.{domain}", message=f"expected a list of rows, got {_kind(rows)}"))
+                out.problems.append(
+                    Problem(
+                        file=name,
+                        line=grouped.line,
+                        field=f"by_domain.{domain}",
+                        message=f"expected a list of rows, got {_kind(rows)}",
+                    )
+                )
                 continue
             _list_records(out, rows, str(domain))
         return out
@@ -129,8 +142,20 @@ def _records_from_document(name: str, value: Any) -> RawFile:
         return _list_records(RawFile(name, "json-object"), value[lists[0]], None)
     if len(lists) > 1:
         keys = ", ".join(repr(k) for k in lists)
-        return RawFile(name, "unreadable", problems=[Problem(file=name, line=value.line, message=f"object holds several lists ({keys}); expected exactly one list of records")])
-    return RawFile(name, "unreadable", problems=[Problem(file=name, line=value.line, message="object holds no list of records")])
+        return RawFile(
+            name,
+            "unreadable",
+            problems=[
+                Problem(
+                    file=name,
+                    line=value.line,
+                    message=f"object holds several lists ({keys}); expected exactly one list of records",
+                )
+            ],
+        )
+    return RawFile(
+        name, "unreadable", problems=[Problem(file=name, line=value.line, message="object holds no list of records")]
+    )
 
 
 def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:
@@ -138,7 +163,9 @@ def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:
         if isinstance(row, _LinedDict):
             out.records.append(RawRecord(dict(row), row.line, group))
         else:
-            out.problems.append(Problem(file=out.path, field=f"[{index}]", message=f"expected a JSON object, got {_kind(row)}"))
+            out.problems.append(
+                Problem(file=out.path, field=f"[{index}]", message=f"expected a JSON object, got {_kind(row)}")
+            )
     if not rows:
         out.problems.append(Problem(file=out.path, message="holds no records"))
     return out
@@ -154,7 +181,13 @@ def _read_csv(name: str, text: str) -> RawFile:
             return out
         for row in reader:
             if None in row:  # more cells than header columns
-                out.problems.append(Problem(file=name, line=reader.line_num, message=f"row has {len(header) + len(row[None])} cells, header has {len(header)}"))
+                out.problems.append(
+                    Problem(
+                        file=name,
+                        line=reader.line_num,
+                        message=f"row has {len(header) + len(row[None])} cells, header has {len(header)}",
+                    )
+                )
                 continue
             if not any((v or "").strip() for v in row.values()):
                 continue

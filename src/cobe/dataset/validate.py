@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cobe.dataset.loaders import BUILTIN_PREFIX, read_file, resolve_source
-from cobe.errors import CobeError
 from cobe.dataset.check import build_scenario
+from cobe.dataset.loaders import BUILTIN_PREFIX, read_file, resolve_source
 from cobe.dataset.problems import Problem, ProblemSink, count, strictify
 from cobe.dataset.rawread import RawRecord
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import from_native
+from cobe.errors import CobeError
 
 
 @dataclass
@@ -77,8 +77,13 @@ def validate(paths: Iterable[str | Path], strict: bool = False) -> ValidationRep
         for scenario in result.scenarios:
             if scenario.id in seen and seen[scenario.id] != result.path:
                 report.problems.append(
-                    Problem(file=result.path, line=result.lines.get(scenario.id), id=scenario.id, field="id",
-                            message=f"duplicate id (already in {seen[scenario.id]})")
+                    Problem(
+                        file=result.path,
+                        line=result.lines.get(scenario.id),
+                        id=scenario.id,
+                        field="id",
+                        message=f"duplicate id (already in {seen[scenario.id]})",
+                    )
                 )
         for scenario in result.scenarios:
             seen.setdefault(scenario.id, result.path)

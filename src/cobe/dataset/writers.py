@@ -48,7 +48,9 @@ def to_site_rows(scenario: Scenario) -> list[dict[str, Any]]:
     rows = []
     for index, query in enumerate(scenario.queries):
         row: dict[str, Any] = {SITE_KEYS["id"]: scenario.id, SITE_KEYS["core_id"]: scenario.core_id}
-        row.update({SITE_KEYS["variation"]: scenario.variation, "query_idx": index, SITE_KEYS["domain"]: scenario.domain})
+        row.update(
+            {SITE_KEYS["variation"]: scenario.variation, "query_idx": index, SITE_KEYS["domain"]: scenario.domain}
+        )
         row.update({SITE_KEYS["story"]: scenario.story, SITE_KEYS["queries"]: query})
         row.update({SITE_KEYS["illustrative_answer"]: scenario.illustrative_answer})
         row.update({SITE_KEYS["preserve"]: list(scenario.preserve), SITE_KEYS["change"]: list(scenario.change)})

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
-from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,
@@ -18,6 +17,7 @@ from cobe.models.retry import (
     retryable_status,
     status_of,
 )
+from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario

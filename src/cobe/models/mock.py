@@ -56,9 +56,7 @@ def _load_script(spec: str, path: str) -> list[str] | dict[str, str]:
         return data
     if isinstance(data, dict) and data and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         return data
-    raise InputError(
-        f"mock script {file}: expected a non-empty list of strings or a mapping of substring → string"
-    )
+    raise InputError(f"mock script {file}: expected a non-empty list of strings or a mapping of substring → string")
 
 
 class MockProvider(Provider):

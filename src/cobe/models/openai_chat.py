@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from cobe.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
-from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
+from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -43,9 +43,7 @@ def first_token_logprobs(choice: Any) -> dict[str, float] | None:
 class OpenAIChat(Provider):
     """One shared AsyncOpenAI client per provider; the SDK's own retries are off (cobe retries)."""
 
-    def __init__(
-        self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | list[str] | None
-    ) -> None:
+    def __init__(self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | list[str] | None) -> None:
         super().__init__(spec, provider, model)
         openai = import_sdk(spec, "openai", "openai")
         self._openai = openai
@@ -140,18 +138,14 @@ def _openai_factory(spec: str, model: str) -> Provider:
     key = os.environ.get("OPENAI_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the OPENAI_API_KEY environment variable")
-    return OpenAIChat(
-        spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None
-    )
+    return OpenAIChat(spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None)
 
 
 @register("openai-api")
 def _openai_api_factory(spec: str, model: str) -> Provider:
     service, sep, name = model.partition("/")
     if not sep or not service or not name:
-        raise InputError(
-            f"model spec {spec!r}: expected openai-api/<service>/<model>, e.g. openai-api/vllm/my-model"
-        )
+        raise InputError(f"model spec {spec!r}: expected openai-api/<service>/<model>, e.g. openai-api/vllm/my-model")
     url_var, key_var = _env_name(service, "BASE_URL"), _env_name(service, "API_KEY")
     # several servers of the same model may be listed, separated by commas or spaces
     base_urls = os.environ.get(url_var, "").replace(",", " ").split()

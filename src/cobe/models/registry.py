@@ -40,9 +40,7 @@ def parse_spec(spec: str) -> tuple[str, str]:
     """Split `provider/model` into its two parts, with a one-line error for a malformed spec."""
     prefix, sep, model = spec.partition("/")
     if not sep or not prefix or not model:
-        raise InputError(
-            f"model spec {spec!r}: expected provider/model, e.g. openai/gpt-5.4 or local/gemma-3-270m"
-        )
+        raise InputError(f"model spec {spec!r}: expected provider/model, e.g. openai/gpt-5.4 or local/gemma-3-270m")
     return prefix, model
 
 
@@ -58,7 +56,5 @@ def get_provider(spec: str) -> Provider:
         import_module(_BUILTIN_MODULES[prefix])
     factory = _FACTORIES.get(prefix)
     if factory is None:
-        raise InputError(
-            f"model spec {spec!r}: unknown provider {prefix!r}; known: {', '.join(known_prefixes())}"
-        )
+        raise InputError(f"model spec {spec!r}: unknown provider {prefix!r}; known: {', '.join(known_prefixes())}")
     return factory(spec, model)

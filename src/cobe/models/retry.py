@@ -34,8 +34,7 @@ def is_transport_error(exc: BaseException) -> bool:
         return True
     # match by name so this module imports no HTTP library
     return any(
-        cls.__name__ in _TRANSPORT_NAMES and cls.__module__.split(".")[0] in _HTTP_LIBS
-        for cls in type(exc).__mro__
+        cls.__name__ in _TRANSPORT_NAMES and cls.__module__.split(".")[0] in _HTTP_LIBS for cls in type(exc).__mro__
     )
 
 

@@ -19,7 +19,9 @@ def import_sdk(spec: str, module: str, extra: str) -> ModuleType:
     try:
         return import_module(module)
     except ImportError:
-        raise ProviderUnavailable(f"{spec}: the {module} SDK is not installed; run pip install 'cobe[{extra}]'") from None
+        raise ProviderUnavailable(
+            f"{spec}: the {module} SDK is not installed; run pip install 'cobe[{extra}]'"
+        ) from None
 
 
 def pooled_http_client(sdk: Any) -> Any:

@@ -14,9 +14,7 @@ from pydantic import BaseModel
 from cobe.errors import InputError
 
 TEMPLATE_DIR = Path(str(files("cobe.prompts").joinpath("templates")))
-TEMPLATE_FIELDS: frozenset[str] = frozenset(
-    {"story", "had_clause", "if_clause", "intervention", "original_condition"}
-)
+TEMPLATE_FIELDS: frozenset[str] = frozenset({"story", "had_clause", "if_clause", "intervention", "original_condition"})
 
 
 class Template(BaseModel):

@@ -40,7 +40,9 @@ def parse_formats(value: str | Iterable[str]) -> set[str]:
     chosen = {item.strip().lower() for item in items if item.strip()}
     unknown = chosen - FORMATS
     if unknown or not chosen:
-        raise InputError(f"--format: {', '.join(sorted(unknown)) or 'nothing'} not known; expected some of {','.join(sorted(FORMATS))}")
+        raise InputError(
+            f"--format: {', '.join(sorted(unknown)) or 'nothing'} not known; expected some of {','.join(sorted(FORMATS))}"
+        )
     return chosen
 
 

@@ -46,10 +46,24 @@ FIGURES: tuple[FigureSpec, ...] = (
     FigureSpec("phrasing", "phrasing", "template", "accuracy", "Accuracy by phrasing", "accuracy (%)"),
     FigureSpec("graph_type", "graph_type", "graph_type", "accuracy", "Accuracy by causal graph type", "accuracy (%)"),
     FigureSpec("domain", "domain", "domain", "accuracy", "Accuracy by domain", "accuracy (%)"),
-    FigureSpec("failure_mode", "failure_mode", "failure_mode_label", "accuracy",
-               "Accuracy by failure mode", "accuracy (%)", horizontal=True),
-    FigureSpec("checks", "checks", "check_label", "failure_rate",
-               "Failure rate per judge check", "failure rate (%)", query="subset == 'all'"),
+    FigureSpec(
+        "failure_mode",
+        "failure_mode",
+        "failure_mode_label",
+        "accuracy",
+        "Accuracy by failure mode",
+        "accuracy (%)",
+        horizontal=True,
+    ),
+    FigureSpec(
+        "checks",
+        "checks",
+        "check_label",
+        "failure_rate",
+        "Failure rate per judge check",
+        "failure rate (%)",
+        query="subset == 'all'",
+    ),
     FigureSpec("tiers", "tiers", "tier", "accuracy", "Accuracy by prompt tier", "accuracy (%)"),
 )
 
@@ -70,10 +84,15 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> pl
         values = pivot[model].to_numpy(dtype=float)
         offset = positions - 0.4 + width * (index + 0.5)
         colour = OKABE_ITO[index % len(OKABE_ITO)]
-        bars = (ax.barh(offset, np.nan_to_num(values), height=width, color=colour, label=model) if spec.horizontal
-                else ax.bar(offset, np.nan_to_num(values), width=width, color=colour, label=model))
+        bars = (
+            ax.barh(offset, np.nan_to_num(values), height=width, color=colour, label=model)
+            if spec.horizontal
+            else ax.bar(offset, np.nan_to_num(values), width=width, color=colour, label=model)
+        )
         texts = ["–" if np.isnan(v) else f"{v:.0f}" for v in values]
-        ax.bar_label(bars, labels=texts, padding=2, fontsize=label_size, rotation=0 if spec.horizontal or n_mod <= 3 else 90)
+        ax.bar_label(
+            bars, labels=texts, padding=2, fontsize=label_size, rotation=0 if spec.horizontal or n_mod <= 3 else 90
+        )
     wrapped = [textwrap.fill(c, 34 if spec.horizontal else 14) for c in categories]
     if spec.horizontal:
         ax.set_yticks(positions, wrapped)
@@ -92,7 +111,9 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> pl
     return fig
 
 
-def render_figures(tables: dict[str, pd.DataFrame], labels: list[str], formats: tuple[str, ...] = ("svg", "png")) -> dict[str, dict[str, bytes]]:
+def render_figures(
+    tables: dict[str, pd.DataFrame], labels: list[str], formats: tuple[str, ...] = ("svg", "png")
+) -> dict[str, dict[str, bytes]]:
     """Each figure drawn once and saved in every requested format, as bytes: {name: {fmt: data}}."""
     rendered: dict[str, dict[str, bytes]] = {}
     with plt.rc_context(STYLE):
@@ -109,7 +130,12 @@ def render_figures(tables: dict[str, pd.DataFrame], labels: list[str], formats: 
             rendered[spec.name] = {}
             for fmt in formats:
                 buffer = io.BytesIO()
-                fig.savefig(buffer, format=fmt, dpi=150 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None)
+                fig.savefig(
+                    buffer,
+                    format=fmt,
+                    dpi=150 if fmt == "png" else None,
+                    metadata={"Date": None} if fmt == "svg" else None,
+                )
                 rendered[spec.name][fmt] = buffer.getvalue()
             plt.close(fig)
     return rendered

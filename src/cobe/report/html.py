@@ -46,7 +46,13 @@ def script_json(data: object) -> str:
     """JSON safe inside a <script type="application/json"> block: no '<', '>' or '&' survive literally."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     # escaping '<' also defuses '</script>' and '<!--', which could otherwise end or hijack the block
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
 def _clean(value: object) -> object:
@@ -139,7 +145,9 @@ def render_html(
         if "svg" in formats:
             figure_list.append({"name": name, "src": _data_uri(formats["svg"])})
         elif "png" in formats:
-            figure_list.append({"name": name, "src": "data:image/png;base64," + base64.b64encode(formats["png"]).decode("ascii")})
+            figure_list.append(
+                {"name": name, "src": "data:image/png;base64," + base64.b64encode(formats["png"]).decode("ascii")}
+            )
     agreement_blocks = []
     for run, data in agreement.items():
         metrics = {k: _clean(v) for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}

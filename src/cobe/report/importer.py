@@ -14,8 +14,8 @@ import yaml
 from pydantic import ValidationError
 
 from cobe.dataset.schema import ID_PATTERN
-from cobe.prompts.templates import load_templates
 from cobe.errors import InputError
+from cobe.prompts.templates import load_templates
 from cobe.run.records import CHECKS, ResultRow, row_status
 
 #: field → column names recognised without a mapping, first match wins
@@ -46,11 +46,11 @@ class ImportResult:
     models: list[str]
 
 
-
 def _template_position(name: str) -> tuple[int, int]:
     """(tier, phrasing) of a template from the bundled template files; unknown names count as tier 1."""
     template = load_templates().get(name)
     return (template.tier, template.phrasing) if template else (1, 0)
+
 
 def read_records(path: Path) -> list[tuple[int, dict]]:
     """(line number, record) pairs from a CSV, a JSON array or a JSONL file."""
@@ -101,7 +101,9 @@ def resolve_columns(headers: set[str], mapping: dict[str, str], where: Path) -> 
     """Field → column: explicit mappings first (which must exist), then the known aliases."""
     unknown = set(mapping) - set(ALIASES)
     if unknown:
-        raise InputError(f"{where}: mapping: unknown field {sorted(unknown)[0]!r}; expected one of {', '.join(ALIASES)}")
+        raise InputError(
+            f"{where}: mapping: unknown field {sorted(unknown)[0]!r}; expected one of {', '.join(ALIASES)}"
+        )
     resolved = {}
     for field_name, aliases in ALIASES.items():
         if field_name in mapping:
@@ -193,25 +195,46 @@ def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_i
     else:
         raise ValueError("verdict: missing; expected an overall verdict or per-check verdicts")
 
-    row: dict = {"run_id": run_id, "model": name, "judge": get("judge"), "scenario_id": sid, "template": template,
-                 "tier": _template_position(template)[0], "phrasing": _template_position(template)[1],
-                 "response": None if get("response") is None else str(get("response")),
-                 "verdicts": verdicts, "unscored": unscored, "passed": passed, "status": status}
+    row: dict = {
+        "run_id": run_id,
+        "model": name,
+        "judge": get("judge"),
+        "scenario_id": sid,
+        "template": template,
+        "tier": _template_position(template)[0],
+        "phrasing": _template_position(template)[1],
+        "response": None if get("response") is None else str(get("response")),
+        "verdicts": verdicts,
+        "unscored": unscored,
+        "passed": passed,
+        "status": status,
+    }
     if scenarios is not None:
         scenario = scenarios.get(sid)
         if scenario is None:
             raise ValueError(f"scenario_id: {sid!r} not in the dataset given with --data")
         index = QUERY_TEMPLATES.index(template) if template in QUERY_TEMPLATES else None
-        row.update(core_id=scenario.core_id, variation=scenario.variation, domain=scenario.domain,
-                   graph_type=getattr(scenario.graph_type, "value", scenario.graph_type),
-                   failure_modes=[getattr(m, "value", m) for m in scenario.failure_modes], tags=list(scenario.tags),
-                   story=scenario.story, preserve=list(scenario.preserve), change=list(scenario.change),
-                   query=scenario.queries[index] if index is not None and index < len(scenario.queries) else "")
+        row.update(
+            core_id=scenario.core_id,
+            variation=scenario.variation,
+            domain=scenario.domain,
+            graph_type=getattr(scenario.graph_type, "value", scenario.graph_type),
+            failure_modes=[getattr(m, "value", m) for m in scenario.failure_modes],
+            tags=list(scenario.tags),
+            story=scenario.story,
+            preserve=list(scenario.preserve),
+            change=list(scenario.change),
+            query=scenario.queries[index] if index is not None and index < len(scenario.queries) else "",
+        )
     else:
         match = ID_PATTERN.match(sid)
         if not match:
-            raise ValueError(f"scenario_id: {sid!r} is not of the form <core>v<variation> (e.g. 317v3); give --data to join it")
-        row.update(core_id=int(match["core"]), variation=int(match["variation"]), domain=str(get("domain") or "unknown"))
+            raise ValueError(
+                f"scenario_id: {sid!r} is not of the form <core>v<variation> (e.g. 317v3); give --data to join it"
+            )
+        row.update(
+            core_id=int(match["core"]), variation=int(match["variation"]), domain=str(get("domain") or "unknown")
+        )
     try:
         return ResultRow.model_validate(row).model_dump()
     except ValidationError as exc:
@@ -234,7 +257,9 @@ def _summary(rows: list[dict], run_id: str, source: Path) -> dict:
         "rows": len(rows),
         "models": sorted({r["model"] for r in rows}),
         "status": dict(Counter(r["status"] for r in rows)),
-        "accuracy": {r["model"]: {"accuracy": _finite(r["accuracy"]), "std": _finite(r["std"])} for r in table.to_dict("records")},
+        "accuracy": {
+            r["model"]: {"accuracy": _finite(r["accuracy"]), "std": _finite(r["std"])} for r in table.to_dict("records")
+        },
     }
 
 

@@ -45,8 +45,13 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
         {
             "model": table["label"],
             "tier": table["tier"],
-            "accuracy": [f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–" for a, s in zip(table["accuracy"], table["std"])],
-            "95% CI": [f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–" for lo, hi in zip(table["ci_low"], table["ci_high"])],
+            "accuracy": [
+                f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–" for a, s in zip(table["accuracy"], table["std"])
+            ],
+            "95% CI": [
+                f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–"
+                for lo, hi in zip(table["ci_low"], table["ci_high"])
+            ],
             "scored": table["scored"],
             "passes": table["passes"],
             "unscored": table["unscored"],
@@ -87,6 +92,10 @@ def render_markdown(
             parts += ["", f"![{title}]({figure_files[name]})"]
     for run, data in agreement.items():
         metrics = {k: v for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
-        parts += ["", f"## Agreement with human ratings (`{run}`)", "",
-                  markdown_table(pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())}))]
+        parts += [
+            "",
+            f"## Agreement with human ratings (`{run}`)",
+            "",
+            markdown_table(pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())})),
+        ]
     return "\n".join(parts) + "\n"

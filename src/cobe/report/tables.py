@@ -40,7 +40,11 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
     columns = ["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high", "phrasings", *COUNTS]
-    return table[columns].sort_values(["accuracy", "label"], ascending=[False, True], na_position="last").reset_index(drop=True)
+    return (
+        table[columns]
+        .sort_values(["accuracy", "label"], ascending=[False, True], na_position="last")
+        .reset_index(drop=True)
+    )
 
 
 def phrasing_table(df: pd.DataFrame) -> pd.DataFrame:

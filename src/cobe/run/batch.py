@@ -32,8 +32,10 @@ PENDING = "pending:"
 def check_batch_spec(spec: str) -> None:
     """--judge-batch needs a judge whose provider has a batch API cobe speaks."""
     if spec.partition("/")[0] not in BATCH_PROVIDERS:
-        raise InputError(f"--judge-batch: judge {spec} has no batch API in cobe; use an openai/..., "
-                         "openai-api/... or anthropic/... judge, or drop --judge-batch")
+        raise InputError(
+            f"--judge-batch: judge {spec} has no batch API in cobe; use an openai/..., "
+            "openai-api/... or anthropic/... judge, or drop --judge-batch"
+        )
 
 
 def batch_request(provider: Provider, messages: list[Message], settings: GenerateConfig) -> BatchRequest:
@@ -45,8 +47,15 @@ def batch_request(provider: Provider, messages: list[Message], settings: Generat
 class BatchJudge:
     """Resumes the judge spec's open batches, submits one new batch for what is left, records every answer."""
 
-    def __init__(self, caller: Caller, provider: Provider, settings: GenerateConfig, poll_s: float, progress: Any,
-                 notices: list[str]) -> None:
+    def __init__(
+        self,
+        caller: Caller,
+        provider: Provider,
+        settings: GenerateConfig,
+        poll_s: float,
+        progress: Any,
+        notices: list[str],
+    ) -> None:
         self.caller, self.provider, self.settings, self.poll_s = caller, provider, settings, poll_s
         self.api = ADAPTERS[provider.spec.partition("/")[0]](provider, settings)
         self.store, self.progress, self.notices = caller.store, progress, notices
@@ -60,8 +69,9 @@ class BatchJudge:
         except self.api.error as exc:
             # what is recorded stays recorded: the same command resumes the open batch
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise ProviderUnavailable(f"judge batch on {self.provider.spec} failed ({first}); "
-                                      "run the same command again to resume") from None
+            raise ProviderUnavailable(
+                f"judge batch on {self.provider.spec} failed ({first}); run the same command again to resume"
+            ) from None
 
     async def _run(self, requests: list[BatchRequest]) -> None:
         covered: set[str] = set()
@@ -75,7 +85,9 @@ class BatchJudge:
                 self.store.adopt_batch(batch_id, *found)
                 batch_id = found[0]
             covered |= await self._finish(batch_id, row["input_file_id"], 0.0)
-        todo = list({r.key: r for r in requests if r.key not in covered and self.store.get_call(r.key) is None}.values())
+        todo = list(
+            {r.key: r for r in requests if r.key not in covered and self.store.get_call(r.key) is None}.values()
+        )
         if not todo:
             return
         reserve = self._estimate(todo)
@@ -84,9 +96,17 @@ class BatchJudge:
         # recorded before the batch exists: a run killed between creating the batch and noting its
         # id finds the batch again by this ref instead of paying for a second one
         pending = PENDING + ref
-        self.store.put_batch({"id": pending, "spec": self.provider.spec, "state": SUBMITTING,
-                              "created": now(), "request_count": len(todo), "input_file_id": ref},
-                             [(r.key, r.request) for r in todo])
+        self.store.put_batch(
+            {
+                "id": pending,
+                "spec": self.provider.spec,
+                "state": SUBMITTING,
+                "created": now(),
+                "request_count": len(todo),
+                "input_file_id": ref,
+            },
+            [(r.key, r.request) for r in todo],
+        )
         batch_id, status = await self.api.create(todo, ref)
         self.store.adopt_batch(pending, batch_id, status)
         await self._finish(batch_id, ref, reserve)
@@ -121,8 +141,10 @@ class BatchJudge:
         self.caller.budget.settle(reserve, spent)
         self.store.set_batch(batch_id, poll.status, poll.output, poll.errors)
         if poll.failure:
-            self.notices.append(f"judge batch {batch_id} ended {poll.failure}; its {failed} unanswered judge calls "
-                                "went through the normal (full-price) path")
+            self.notices.append(
+                f"judge batch {batch_id} ended {poll.failure}; its {failed} unanswered judge calls "
+                "went through the normal (full-price) path"
+            )
         elif failed:
             self.stats.errors += failed
             self.notices.append(f"judge batch {batch_id}: {failed} requests failed and went through the normal path")
@@ -132,13 +154,24 @@ class BatchJudge:
         """Store one batch answer as a finished judge call; returns its cost."""
         n_in, n_out = answer.input_tokens, answer.output_tokens
         cost = self.price.batch_cost(n_in, n_out) if self.price else None
-        self.store.put_call({
-            "key": key, "role": "judge", "spec": self.provider.spec, "request": request,
-            "response": answer.text, "finish_reason": answer.finish_reason,
-            "input_tokens": n_in, "output_tokens": n_out, "latency_s": 0.0, "error": None, "attempts": 1,
-            "first_token_logprobs": json.dumps(answer.logprobs) if answer.logprobs else None, "cost_usd": cost,
-            "created": stamp,
-        })
+        self.store.put_call(
+            {
+                "key": key,
+                "role": "judge",
+                "spec": self.provider.spec,
+                "request": request,
+                "response": answer.text,
+                "finish_reason": answer.finish_reason,
+                "input_tokens": n_in,
+                "output_tokens": n_out,
+                "latency_s": 0.0,
+                "error": None,
+                "attempts": 1,
+                "first_token_logprobs": json.dumps(answer.logprobs) if answer.logprobs else None,
+                "cost_usd": cost,
+                "created": stamp,
+            }
+        )
         self.stats.calls_made += 1
         self.stats.input_tokens += n_in
         self.stats.output_tokens += n_out

@@ -55,8 +55,9 @@ class AnthropicBatch(BatchAPI):
 
     async def create(self, todo: list[BatchRequest], ref: str) -> tuple[str, str]:
         """One batch with every request inline."""
-        batch = await self.batches.create(requests=[{"custom_id": custom_id(ref, r.key), "params": r.body}
-                                                    for r in todo])
+        batch = await self.batches.create(
+            requests=[{"custom_id": custom_id(ref, r.key), "params": r.body} for r in todo]
+        )
         return batch.id, batch.processing_status
 
     async def recover(self, row: Any) -> tuple[str, str] | None:

@@ -43,10 +43,12 @@ class OpenAIBatch(BatchAPI):
 
     async def prepare(self, todo: list[BatchRequest]) -> str:
         """Upload the requests as a batch input file; its id is the ref."""
-        lines = "".join(json.dumps({"custom_id": r.key, "method": "POST", "url": ENDPOINT, "body": r.body}) + "\n"
-                        for r in todo)
-        upload = await self.client.files.create(file=("cobe-judge.jsonl", lines.encode("utf-8"), "application/jsonl"),
-                                                purpose="batch")
+        lines = "".join(
+            json.dumps({"custom_id": r.key, "method": "POST", "url": ENDPOINT, "body": r.body}) + "\n" for r in todo
+        )
+        upload = await self.client.files.create(
+            file=("cobe-judge.jsonl", lines.encode("utf-8"), "application/jsonl"), purpose="batch"
+        )
         return upload.id
 
     async def create(self, todo: list[BatchRequest], ref: str) -> tuple[str, str]:
@@ -84,6 +86,13 @@ class OpenAIBatch(BatchAPI):
             if key not in keys or response.get("status_code") != 200 or not body.get("choices"):
                 continue  # unknown or failed: the normal path asks it again
             choice, usage = body["choices"][0], body.get("usage") or {}
-            yield key, Answer((choice.get("message") or {}).get("content") or "", choice.get("finish_reason"),
-                              usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0),
-                              _logprobs(choice) if self.settings.logprobs else None)
+            yield (
+                key,
+                Answer(
+                    (choice.get("message") or {}).get("content") or "",
+                    choice.get("finish_reason"),
+                    usage.get("prompt_tokens", 0),
+                    usage.get("completion_tokens", 0),
+                    _logprobs(choice) if self.settings.logprobs else None,
+                ),
+            )

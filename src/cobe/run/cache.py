@@ -32,7 +32,9 @@ def call_key(spec: str, model: str, settings: dict[str, Any], messages: list[dic
     return request_key(request_body(spec, model, settings, messages, attempt))[1]
 
 
-def request_body(spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0) -> dict[str, Any]:
+def request_body(
+    spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0
+) -> dict[str, Any]:
     """The request as the store records it; its canonical JSON is what the key hashes."""
     body: dict[str, Any] = {"spec": spec, "model": model, "settings": settings, "messages": messages}
     if attempt:

@@ -50,9 +50,9 @@ class RoleStats:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for summary.json."""
-        return {k: getattr(self, k) for k in ("calls_made", "calls_cached", "errors", "input_tokens", "output_tokens")} | {
-            "cost_usd": round(self.cost_usd, 6)
-        }
+        return {
+            k: getattr(self, k) for k in ("calls_made", "calls_cached", "errors", "input_tokens", "output_tokens")
+        } | {"cost_usd": round(self.cost_usd, 6)}
 
 
 @dataclass
@@ -71,8 +71,14 @@ class Caller:
         return cls(Store(store_path), Scheduler(**scheduler_options))
 
     async def call(
-        self, provider: Provider, messages: list[Message], settings: GenerateConfig, *,
-        role: str, scenario: Scenario | None = None, attempt: int = 0,
+        self,
+        provider: Provider,
+        messages: list[Message],
+        settings: GenerateConfig,
+        *,
+        role: str,
+        scenario: Scenario | None = None,
+        attempt: int = 0,
     ) -> CallRecord:
         """One call, answered from the store when an identical one finished before; never raises on provider errors."""
         plain = messages_list(messages)
@@ -100,23 +106,47 @@ class Caller:
             stats.output_tokens += output.output_tokens
             stats.cost_usd += cost or 0.0
             record = CallRecord(
-                key, output.text, None, output.finish_reason, output.input_tokens, output.output_tokens,
-                output.latency_s, attempts, output.first_token_logprobs, cost,
+                key,
+                output.text,
+                None,
+                output.finish_reason,
+                output.input_tokens,
+                output.output_tokens,
+                output.latency_s,
+                attempts,
+                output.first_token_logprobs,
+                cost,
             )
-        self.store.put_call({
-            "key": key, "role": role, "spec": provider.spec, "request": request,
-            "response": record.text, "finish_reason": record.finish_reason,
-            "input_tokens": record.input_tokens, "output_tokens": record.output_tokens,
-            "latency_s": record.latency_s, "error": record.error, "attempts": attempts,
-            "first_token_logprobs": json.dumps(record.first_token_logprobs) if record.first_token_logprobs else None,
-            "cost_usd": record.cost_usd, "created": now(),
-        })
+        self.store.put_call(
+            {
+                "key": key,
+                "role": role,
+                "spec": provider.spec,
+                "request": request,
+                "response": record.text,
+                "finish_reason": record.finish_reason,
+                "input_tokens": record.input_tokens,
+                "output_tokens": record.output_tokens,
+                "latency_s": record.latency_s,
+                "error": record.error,
+                "attempts": attempts,
+                "first_token_logprobs": json.dumps(record.first_token_logprobs)
+                if record.first_token_logprobs
+                else None,
+                "cost_usd": record.cost_usd,
+                "created": now(),
+            }
+        )
         return record
 
     @staticmethod
-    def request(provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0) -> tuple[str, str]:
+    def request(
+        provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0
+    ) -> tuple[str, str]:
         """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
-        return request_key(request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages), attempt))
+        return request_key(
+            request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages), attempt)
+        )
 
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""
@@ -127,6 +157,15 @@ class Caller:
 def _from_row(row: Any) -> CallRecord:
     logprobs = row["first_token_logprobs"]
     return CallRecord(
-        row["key"], row["response"], row["error"], row["finish_reason"], row["input_tokens"], row["output_tokens"],
-        row["latency_s"], row["attempts"], json.loads(logprobs) if logprobs else None, row["cost_usd"], True,
+        row["key"],
+        row["response"],
+        row["error"],
+        row["finish_reason"],
+        row["input_tokens"],
+        row["output_tokens"],
+        row["latency_s"],
+        row["attempts"],
+        json.loads(logprobs) if logprobs else None,
+        row["cost_usd"],
+        True,
     )

@@ -9,9 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
-SMOKE_NOTICE = (
-    f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing."
-)
+SMOKE_NOTICE = f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing."
 
 
 class EvalConfig(BaseModel):

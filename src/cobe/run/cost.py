@@ -81,7 +81,9 @@ def _read(path: Path) -> PriceTable:
             discount = float(entry.get("batch_discount", BATCH_DISCOUNT))
             models[str(name)] = Price(float(entry["input"]), float(entry["output"]), discount)
         except (TypeError, KeyError, ValueError):
-            raise InputError(f"{path}: model {name!r}: expected {{input: number, output: number, batch_discount?: number}}") from None
+            raise InputError(
+                f"{path}: model {name!r}: expected {{input: number, output: number, batch_discount?: number}}"
+            ) from None
     return PriceTable(models, set(data.get("free_prefixes") or ()))
 
 

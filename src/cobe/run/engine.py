@@ -66,7 +66,9 @@ def build_items(
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
                 chats.append((scenario, template, chat))
-    items = [Item(model, scenario, template, chat[-1].content) for model in models for scenario, template, chat in chats]
+    items = [
+        Item(model, scenario, template, chat[-1].content) for model in models for scenario, template, chat in chats
+    ]
     messages = [chat for _ in models for _, _, chat in chats]
     return items, messages, skipped
 
@@ -76,8 +78,10 @@ def skip_notice(skipped: dict[str, int]) -> list[str]:
     if not skipped:
         return []
     detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
-    return [f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
-            f"the template needs (intervention, original_condition): {detail}"]
+    return [
+        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
+        f"the template needs (intervention, original_condition): {detail}"
+    ]
 
 
 def _providers(specs: list[str]) -> dict[str, Provider]:
@@ -93,10 +97,23 @@ class Session:
     """One command on one run directory: the pipeline, its bookkeeping and its exports."""
 
     def __init__(
-        self, *, command: str, run_dir: Path, store: Store, run_id: str, items: list[Item], messages: list,
-        providers: dict[str, Provider], caller: Caller, respondent: GenerateConfig | None,
-        judge: Judge | None, judge_ref: JudgeRef | None, progress: Progress | None, notices: list[str],
-        extra: dict[str, Any], batch_poll: float | None = None,
+        self,
+        *,
+        command: str,
+        run_dir: Path,
+        store: Store,
+        run_id: str,
+        items: list[Item],
+        messages: list,
+        providers: dict[str, Provider],
+        caller: Caller,
+        respondent: GenerateConfig | None,
+        judge: Judge | None,
+        judge_ref: JudgeRef | None,
+        progress: Progress | None,
+        notices: list[str],
+        extra: dict[str, Any],
+        batch_poll: float | None = None,
     ) -> None:
         self.command, self.run_dir, self.store, self.run_id = command, run_dir, store, run_id
         self.items, self.messages, self.providers, self.caller = items, messages, providers, caller
@@ -125,25 +142,40 @@ class Session:
             self.store.finish_session(session_id, state, stats | {"wall_s": wall})
             for provider in self.providers.values():  # settings a provider's API no longer takes
                 if ignored := sorted(getattr(provider, "ignored_settings", ())):
-                    self.notices.append(f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
-                                        "(the setting stays in the call's cache key and record)")
-            extra = self.extra | {"state": state, "command": {"name": self.command, "calls": stats, "wall_s": round(wall, 3)},
-                                  "updated": now()}
-            summary = write_exports(self.run_dir, self.store, self.run_id, self.items, self.judge_ref, extra, self.notices)
+                    self.notices.append(
+                        f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
+                        "(the setting stays in the call's cache key and record)"
+                    )
+            extra = self.extra | {
+                "state": state,
+                "command": {"name": self.command, "calls": stats, "wall_s": round(wall, 3)},
+                "updated": now(),
+            }
+            summary = write_exports(
+                self.run_dir, self.store, self.run_id, self.items, self.judge_ref, extra, self.notices
+            )
             await asyncio.gather(*(p.aclose() for p in self.providers.values()), return_exceptions=True)
             self.store.close()
         if self.stopped:
             raise self.stopped
         return RunSummary(
-            run_dir=self.run_dir, run_id=self.run_id, state=state, models=sorted({i.model for i in self.items}),
+            run_dir=self.run_dir,
+            run_id=self.run_id,
+            state=state,
+            models=sorted({i.model for i in self.items}),
             judge=self.judge_ref.spec if self.judge_ref else None,
             judge_prompts=self.judge_ref.prompts if self.judge_ref else None,
-            summary=summary, stats=stats, wall_s=wall, notices=self.notices,
+            summary=summary,
+            stats=stats,
+            wall_s=wall,
+            notices=self.notices,
         )
 
     async def _pipeline(self) -> None:
         self.responses = self.store.responses(self.run_id)
-        self.verdicts = self.store.verdicts(self.run_id, self.judge_ref.spec, self.judge_ref.fingerprint) if self.judge_ref else {}
+        self.verdicts = (
+            self.store.verdicts(self.run_id, self.judge_ref.spec, self.judge_ref.fingerprint) if self.judge_ref else {}
+        )
         done_gen = sum(1 for i in self.items if self._finished_response(i) is not None)
         if self.respondent is not None:
             self.progress.start("generate", len(self.items), done_gen)
@@ -221,12 +253,22 @@ class Session:
         else:
             provider = self.providers[item.model]
             record = await self.caller.call(provider, messages, self.respondent, role="respondent", scenario=scenario)
-            response_id = self.store.put_response({
-                "run_id": self.run_id, "model": item.model, "scenario_id": scenario.id, "template": template.name,
-                "call_key": record.key, "prompt": item.prompt, "text": record.text, "error": record.error,
-                "input_tokens": record.input_tokens, "output_tokens": record.output_tokens,
-                "cost_usd": record.cost_usd, "created": now(),
-            })
+            response_id = self.store.put_response(
+                {
+                    "run_id": self.run_id,
+                    "model": item.model,
+                    "scenario_id": scenario.id,
+                    "template": template.name,
+                    "call_key": record.key,
+                    "prompt": item.prompt,
+                    "text": record.text,
+                    "error": record.error,
+                    "input_tokens": record.input_tokens,
+                    "output_tokens": record.output_tokens,
+                    "cost_usd": record.cost_usd,
+                    "created": now(),
+                }
+            )
             self.progress.advance("generate", error=record.error is not None)
             if record.error is not None:
                 if self.judge is not None:
@@ -240,20 +282,41 @@ class Session:
             return
         results = await self.judge.checks(scenario, story_to_judge(template, text or ""), todo)
         ref, settings, stamp = self.judge_ref, self.judge.settings_json(), now()
-        self.store.put_verdicts([{
-                "run_id": self.run_id, "response_id": response_id, "judge": ref.spec, "prompt_set": ref.prompts,
-                "prompt_fingerprint": ref.fingerprint, "check_name": check, "verdict": r.verdict, "raw": r.raw,
-                "p_true": r.p_true, "unscored_reason": r.unscored, "error": r.error, "judge_settings": settings,
-                "call_key": r.call_key, "input_tokens": r.input_tokens, "output_tokens": r.output_tokens,
-                "cost_usd": r.cost_usd, "created": stamp,
-            } for check, r in results.items()])
+        self.store.put_verdicts(
+            [
+                {
+                    "run_id": self.run_id,
+                    "response_id": response_id,
+                    "judge": ref.spec,
+                    "prompt_set": ref.prompts,
+                    "prompt_fingerprint": ref.fingerprint,
+                    "check_name": check,
+                    "verdict": r.verdict,
+                    "raw": r.raw,
+                    "p_true": r.p_true,
+                    "unscored_reason": r.unscored,
+                    "error": r.error,
+                    "judge_settings": settings,
+                    "call_key": r.call_key,
+                    "input_tokens": r.input_tokens,
+                    "output_tokens": r.output_tokens,
+                    "cost_usd": r.cost_usd,
+                    "created": stamp,
+                }
+                for check, r in results.items()
+            ]
+        )
         self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
 
 
 def _caller(store: Store, config: EvalConfig) -> Caller:
     scheduler = Scheduler(
-        concurrency=config.concurrency, rpm=config.rpm, tpm=config.tpm, timeout=config.timeout,
-        max_retries=config.max_retries, backoff=config.retry_backoff,
+        concurrency=config.concurrency,
+        rpm=config.rpm,
+        tpm=config.tpm,
+        timeout=config.timeout,
+        max_retries=config.max_retries,
+        backoff=config.retry_backoff,
     )
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
@@ -292,7 +355,10 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
         raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
     run_dir = Path(config.run_dir) if config.run_dir else default_run_dir(config)
     docs = [s.model_dump_json() for s in scenarios]
-    stored = config.stored() | {"data_fingerprint": data_fingerprint(docs), "template_names": [t.name for t in templates]}
+    stored = config.stored() | {
+        "data_fingerprint": data_fingerprint(docs),
+        "template_names": [t.name for t in templates],
+    }
     if config.dry_run:
         from cobe.run.plan import estimate  # only dry runs need the planner
 
@@ -315,12 +381,27 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
     else:
         judge_ref = _stored_judge(store)
     respondent = GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens)
-    extra = {"data": config.data, "templates": [t.name for t in templates], "skipped": skipped,
-             "respondent_settings": respondent.model_dump(mode="json")}
+    extra = {
+        "data": config.data,
+        "templates": [t.name for t in templates],
+        "skipped": skipped,
+        "respondent_settings": respondent.model_dump(mode="json"),
+    }
     return Session(
-        command=command, run_dir=run_dir, store=store, run_id=run_id, items=items, messages=messages,
-        providers=providers, caller=caller, respondent=respondent, judge=judge, judge_ref=judge_ref,
-        progress=progress, notices=_notices(specs) + skip_notice(skipped), extra=extra,
+        command=command,
+        run_dir=run_dir,
+        store=store,
+        run_id=run_id,
+        items=items,
+        messages=messages,
+        providers=providers,
+        caller=caller,
+        respondent=respondent,
+        judge=judge,
+        judge_ref=judge_ref,
+        progress=progress,
+        notices=_notices(specs) + skip_notice(skipped),
+        extra=extra,
         batch_poll=config.batch_poll if config.judge_batch else None,
     )
 
@@ -332,7 +413,9 @@ def _stored_judge(store: Store) -> JudgeRef | None:
     return JudgeRef(row["judge"], row["judge_prompts"], row["judge_fingerprint"])
 
 
-async def aevaluate(config: EvalConfig, progress: Progress | None = None, *, command: str = "eval", with_judge: bool = True) -> RunSummary:
+async def aevaluate(
+    config: EvalConfig, progress: Progress | None = None, *, command: str = "eval", with_judge: bool = True
+) -> RunSummary:
     """Async form of `evaluate` (and of `generate` with `with_judge=False`)."""
     session = _session(config, command, with_judge, progress)
     if isinstance(session, RunSummary):
@@ -350,8 +433,9 @@ def generate(config: EvalConfig, progress: Progress | None = None) -> RunSummary
     return asyncio.run(aevaluate(config, progress, command="generate", with_judge=False))
 
 
-async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None,
-                     **options: Any) -> RunSummary:
+async def ajudge_run(
+    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+) -> RunSummary:
     """Async form of `judge_run`."""
     run_dir = Path(run_dir)
     store = Store(find_store(run_dir))
@@ -360,8 +444,13 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
         if row is None:
             raise InputError(f"{run_dir}: the store holds no run")
         stored = json.loads(row["config"])
-        config = EvalConfig(**{k: v for k, v in options.items() if v is not None}, judge=judge, judge_prompts=judge_prompts,
-                            models=stored["models"], data=stored["data"])
+        config = EvalConfig(
+            **{k: v for k, v in options.items() if v is not None},
+            judge=judge,
+            judge_prompts=judge_prompts,
+            models=stored["models"],
+            data=stored["data"],
+        )
         if config.judge_batch:
             check_batch_spec(judge)
         _check_prices(config, [judge])
@@ -380,15 +469,27 @@ async def ajudge_run(run_dir: str | Path, judge: str, judge_prompts: str = "defa
         raise
     extra = {"data": stored["data"], "templates": stored["template_names"], "skipped": skipped}
     session = Session(
-        command="judge", run_dir=run_dir, store=store, run_id=row["id"], items=items, messages=messages,
-        providers=providers, caller=caller, respondent=None, judge=judge_, judge_ref=ref, progress=progress,
-        notices=_notices([*stored["models"], judge]) + skip_notice(skipped), extra=extra,
+        command="judge",
+        run_dir=run_dir,
+        store=store,
+        run_id=row["id"],
+        items=items,
+        messages=messages,
+        providers=providers,
+        caller=caller,
+        respondent=None,
+        judge=judge_,
+        judge_ref=ref,
+        progress=progress,
+        notices=_notices([*stored["models"], judge]) + skip_notice(skipped),
+        extra=extra,
         batch_poll=config.batch_poll if config.judge_batch else None,
     )
     return await session.run()
 
 
-def judge_run(run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None,
-              **options: Any) -> RunSummary:
+def judge_run(
+    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+) -> RunSummary:
     """Judge a run's stored responses with `judge` (no respondent call); verdicts sit beside earlier judges'."""
     return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, **options))

@@ -62,7 +62,7 @@ def _query(scenario: Scenario, template: Template, prompt: str) -> str:
     """The request as the respondent read it: the dataset's query, or the template's words after the story."""
     if template.tier == 1:
         return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
-    return prompt[len(scenario.story):].strip() if prompt.startswith(scenario.story) else prompt
+    return prompt[len(scenario.story) :].strip() if prompt.startswith(scenario.story) else prompt
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -78,14 +78,25 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
         s, t = item.scenario, item.template
         resp = responses.get((item.model, s.id, t.name))
         row: dict[str, Any] = {
-            "run_id": run_id, "model": item.model, "judge": judge.spec if judge else None,
-            "judge_prompts": judge.prompts if judge else None, "scenario_id": s.id, "core_id": s.core_id,
-            "variation": s.variation, "domain": s.domain,
+            "run_id": run_id,
+            "model": item.model,
+            "judge": judge.spec if judge else None,
+            "judge_prompts": judge.prompts if judge else None,
+            "scenario_id": s.id,
+            "core_id": s.core_id,
+            "variation": s.variation,
+            "domain": s.domain,
             "graph_type": s.graph_type.value if s.graph_type else None,
-            "failure_modes": [m.value for m in s.failure_modes], "tags": list(s.tags), "template": t.name,
-            "tier": t.tier, "phrasing": t.phrasing, "story": s.story,
+            "failure_modes": [m.value for m in s.failure_modes],
+            "tags": list(s.tags),
+            "template": t.name,
+            "tier": t.tier,
+            "phrasing": t.phrasing,
+            "story": s.story,
             "query": _query(s, t, item.prompt),
-            "prompt": item.prompt, "preserve": list(s.preserve), "change": list(s.change),
+            "prompt": item.prompt,
+            "preserve": list(s.preserve),
+            "change": list(s.change),
         }
         if resp is None:
             yield ResultRow(**row, status="pending")
@@ -122,15 +133,19 @@ def _role_usage(store: Store, run_id: str, judge: JudgeRef | None) -> dict[str, 
     for model, i, o, c in store.db.execute(q, (run_id,)):
         usage.setdefault(model, {})["respondent"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
     if judge:
-        q = ("SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
-             " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
-             " GROUP BY r.model")
+        q = (
+            "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
+            " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
+            " GROUP BY r.model"
+        )
         for model, i, o, c in store.db.execute(q, (run_id, judge.spec, judge.fingerprint)):
             usage.setdefault(model, {})["judge"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
     return usage
 
 
-def build_summary(store: Store, run_id: str, rows: list[dict[str, Any]], judge: JudgeRef | None, extra: dict[str, Any]) -> dict[str, Any]:
+def build_summary(
+    store: Store, run_id: str, rows: list[dict[str, Any]], judge: JudgeRef | None, extra: dict[str, Any]
+) -> dict[str, Any]:
     """summary.json from slim row dicts (model, template, status, verdicts): accuracy ± std, per template, checks, usage."""
     df = rows_frame(rows)
     models: dict[str, dict[str, Any]] = {}
@@ -170,31 +185,51 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     lines += [f"> **Note:** {n}" for n in notices]
     if notices:
         lines.append("")
-    lines.append(f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'}); "
-                 f"state: {summary.get('state', '?')}.")
+    lines.append(
+        f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'}); "
+        f"state: {summary.get('state', '?')}."
+    )
     templates = sorted({t for m in summary["models"].values() for t in m.get("per_template", {})})
-    lines += ["", "| model | accuracy % | ± std | " + " | ".join(templates) + " | n | scored | unscored | errors | pending |",
-              "|---|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "| model | accuracy % | ± std | " + " | ".join(templates) + " | n | scored | unscored | errors | pending |",
+        "|---|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|",
+    ]
     ranked = sorted(summary["models"].items(), key=lambda kv: -(kv[1].get("accuracy") or -1))
     for model, m in ranked:
         per = [_fmt(m.get("per_template", {}).get(t, {}).get("accuracy")) for t in templates]
-        lines.append(f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | " + " | ".join(per)
-                     + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |")
+        lines.append(
+            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | "
+            + " | ".join(per)
+            + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
+        )
     cmd = summary.get("command", {})
     if cmd:
         lines += ["", f"Last command `{cmd.get('name')}`: {cmd.get('wall_s', 0):.1f} s."]
         for role in ("respondent", "judge"):
             s = cmd.get("calls", {}).get(role)
             if s:
-                lines.append(f"- {role}: {s['calls_made']} calls made, {s['calls_cached']} from the store, "
-                             f"{s['errors']} failed, {s['input_tokens']}+{s['output_tokens']} tokens, ${s['cost_usd']:.4f}")
-    lines += ["", "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
-              "Unscored verdicts are left out of the denominator and counted."]
+                lines.append(
+                    f"- {role}: {s['calls_made']} calls made, {s['calls_cached']} from the store, "
+                    f"{s['errors']} failed, {s['input_tokens']}+{s['output_tokens']} tokens, ${s['cost_usd']:.4f}"
+                )
+    lines += [
+        "",
+        "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
+        "Unscored verdicts are left out of the denominator and counted.",
+    ]
     return "\n".join(lines) + "\n"
 
 
-def write_exports(run_dir: Path, store: Store, run_id: str, items: list[Item], judge: JudgeRef | None,
-                  extra: dict[str, Any], notices: list[str]) -> dict[str, Any]:
+def write_exports(
+    run_dir: Path,
+    store: Store,
+    run_id: str,
+    items: list[Item],
+    judge: JudgeRef | None,
+    extra: dict[str, Any],
+    notices: list[str],
+) -> dict[str, Any]:
     """Rewrite results.jsonl, summary.json and report.md from the store; returns the summary."""
     slim = []
     with atomic_open(run_dir / "results.jsonl") as handle:

@@ -91,7 +91,9 @@ class JudgedItems(list):
 class Judge:
     """A judge provider with its prompt set and settings, calling through a Caller."""
 
-    def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, temperature: float | None = None) -> None:
+    def __init__(
+        self, caller: Caller, provider: Provider, prompts: JudgePromptSet, temperature: float | None = None
+    ) -> None:
         self.caller, self.provider, self.prompts = caller, provider, prompts
         base = prompts.config.generate_config()
         if temperature is not None:
@@ -126,15 +128,22 @@ class Judge:
             result.unscored = reason or "unparseable verdict"
         return result
 
-    async def checks(self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS) -> dict[str, CheckResult]:
+    async def checks(
+        self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS
+    ) -> dict[str, CheckResult]:
         """The given checks of one response, concurrently."""
         results = await asyncio.gather(*(self.check(c, scenario, response) for c in checks))
         return dict(zip(checks, results))
 
 
 async def ajudge_responses(
-    items: list[tuple[Scenario, str]], judge: str, judge_prompts: str = "default", *,
-    store_path: str | Path = ":memory:", concurrency: int | None = None, temperature: float | None = None,
+    items: list[tuple[Scenario, str]],
+    judge: str,
+    judge_prompts: str = "default",
+    *,
+    store_path: str | Path = ":memory:",
+    concurrency: int | None = None,
+    temperature: float | None = None,
     **scheduler_options: Any,
 ) -> JudgedItems:
     """Async form of `judge_responses`."""
@@ -169,12 +178,24 @@ async def ajudge_responses(
 
 
 def judge_responses(
-    items: list[tuple[Scenario, str]], judge: str, judge_prompts: str = "default", *,
-    store_path: str | Path = ":memory:", concurrency: int | None = None, temperature: float | None = None,
+    items: list[tuple[Scenario, str]],
+    judge: str,
+    judge_prompts: str = "default",
+    *,
+    store_path: str | Path = ":memory:",
+    concurrency: int | None = None,
+    temperature: float | None = None,
     **scheduler_options: Any,
 ) -> JudgedItems:
     """Judge (scenario, response) pairs with the three checks; calls are cached in `store_path`."""
-    return asyncio.run(ajudge_responses(
-        items, judge, judge_prompts, store_path=store_path, concurrency=concurrency, temperature=temperature,
-        **scheduler_options,
-    ))
+    return asyncio.run(
+        ajudge_responses(
+            items,
+            judge,
+            judge_prompts,
+            store_path=store_path,
+            concurrency=concurrency,
+            temperature=temperature,
+            **scheduler_options,
+        )
+    )

@@ -22,8 +22,13 @@ def _key(provider: Provider, messages: list, settings: GenerateConfig) -> str:
 
 
 def estimate(
-    config: EvalConfig, run_dir: Path, stored: dict[str, Any], items: list[Item], messages: list,
-    providers: dict[str, Provider], prompts: JudgePromptSet | None,
+    config: EvalConfig,
+    run_dir: Path,
+    stored: dict[str, Any],
+    items: list[Item],
+    messages: list,
+    providers: dict[str, Provider],
+    prompts: JudgePromptSet | None,
 ) -> RunSummary:
     """The dry-run answer: nothing is called and nothing is written."""
     prices = load_prices(config.prices)
@@ -77,7 +82,11 @@ def estimate(
                 plan.judge_cached += 1
                 continue
             judge_chat = prompts.messages(check, item.scenario, shown)
-            if store is not None and row is not None and store.get_call(_key(providers[config.judge], judge_chat, judge_settings)):
+            if (
+                store is not None
+                and row is not None
+                and store.get_call(_key(providers[config.judge], judge_chat, judge_settings))
+            ):
                 plan.judge_cached += 1
                 continue
             plan.judge_calls += 1
@@ -86,5 +95,11 @@ def estimate(
         store.close()
     plan.unpriced = sorted(unpriced)
     plan.estimated_cost_usd = None if unpriced else round(cost, 6)
-    return RunSummary(run_dir=run_dir, state="dry-run", models=list(config.models), judge=config.judge,
-                      judge_prompts=config.judge_prompts if config.judge else None, dry_run=plan)
+    return RunSummary(
+        run_dir=run_dir,
+        state="dry-run",
+        models=list(config.models),
+        judge=config.judge,
+        judge_prompts=config.judge_prompts if config.judge else None,
+        dry_run=plan,
+    )

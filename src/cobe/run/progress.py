@@ -14,8 +14,12 @@ class RichProgress:
 
     def __init__(self) -> None:
         self._bars = Progress(
-            TextColumn("{task.description:<9}"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("errors {task.fields[errors]}"), TimeRemainingColumn(), transient=False,
+            TextColumn("{task.description:<9}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("errors {task.fields[errors]}"),
+            TimeRemainingColumn(),
+            transient=False,
         )
         self._tasks: dict[str, Any] = {}
         self._errors: dict[str, int] = {}

@@ -97,10 +97,20 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"run_dir": str(path), "state": "?", "models": [], "judge": None}
         try:
             db = sqlite3.connect(f"file:{path / STORE_NAME}?mode=ro", uri=True, timeout=5)
-            row = db.execute("SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
+            row = db.execute(
+                "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
+            ).fetchone()
             if row:
-                entry.update(run_id=row[0], state=row[1], models=json.loads(row[2]).get("models", []), judge=row[3], updated=row[4])
-                entry["responses"] = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
+                entry.update(
+                    run_id=row[0],
+                    state=row[1],
+                    models=json.loads(row[2]).get("models", []),
+                    judge=row[3],
+                    updated=row[4],
+                )
+                entry["responses"] = db.execute(
+                    "SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)
+                ).fetchone()[0]
             db.close()
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"

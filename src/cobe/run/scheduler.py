@@ -53,8 +53,13 @@ class Scheduler:
         return lane
 
     async def _attempt(
-        self, provider: Provider, lane: Limits, messages: list[Message], config: GenerateConfig,
-        scenario: Scenario | None, tokens: int,
+        self,
+        provider: Provider,
+        lane: Limits,
+        messages: list[Message],
+        config: GenerateConfig,
+        scenario: Scenario | None,
+        tokens: int,
     ) -> ModelOutput:
         async with lane.semaphore:  # held for the request only, never during a backoff sleep
             await lane.admit(tokens)
@@ -64,8 +69,12 @@ class Scheduler:
             return await provider.generate(messages, config, scenario=scenario)
 
     async def run(
-        self, provider: Provider, messages: list[Message], config: GenerateConfig,
-        scenario: Scenario | None = None, tokens: int = 0,
+        self,
+        provider: Provider,
+        messages: list[Message],
+        config: GenerateConfig,
+        scenario: Scenario | None = None,
+        tokens: int = 0,
     ) -> tuple[ModelOutput | None, str | None, int]:
         """(output, None, attempts) on success, (None, error line, attempts) once retries are spent."""
         lane = self.limits(provider)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
 
 def now() -> str:
     """UTC timestamp in ISO form, second precision is plenty and keeps rows small."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _migrations() -> list[tuple[int, str, str]]:
@@ -113,7 +113,9 @@ class Store:
             self.db.execute("DELETE FROM batch_calls WHERE batch_id = ?", (batch_id,))
             self.db.execute("DELETE FROM batches WHERE id = ?", (batch_id,))
 
-    def set_batch(self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None) -> None:
+    def set_batch(
+        self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None
+    ) -> None:
         """Record a batch's latest provider status (and its result files once it has them)."""
         with self.db:
             self.db.execute(
@@ -126,7 +128,8 @@ class Store:
         """Batches of a spec whose state is not one of `terminal`, oldest first."""
         marks = ", ".join("?" for _ in terminal)
         return self.db.execute(
-            f"SELECT * FROM batches WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid", (spec, *terminal)
+            f"SELECT * FROM batches WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid",
+            (spec, *terminal),
         ).fetchall()
 
     def batch_requests(self, batch_id: str) -> dict[str, str]:

@@ -55,7 +55,9 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """
     keys = list(by)
     if df.empty:
-        return pd.DataFrame(columns=keys + ["accuracy", "std", "phrasings", "n", "scored", "passes", "unscored", "errors"])
+        return pd.DataFrame(
+            columns=keys + ["accuracy", "std", "phrasings", "n", "scored", "passes", "unscored", "errors"]
+        )
     per = _per_phrasing(df, keys)
     out = []
     for group, part in per.groupby(keys, sort=True, dropna=False):

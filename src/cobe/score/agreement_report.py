@@ -70,7 +70,9 @@ def labels_from_csv(path: str | Path, run_dir: str | Path | None = None) -> list
         raise InputError(f"{path}: cannot read ratings ({exc.strerror})") from exc
     missing = {"rater", "item", "label"} - fields
     if records and missing:
-        raise InputError(f"{path}: missing column(s) {', '.join(sorted(missing))}; expected rater, item, label, comment")
+        raise InputError(
+            f"{path}: missing column(s) {', '.join(sorted(missing))}; expected rater, item, label, comment"
+        )
     ids: dict[str, str] | None = None
     labels: list[HumanLabel] = []
     seen: set[tuple[str, str]] = set()
@@ -85,7 +87,9 @@ def labels_from_csv(path: str | Path, run_dir: str | Path | None = None) -> list
             if ids is None:
                 study = _study_near(path, Path(run_dir) if run_dir else None)
                 if study is None:
-                    raise InputError(f"{path}:{line}: item {item} is a study item id but no study.sqlite was found next to the CSV or in <RUN>/study; use scenario_id:template:model keys")
+                    raise InputError(
+                        f"{path}:{line}: item {item} is a study item id but no study.sqlite was found next to the CSV or in <RUN>/study; use scenario_id:template:model keys"
+                    )
                 from cobe.annotate.store import StudyStore
 
                 ids = {str(it.id): it.key for it in StudyStore(study).items()}
@@ -130,7 +134,9 @@ def agreement_report(
         per_item.setdefault(label.item, {})[label.rater] = label
     not_in_run = sorted(item for item in per_item if item not in by_key)
     if per_item and len(not_in_run) == len(per_item):
-        raise InputError(f"none of the {len(per_item)} rated items is in the run (e.g. {not_in_run[0]}); is --run the study's run?")
+        raise InputError(
+            f"none of the {len(per_item)} rated items is in the run (e.g. {not_in_run[0]}); is --run the study's run?"
+        )
     items = sorted(item for item in per_item if item in by_key)
     table = [[per_item[item][r].label if r in per_item[item] else None for r in raters] for item in items]
     verdicts = [by_key[item].passed if check == "overall" else by_key[item].verdicts.get(check) for item in items]
@@ -155,12 +161,16 @@ def agreement_report(
             pairs.append((judged, RATER_ANSWER_FAILS[majority]))
     ci = {}
     for name in CI_METRICS:
-        interval = bootstrap_ci(
-            lambda sample, name=name: binary_metrics([j for j, _ in sample], [h for _, h in sample])[name],
-            pairs,
-            n_resamples=resamples,
-            seed=seed,
-        ) if resamples > 0 else None
+        interval = (
+            bootstrap_ci(
+                lambda sample, name=name: binary_metrics([j for j, _ in sample], [h for _, h in sample])[name],
+                pairs,
+                n_resamples=resamples,
+                seed=seed,
+            )
+            if resamples > 0
+            else None
+        )
         ci[name] = list(interval) if interval else None
         # flat copies too: the HTML report shows only the scalar entries of "metrics"
         metrics[f"{name}_ci_low"], metrics[f"{name}_ci_high"] = interval if interval else (None, None)
@@ -224,7 +234,9 @@ def _disagreements(
                 "failed_checks": [c for c in CHECKS if row.verdicts.get(c) == "F"],
                 "human_majority": majority,
                 "human_labels": {r: per_item[item][r].label for r in raters if r in per_item[item]},
-                "human_comments": {r: per_item[item][r].comment for r in raters if r in per_item[item] and per_item[item][r].comment},
+                "human_comments": {
+                    r: per_item[item][r].comment for r in raters if r in per_item[item] and per_item[item][r].comment
+                },
             }
         )
     return listed, by_check
@@ -243,9 +255,17 @@ def scenario_of(row: ResultRow):
 
     modes = [m for m in row.failure_modes if m in FailureMode._value2member_map_]
     return Scenario(
-        id=row.scenario_id, core_id=row.core_id, variation=row.variation, domain=row.domain, story=row.story,
-        queries=[row.query], preserve=row.preserve, change=row.change, graph_type=row.graph_type,
-        failure_modes=modes, tags=row.tags,
+        id=row.scenario_id,
+        core_id=row.core_id,
+        variation=row.variation,
+        domain=row.domain,
+        story=row.story,
+        queries=[row.query],
+        preserve=row.preserve,
+        change=row.change,
+        graph_type=row.graph_type,
+        failure_modes=modes,
+        tags=row.tags,
     )
 
 
@@ -300,7 +320,10 @@ def analyze_judges(
                 "judge": spec,
                 "judge_prompts": judge_prompts,
                 "items": n,
-                **{k: report["metrics"][k] for k in ("kappa", "accuracy", "precision", "recall", "f1", "tp", "fp", "fn", "tn")},
+                **{
+                    k: report["metrics"][k]
+                    for k in ("kappa", "accuracy", "precision", "recall", "f1", "tp", "fp", "fn", "tn")
+                },
                 "kappa_ci": report["ci"]["kappa"],
                 "unscored_share": unscored / checks if checks else None,
                 "unscored_items": report["metrics"]["judge_unscored"],

@@ -24,7 +24,9 @@ class ItemMatrix:
     scored: np.ndarray  # shape (S, T)
 
 
-def item_matrix(df: pd.DataFrame, scenarios: Sequence[str] | None = None, phrasings: Sequence[str] | None = None) -> ItemMatrix:
+def item_matrix(
+    df: pd.DataFrame, scenarios: Sequence[str] | None = None, phrasings: Sequence[str] | None = None
+) -> ItemMatrix:
     """Counts of passes and scored rows per scenario × phrasing; unscored and errored rows count in neither."""
     counts = df.groupby(["scenario_id", PHRASING], sort=True).agg(passes=("pass", "sum"), scored=("scored", "sum"))
     passes = counts["passes"].unstack(fill_value=0)

@@ -47,14 +47,18 @@ class Comparison:
         p_text = f"= {self.p_value:.3g}" if self.p_value > 0 else "< 1e-300"
         stats = f"McNemar exact p {p_text}, {self.items} paired items"
         if not self.significant:
-            return (f"No significant difference at {self.alpha:g}: {self.label_a} − {self.label_b} = "
-                    f"{self.difference:+.2f} points (95% CI [{self.ci_low:+.2f}, {self.ci_high:+.2f}]; {stats}).")
+            return (
+                f"No significant difference at {self.alpha:g}: {self.label_a} − {self.label_b} = "
+                f"{self.difference:+.2f} points (95% CI [{self.ci_low:+.2f}, {self.ci_high:+.2f}]; {stats})."
+            )
         if self.difference >= 0:
             better, worse, low, high = self.label_a, self.label_b, self.ci_low, self.ci_high
         else:  # state the CI of better − worse, so its sign matches the sentence
             better, worse, low, high = self.label_b, self.label_a, -self.ci_high, -self.ci_low
-        return (f"Significant at {self.alpha:g}: {better} beats {worse} by {abs(self.difference):.2f} points "
-                f"(95% CI [{low:+.2f}, {high:+.2f}]; {stats}).")
+        return (
+            f"Significant at {self.alpha:g}: {better} beats {worse} by {abs(self.difference):.2f} points "
+            f"(95% CI [{low:+.2f}, {high:+.2f}]; {stats})."
+        )
 
     def to_dict(self) -> dict:
         """A JSON-ready dict, with the significance and the verdict line."""
@@ -74,7 +78,9 @@ def select_model(df: pd.DataFrame, model: str | None, name: str) -> tuple[pd.Dat
     labels = sorted(df["label"].unique())
     if model is None:
         if len(labels) != 1:
-            raise InputError(f"{name} holds several models ({', '.join(labels)}); choose one with --model-{name[-1].lower()}")
+            raise InputError(
+                f"{name} holds several models ({', '.join(labels)}); choose one with --model-{name[-1].lower()}"
+            )
         return df, labels[0]
     part = df[(df["model"] == model) | (df["label"] == model)]
     if part.empty:
@@ -114,7 +120,8 @@ def paired_comparison(
     # the same scenario draws for both runs: that pairing is what makes the CI tight
     rng = np.random.default_rng(seed)
     diffs = [
-        mean_over_phrasings(w @ mat_a.passes, w @ mat_a.scored) - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
+        mean_over_phrasings(w @ mat_a.passes, w @ mat_a.scored)
+        - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
         for w in bootstrap_blocks(rng, len(mat_a.scenarios), resamples)
     ]
     low, high = percentile_interval(np.concatenate(diffs))
