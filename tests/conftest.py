@@ -1,3 +1,5 @@
 """Shared pytest fixtures; each lives in tests/support/ and is imported here."""
 
-from support.openai_server import openai_server  # noqa: F401  (pytest finds fixtures by name)
+# pytest finds fixtures by name, so these imports are the registration
+from support.openai_server import openai_server  # noqa: F401
+from support.scenarios import bare_scenario, scenario, scenario_factory  # noqa: F401

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "src"))
 from stories import CORES  # noqa: E402
 
 from cobe.dataset.graph import children_of, descendants  # noqa: E402
+from cobe.dataset.queries import tier1_queries  # noqa: E402
 from cobe.dataset.schema import CausalGraph, Edge, Fact, Scenario, make_id  # noqa: E402
-from cobe.prompts.templates import tier1_queries  # noqa: E402
 
 OUTPUT = ROOT / "src" / "cobe" / "dataset" / "builtin" / "starter.jsonl"
 MIN_WORDS, MAX_WORDS = 20, 55

@@ -40,7 +40,7 @@ _EXPORTS = {
     "report": "cobe.api",
     "paired_comparison": "cobe.score.compare",
     "agreement_metrics": "cobe.score.agreement",
-    "CobeError": "cobe.errors",
+    "CobeError": "cobe.core.errors",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]

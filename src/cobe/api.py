@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from cobe.report.build import Report
+    from cobe.report.writer import Report
     from cobe.run.config import RunSummary
 
 
@@ -46,7 +46,7 @@ def leaderboard(runs: str | Path | Sequence[str | Path], resamples: int = 1000, 
 
 def report(runs: str | Path | Sequence[str | Path], out: str | Path | None = None, **options: object) -> Report:
     """`cobe report`: every table, figure, report.md and report.html."""
-    from cobe.report.build import build_report
+    from cobe.report.writer import build_report
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
     return build_report(paths, out=out, **options)

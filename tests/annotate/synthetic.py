@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cobe.run.records import ResultRow, row_status
+from cobe.core.results import ResultRow
+from cobe.judge.checks import row_status
 
 STORIES = [
     "Ines watered the tomatoes every evening because the summer was dry. The plants grew tall, so she sold some at the market.",

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from cobe.annotate.agreement_report import agreement_report, labels_from_csv, labels_from_study, write_agreement
 from cobe.annotate.store import StudyStore
 from cobe.annotate.study import create_study, read_results
-from cobe.errors import InputError
-from cobe.score.agreement_report import agreement_report, labels_from_csv, labels_from_study, write_agreement
+from cobe.core.errors import InputError
 
 from .synthetic import make_row, write_run
 

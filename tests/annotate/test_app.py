@@ -219,7 +219,7 @@ def test_tokens_never_reach_logs(monkeypatch, small_study):
     import uvicorn
 
     from cobe.annotate import app as app_module
-    from cobe.annotate.security import RedactTokens, redact
+    from cobe.web.security import RedactTokens, redact
 
     token = small_study.raters["rater-1"].rsplit("/", 1)[1]
     assert token not in redact(f'127.0.0.1:5000 - "GET /r/{token} HTTP/1.1" 200')

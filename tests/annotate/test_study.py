@@ -8,8 +8,8 @@ import pytest
 
 from cobe.annotate.store import StudyStore
 from cobe.annotate.study import allocate, create_study, rotate_links, sample_rows
-from cobe.errors import InputError
-from cobe.run.records import ResultRow
+from cobe.core.errors import InputError
+from cobe.core.results import ResultRow
 
 from .synthetic import make_row, write_run
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cobe.cli.main import cli
-from cobe.prompts.templates import tier1_queries
+from cobe.dataset.queries import tier1_queries
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "datasets"
 COBE = Path(sys.executable).with_name("cobe")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cobe.prompts.templates import tier1_queries
+from cobe.dataset.queries import tier1_queries
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "datasets"
 IDS = ["1v0", "1v1", "2v0", "3v0"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from dataset_helpers import FIXTURES, IDS, paper_record, write_json
 
+from cobe.core.errors import InputError
 from cobe.dataset import load_dataset, loaders, read_file
-from cobe.errors import InputError
 
 SHAPES = {
     "paper.json": "paper-json",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from dataset_helpers import FIXTURES
 
+from cobe.core.errors import InputError
 from cobe.dataset import read_file, write_dataset
-from cobe.errors import InputError
 
 PAPER_FIELDS = ("id", "core_id", "variation", "domain", "story", "queries", "illustrative_answer", "preserve", "change")
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cobe.dataset.queries import tier1_queries
 from cobe.dataset.schema import FailureMode, GraphType, Scenario
-from cobe.prompts.templates import tier1_queries
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "src" / "cobe" / "dataset" / "builtin" / "starter.jsonl"

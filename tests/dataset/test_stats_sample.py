@@ -7,9 +7,9 @@ import random
 import pytest
 from dataset_helpers import FIXTURES
 
+from cobe.core.errors import InputError
 from cobe.dataset import dataset_stats, read_file, sample_scenarios, stats
 from cobe.dataset.stats import APPROX_NAME, approx_clauses
-from cobe.errors import InputError
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,7 @@ import math
 
 import pytest
 
-from cobe.judge import CHECKS, p_true, parse_verdict
-from cobe.run import records
+from cobe.judge import CHECKS, checks, p_true, parse_verdict
 
 ACCEPTED = [
     ("T", "T"),
@@ -98,8 +97,8 @@ def test_long_text_is_truncated_in_the_reason() -> None:
     assert len(quoted) <= 62 and quoted.endswith("...'")
 
 
-def test_checks_are_exported_from_the_records() -> None:
-    assert CHECKS is records.CHECKS == ("connectors", "preserve", "change")
+def test_the_check_list_has_one_home() -> None:
+    assert CHECKS is checks.CHECKS == ("connectors", "preserve", "change")
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models import GenerateConfig, Message, get_provider, llamacpp
 from cobe.models.vllm_offline import VLLMOffline, sampling_params
 

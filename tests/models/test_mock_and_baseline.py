@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
 
 CFG = GenerateConfig()

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
 from cobe.models.openai_chat import completion_kwargs
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
 from cobe.models.anthropic_chat import DEFAULT_MAX_TOKENS, message_kwargs
 from cobe.models.google_chat import contents_and_config

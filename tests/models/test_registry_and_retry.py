@@ -7,7 +7,7 @@ from email.utils import formatdate
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models import get_provider, known_prefixes
 from cobe.models.retry import is_malformed_body, is_transport_error, parse_retry_after, retryable_status
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.prompts import (
     extract_final_story,
     load_templates,

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from cobe.cli.main import main
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.report import build_report, import_results, load_runs
 
 

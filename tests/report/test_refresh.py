@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cobe.report.build import refresh_run_report
+from cobe.report.writer import refresh_run_report
 from support.results import make_rows, write_run
 
 

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.report import build_report, load_runs
 from cobe.report.tables import build_tables
 from support.results import make_rows, rows_with_counts, write_run
@@ -96,7 +96,7 @@ def test_bad_inputs_are_one_line_errors(tmp_path):
 def test_parquet_holds_every_row_with_one_column_per_check(tmp_path):
     import pandas as pd
 
-    from cobe.report.build import build_report
+    from cobe.report.writer import build_report
     from support.results import make_rows, write_run
 
     run = write_run(tmp_path / "run", make_rows("m", n_scenarios=5, unscored_rate=0.2, seed=3))

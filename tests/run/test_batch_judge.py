@@ -171,7 +171,7 @@ def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path):
 
 
 def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
-    from cobe.errors import ProviderUnavailable
+    from cobe.core.errors import ProviderUnavailable
     from cobe.run.store import Store, now
 
     run_dir = tmp_path / "run"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.batch import check_batch_spec
 from cobe.run.store import STORE_NAME, Store

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from cobe.errors import BudgetExceeded, InputError
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.run import EvalConfig, evaluate, load_prices
 from cobe.run.cost import Budget
 from cobe.run.limits import TokenBucket

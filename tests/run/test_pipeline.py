@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.run import Caller, EvalConfig, evaluate, generate, judge_responses, judge_run, list_runs
 from cobe.run.store import STORE_NAME, Store, _migrations
 

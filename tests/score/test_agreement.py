@@ -7,7 +7,7 @@ import pytest
 from sklearn.metrics import cohen_kappa_score, f1_score, precision_score, recall_score
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.score.agreement import (
     RATER_ANSWER_FAILS,
     agreement_metrics,

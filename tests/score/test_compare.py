@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.score.accuracy import rows_frame
 from cobe.score.compare import mcnemar_exact, paired_comparison
 

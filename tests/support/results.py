@@ -6,7 +6,8 @@ import json
 import random
 from pathlib import Path
 
-from cobe.run.records import CHECKS, ResultRow, row_status
+from cobe.core.results import ResultRow
+from cobe.judge.checks import CHECKS, row_status
 
 DOMAINS = ("travel", "cooking", "sports", "school", "work")
 GRAPH_TYPES = ("chain", "collider", "fork", "diamond", "correlated", "hybrid")

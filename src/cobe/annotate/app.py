@@ -12,8 +12,8 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.templating import Jinja2Templates
 
-from cobe.annotate import security
 from cobe.annotate.store import LABELS, Principal, StudyStore
+from cobe.web import security
 
 HERE = Path(str(files("cobe.annotate")))
 MAX_COMMENT = 4000

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from cobe.annotate.security import hash_token, new_token, token_matches
-from cobe.errors import InputError
+from cobe.core.errors import InputError
+from cobe.web.security import hash_token, new_token, token_matches
 
 STUDY_FILE = "study.sqlite"
 LABELS: tuple[str, ...] = ("Yes", "No", "Other")

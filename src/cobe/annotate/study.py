@@ -9,10 +9,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from cobe.annotate.security import new_token
 from cobe.annotate.store import StudyStore, study_file
-from cobe.errors import InputError
-from cobe.run.records import ResultRow
+from cobe.core.errors import InputError
+from cobe.core.results import ResultRow
+from cobe.web.security import new_token
 
 RESULTS_FILE = "results.jsonl"
 DEFAULT_BASE_URL = "http://127.0.0.1:8765"

@@ -10,8 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from cobe.errors import InputError
-from cobe.score.agreement_report import (
+from cobe.annotate.agreement_report import (
     CHECK_CHOICES,
     CI_METRICS,
     agreement_report,
@@ -20,6 +19,7 @@ from cobe.score.agreement_report import (
     labels_from_study,
     write_agreement,
 )
+from cobe.core.errors import InputError
 
 
 def _console() -> Console:

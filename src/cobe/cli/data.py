@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
     dataset_stats,
@@ -20,7 +21,6 @@ from cobe.dataset import (
     write_dataset,
 )
 from cobe.dataset.stats import METHODS, graph_type_of
-from cobe.errors import InputError
 
 DEFAULT_DATA = "builtin:starter"
 data_option = click.option(

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
-from cobe.errors import BudgetExceeded, InputError
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
@@ -239,7 +239,7 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
         click.echo(f"note: {notice}", err=True)
     click.echo(summary_line(summary))
     if report and summary.dry_run is None and summary.judge:
-        from cobe.report.build import refresh_run_report
+        from cobe.report.writer import refresh_run_report
 
         if refresh_run_report(summary.run_dir):
             click.echo(f"report: {Path(summary.run_dir) / 'report.html'}", err=True)

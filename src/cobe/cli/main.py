@@ -8,7 +8,7 @@ from importlib import import_module
 import click
 
 from cobe import __version__
-from cobe.errors import CobeError
+from cobe.core.errors import CobeError
 
 # command name → "module:attribute"; modules load only when their command runs, so
 # `cobe --help` stays fast and no provider SDK is imported before it is needed.
@@ -24,7 +24,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.agreement:judges",
-    "build": "cobe.cli.build:build",
+    "curate": "cobe.cli.curate:curate",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -39,8 +39,12 @@ SHORT_HELP: dict[str, str] = {
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
     "judges": "Rank judges by their agreement with human ratings.",
-    "build": "Build a dataset: contributions, augmentation, checks, review, release.",
+    "curate": "Build a dataset: contributions, augmentation, checks, review, release.",
 }
+
+
+# commands that were renamed: the old name says where the command went instead of "no such command"
+MOVED: dict[str, str] = {"build": "curate"}
 
 
 class LazyGroup(click.Group):
@@ -50,6 +54,8 @@ class LazyGroup(click.Group):
         return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in MOVED:
+            raise click.UsageError(f"`cobe {name}` is now `cobe {MOVED[name]}`; run `cobe {MOVED[name]} --help`")
         target = COMMANDS.get(name)
         if target is None:
             return None

@@ -10,7 +10,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from cobe.report.build import DEFAULT_FORMATS, build_report
+from cobe.report.writer import DEFAULT_FORMATS, build_report
 
 RUNS = click.Path(exists=True)
 

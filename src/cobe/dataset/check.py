@@ -9,9 +9,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from cobe.dataset.graph import check_graph, derive_graph_type
+from cobe.dataset.queries import match_query_template
 from cobe.dataset.schema import ID_PATTERN, CausalGraph, FailureMode, GraphType, Scenario, make_id
 from cobe.dataset.shapes import MISSING, Normalised
-from cobe.prompts.templates import match_query_template
 
 EXPECTED_TEMPLATES = ("A", "B", "C")
 

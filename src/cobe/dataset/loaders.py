@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 
+from cobe.core.errors import InputError
 from cobe.dataset.check import build_scenario
 from cobe.dataset.problems import Problem, ProblemSink
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import Normalised, detect_shape, from_native, from_paper, merge_site_rows, site_key
-from cobe.errors import InputError
 
 BUILTIN_PREFIX = "builtin:"
 _NATIVE_FIELDS = set(Scenario.model_fields)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.errors import InputError
 
 
 def _order(scenario: Scenario) -> tuple[int, int]:

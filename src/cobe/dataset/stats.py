@@ -20,10 +20,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from cobe.core.errors import InputError
 from cobe.dataset.graph import derive_graph_type
 from cobe.dataset.schema import Scenario
 from cobe.dataset.text import count_words, split_sentences
-from cobe.errors import InputError
 
 METHODS = ("auto", "spacy", "approx")
 APPROX_NAME = "approx (regex over subordinators, coordinators and punctuation)"

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cobe.core.errors import CobeError
 from cobe.dataset.check import build_scenario
 from cobe.dataset.loaders import BUILTIN_PREFIX, read_file, resolve_source
 from cobe.dataset.problems import Problem, ProblemSink, count, strictify
 from cobe.dataset.rawread import RawRecord
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import from_native
-from cobe.errors import CobeError
 
 
 @dataclass

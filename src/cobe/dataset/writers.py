@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
+from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import CRITERIA_KEY, CSV_CRITERIA_COLUMNS, CSV_QUERY_COLUMNS, PAPER_KEYS, SITE_KEYS
-from cobe.errors import InputError
 
 Shape = Literal["native", "paper", "csv", "site"]
 SHAPES: tuple[str, ...] = ("native", "paper", "csv", "site")

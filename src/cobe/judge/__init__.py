@@ -1,6 +1,30 @@
-"""The three judge checks and the parsing of their one-letter verdicts."""
+"""Judging, in one place: the three checks, the verdict type and its parsing, the pass rule, the
+judge prompt sets (folders under `cobe/judge/prompts/`) and the judge that asks them.
 
-from cobe.judge.verdict import Verdict, p_true, parse_verdict
-from cobe.run.records import CHECKS
+    from cobe.judge import CHECKS, row_status, load_judge_prompts
+    prompts = load_judge_prompts("default")
+    messages = prompts.messages("preserve", scenario, rewrite)
+"""
 
-__all__ = ["CHECKS", "Verdict", "p_true", "parse_verdict"]
+from cobe.core.results import Verdict
+from cobe.judge.checker import Caller, CheckResult, Judge
+from cobe.judge.checks import CHECKS, Check, criterion, row_status
+from cobe.judge.prompt_sets import JudgeConfig, JudgePromptSet, load_judge_prompts, render_judge_text
+from cobe.judge.verdict import p_true, parse_verdict
+
+__all__ = [
+    "CHECKS",
+    "Caller",
+    "Check",
+    "CheckResult",
+    "Judge",
+    "JudgeConfig",
+    "JudgePromptSet",
+    "Verdict",
+    "criterion",
+    "load_judge_prompts",
+    "p_true",
+    "parse_verdict",
+    "render_judge_text",
+    "row_status",
+]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Literal
 
-Verdict = Literal["T", "F"]
+from cobe.core.results import Verdict
 
 _WORDS: dict[str, Verdict] = {"t": "T", "true": "T", "f": "F", "false": "F"}
 # characters that decorate an answer without changing it: markdown, quotes, brackets, punctuation

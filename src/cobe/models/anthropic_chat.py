@@ -7,7 +7,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
 from cobe.models.retry import (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -53,6 +54,23 @@ class ModelOutput(BaseModel):
     # log-probabilities of the first generated token's top alternatives, token → logprob
     first_token_logprobs: dict[str, float] | None = None
     raw: dict | None = Field(default=None, exclude=True)
+
+
+@dataclass(slots=True)
+class CallRecord:
+    """What a call returned once the harness recorded it: from the provider, or from the store (`cached`)."""
+
+    key: str
+    text: str | None
+    error: str | None = None
+    finish_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    attempts: int = 1
+    first_token_logprobs: dict[str, float] | None = None
+    cost_usd: float | None = None
+    cached: bool = False
 
 
 class Provider(ABC):

@@ -6,7 +6,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.openai_chat import TOP_LOGPROBS
 from cobe.models.registry import register

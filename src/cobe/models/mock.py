@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
 from cobe.models.retry import word_count

@@ -6,7 +6,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of

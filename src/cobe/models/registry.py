@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from importlib import import_module
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.models.base import Provider
 
 Factory = Callable[[str, str], Provider]  # (spec, model part) -> Provider

@@ -7,7 +7,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError, ProviderUnavailable
 
 DEFAULT_TIMEOUT_S = 120.0
 # the pool is sized above any sensible --concurrency; connections open lazily, so it costs nothing

@@ -8,7 +8,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.errors import ProviderUnavailable
+from cobe.core.errors import ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
 

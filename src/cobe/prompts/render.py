@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from cobe.core.errors import InputError
+from cobe.dataset.queries import invert_had
 from cobe.dataset.schema import Scenario
-from cobe.errors import InputError
 from cobe.models.base import Message
-from cobe.prompts.templates import Template, invert_had, load_templates
+from cobe.prompts.templates import Template, load_templates
 
 DEFAULT_TEMPLATES: tuple[str, ...] = ("A", "B", "C")
 DEFAULT_FINAL_MARKER = "Final story:"

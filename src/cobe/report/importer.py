@@ -13,10 +13,11 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from cobe.core.errors import InputError
+from cobe.core.results import ResultRow
 from cobe.dataset.schema import ID_PATTERN
-from cobe.errors import InputError
+from cobe.judge.checks import CHECKS, row_status
 from cobe.prompts.templates import load_templates
-from cobe.run.records import CHECKS, ResultRow, row_status
 
 #: field → column names recognised without a mapping, first match wins
 ALIASES: dict[str, tuple[str, ...]] = {

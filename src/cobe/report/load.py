@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 from pydantic import ValidationError
 
-from cobe.errors import InputError
-from cobe.run.records import ResultRow
+from cobe.core.errors import InputError
+from cobe.core.results import ResultRow
 from cobe.score.accuracy import rows_frame
 
 RESULTS_FILE = "results.jsonl"
@@ -118,7 +118,7 @@ _PER_CHECK = {"verdicts": "verdict", "judge_raw": "judge_raw", "p_true": "p_true
 def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
     """One flat column per check (verdict_preserve, p_true_change …) and lists as '; '-joined text,
     so results load into any table tool: CSV, Parquet, a spreadsheet."""
-    from cobe.run.records import CHECKS
+    from cobe.judge.checks import CHECKS
 
     flat = frame.drop(columns=[c for c in _PER_CHECK if c in frame.columns] + ["scored", "pass"], errors="ignore")
     for column, prefix in _PER_CHECK.items():

@@ -9,17 +9,28 @@ Public API:
 - `judge_responses(items, judge, judge_prompts, store_path=..., concurrency=...) -> JudgedItems`
   (a list of `JudgedItem` with `.totals`); async form `ajudge_responses`.
 - `Store` (the SQLite file), `Scheduler`, `load_prices`, `default_run_dir`.
+
+Names load on first use: the engine pulls in pandas (for summaries) that `import cobe.run.store`
+alone never needs.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-# name → module; loaded on first use, because cobe.prompts and cobe.judge import
-# cobe.run.records, and an eager engine import here would make that a cycle
+if TYPE_CHECKING:
+    from cobe.run.caller import Caller
+    from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, DryRunEstimate, EvalConfig, RunSummary
+    from cobe.run.cost import Budget, PriceTable, load_prices
+    from cobe.run.engine import aevaluate, ajudge_run, evaluate, generate, judge_run
+    from cobe.run.judge_pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
+    from cobe.run.rundir import default_run_dir, list_runs
+    from cobe.run.scheduler import Scheduler
+    from cobe.run.store import Store
+
+# name → module
 _EXPORTS = {
-    "CallRecord": "caller",
     "Caller": "caller",
     "EMBEDDED_MODEL": "config",
     "SMOKE_NOTICE": "config",
@@ -34,14 +45,10 @@ _EXPORTS = {
     "evaluate": "engine",
     "generate": "engine",
     "judge_run": "engine",
-    "CheckResult": "judging",
-    "JudgedItem": "judging",
-    "JudgedItems": "judging",
-    "ajudge_responses": "judging",
-    "judge_responses": "judging",
-    "CHECKS": "records",
-    "ResultRow": "records",
-    "row_status": "records",
+    "JudgedItem": "judge_pairs",
+    "JudgedItems": "judge_pairs",
+    "ajudge_responses": "judge_pairs",
+    "judge_responses": "judge_pairs",
     "default_run_dir": "rundir",
     "list_runs": "rundir",
     "Scheduler": "scheduler",
@@ -57,20 +64,16 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "CHECKS",
-    "EMBEDDED_MODEL",
-    "SMOKE_NOTICE",
     "Budget",
-    "CallRecord",
     "Caller",
-    "CheckResult",
     "DryRunEstimate",
+    "EMBEDDED_MODEL",
     "EvalConfig",
     "JudgedItem",
     "JudgedItems",
     "PriceTable",
-    "ResultRow",
     "RunSummary",
+    "SMOKE_NOTICE",
     "Scheduler",
     "Store",
     "aevaluate",
@@ -83,5 +86,4 @@ __all__ = [
     "judge_run",
     "list_runs",
     "load_prices",
-    "row_status",
 ]

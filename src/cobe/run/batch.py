@@ -11,7 +11,7 @@ import asyncio
 import json
 from typing import Any
 
-from cobe.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.run.batch_anthropic import AnthropicBatch
 from cobe.run.batch_api import Answer, BatchAPI, BatchRequest

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 from cobe.run.cache import messages_list, request_body, request_key, settings_dict
 from cobe.run.cost import Budget, PriceTable, estimate_tokens, load_prices
 from cobe.run.scheduler import Scheduler
@@ -18,23 +18,6 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 ROLES = ("respondent", "judge")
-
-
-@dataclass(slots=True)
-class CallRecord:
-    """What a call returned, from the provider or the store (`cached`)."""
-
-    key: str
-    text: str | None
-    error: str | None = None
-    finish_reason: str | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    latency_s: float = 0.0
-    attempts: int = 1
-    first_token_logprobs: dict[str, float] | None = None
-    cost_usd: float | None = None
-    cached: bool = False
 
 
 @dataclass

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from cobe.errors import BudgetExceeded, InputError
+from cobe.core.errors import BudgetExceeded, InputError
 
 BUNDLED_PRICES = Path(str(files("cobe.run").joinpath("prices.yaml")))
 #: the share of the normal price a provider's batch API charges (OpenAI Batch: half)

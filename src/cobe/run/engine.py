@@ -8,11 +8,13 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.dataset.schema import Scenario
-from cobe.errors import BudgetExceeded, InputError
+from cobe.judge.checker import Judge
+from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.registry import get_provider
-from cobe.prompts.judge_prompts import load_judge_prompts
 from cobe.prompts.render import respondent_messages, select_templates, story_to_judge
 from cobe.prompts.templates import Template
 from cobe.run.batch import BatchJudge, BatchRequest, batch_request, check_batch_spec
@@ -20,8 +22,6 @@ from cobe.run.caller import Caller
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
 from cobe.run.export import Item, JudgeRef, write_exports
-from cobe.run.judging import Judge
-from cobe.run.records import CHECKS
 from cobe.run.rundir import data_fingerprint, default_run_dir, find_store, open_run
 from cobe.run.scheduler import Scheduler
 from cobe.run.store import STORE_NAME, Store, now

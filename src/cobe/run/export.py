@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from cobe.core.results import ResultRow
 from cobe.dataset.schema import Scenario
+from cobe.judge.checks import CHECKS, row_status
 from cobe.prompts.render import story_to_judge
 from cobe.prompts.templates import Template
-from cobe.run.records import CHECKS, ResultRow, row_status
 from cobe.run.store import Store
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
 

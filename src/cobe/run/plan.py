@@ -6,14 +6,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import GenerateConfig, Provider
-from cobe.prompts.judge_prompts import JudgePromptSet
 from cobe.prompts.render import story_to_judge
 from cobe.run.cache import messages_list, request_body, request_key, settings_dict
 from cobe.run.config import DryRunEstimate, EvalConfig, RunSummary
 from cobe.run.cost import estimate_tokens, load_prices
 from cobe.run.export import Item
-from cobe.run.records import CHECKS
 from cobe.run.store import STORE_NAME, Store
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe import __version__
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.run.config import EvalConfig
 from cobe.run.store import STORE_NAME, Store
 

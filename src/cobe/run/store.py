@@ -9,7 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cobe.errors import CobeError
+from cobe.core.errors import CobeError
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))

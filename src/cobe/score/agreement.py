@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 
 # the rater question is "does it pass?", so a "No" is a failure, the positive class
 RATER_ANSWER_FAILS: dict[str, bool] = {"Yes": False, "No": True}

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
-from cobe.errors import InputError
+from cobe.core.errors import InputError
 from cobe.score.accuracy import PHRASING
 from cobe.score.bootstrap import bootstrap_blocks, item_matrix, mean_over_phrasings, percentile_interval
 

@@ -1,0 +1,275 @@
+"""`cobe curate`: dataset construction, from contributions to a release with its datasheet."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cobe.curate import project as proj
+
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+
+
+def _open(directory: str) -> proj.Project:
+    return proj.open_project(directory)
+
+
+def _link(base_url: str, token: str) -> str:
+    return f"{base_url.rstrip('/')}/r/{token}"
+
+
+@click.group()
+def curate() -> None:
+    """Build a dataset: contributions, augmentation, checks, review, audit and release."""
+
+
+@curate.command("init")
+@click.argument("directory")
+def init_cmd(directory: str) -> None:
+    """Create a dataset project (an SQLite database) in DIRECTORY."""
+    proj.init_project(directory).close()
+    click.echo(f"created dataset project in {directory}")
+
+
+@curate.command("import")
+@click.argument("directory")
+@click.argument("file")
+def import_cmd(directory: str, file: str) -> None:
+    """Add every scenario of FILE (any shape cobe reads) as a candidate."""
+    from cobe.curate.contributions import import_file
+
+    with _open(directory) as project:
+        result = import_file(project, file)
+    for problem in result.problems:
+        click.echo(f"  {problem}", err=True)
+    for line in result.skipped:
+        click.echo(f"  skipped {line}", err=True)
+    click.echo(f"imported {len(result.added)} candidate(s) from {file} ({result.shape}); skipped {len(result.skipped)}")
+
+
+@curate.command("promote")
+@click.argument("directory")
+@click.argument("ids", nargs=-1, required=True)
+@click.option("--to", "to", type=click.Choice(["core", "rejected"]), default="core", show_default=True)
+@click.option("--reason", default="", help="Why, recorded in the item's history.")
+@click.option("--actor", default="cli", show_default=True, help="Who is promoting.")
+def promote_cmd(directory: str, ids: tuple[str, ...], to: str, reason: str, actor: str) -> None:
+    """Make candidates core examples (or reject them)."""
+    from cobe.curate.contributions import promote
+
+    with _open(directory) as project:
+        moved = promote(project, list(ids), to=to, actor=actor, reason=reason)
+    click.echo(f"{len(moved)} item(s) now {to}: {', '.join(moved)}")
+
+
+@curate.command("augment")
+@click.argument("directory")
+@click.option("--model", required=True, help="Model spec that writes the variations, e.g. openai/gpt-5.4.")
+@click.option("--per-core", default=25, show_default=True, help="Target number of variations per core example.")
+@click.option("--concurrency", default=4, show_default=True)
+@click.option("--max-attempts", default=3, show_default=True, help="Tries per variation before giving up.")
+@click.option("--threshold", default=90.0, show_default=True, help="Near-duplicate threshold (token-set ratio, 0-100).")
+def augment_cmd(
+    directory: str, model: str, per_core: int, concurrency: int, max_attempts: int, threshold: float
+) -> None:
+    """Generate variations of every core example; invalid outputs are rejected, counted and regenerated."""
+    from cobe.curate.augment import augment
+
+    with _open(directory) as project:
+        result = augment(
+            project, model, per_core=per_core, concurrency=concurrency, max_attempts=max_attempts, threshold=threshold
+        )
+    rejects = ", ".join(f"{k} {v}" for k, v in sorted(result.rejects.items())) or "none"
+    click.echo(
+        f"added {len(result.added)} variation(s) in {result.calls} call(s); rejected: {rejects}; "
+        f"gave up on {result.gave_up} slot(s)"
+    )
+
+
+@curate.command("check")
+@click.argument("directory")
+@click.option("--judge", default=None, help="Judge model spec for the self-consistency check.")
+@click.option("--threshold", default=90.0, show_default=True, help="Near-duplicate threshold (0-100).")
+@click.option("--concurrency", default=4, show_default=True)
+def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: int) -> None:
+    """Run the automatic checks on every live item and store the results for reviewers."""
+    from cobe.curate.checks import run_checks
+
+    with _open(directory) as project:
+        failures = run_checks(project, judge=judge, threshold=threshold, concurrency=concurrency)
+    for failure in failures:
+        click.echo(str(failure))
+    click.echo(f"{len(failures)} failure(s)", err=True)
+    if failures:
+        raise SystemExit(1)
+
+
+@curate.command("reviewers")
+@click.argument("directory")
+@click.option("--add", "names", multiple=True, help="Register a reviewer; prints their private link.")
+@click.option("--admin", "admins", multiple=True, help="Register an admin (resolves disagreements).")
+@click.option(
+    "--base-url",
+    default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}",
+    show_default=True,
+    help="Where `cobe curate serve` will listen, for the printed links.",
+)
+def reviewers_cmd(directory: str, names: tuple[str, ...], admins: tuple[str, ...], base_url: str) -> None:
+    """Issue private review links (shown once), or list the reviewers."""
+    from cobe.curate.review import add_reviewer, reviewers
+
+    with _open(directory) as project:
+        for role, group in (("reviewer", names), ("admin", admins)):
+            for name in group:
+                click.echo(f"{name} ({role}): {_link(base_url, add_reviewer(project, name, role))}")
+        if not names and not admins:
+            for person in reviewers(project):
+                click.echo(f"{person.name} ({person.role})")
+
+
+def _decision(approve: bool | None) -> str:
+    if approve is None:
+        raise click.UsageError("give --approve or --reject")
+    return "approve" if approve else "reject"
+
+
+@curate.command("review")
+@click.argument("directory")
+@click.argument("item_id")
+@click.option("--reviewer", required=True)
+@click.option("--approve/--reject", default=None)
+@click.option("--comment", default="")
+def review_cmd(directory: str, item_id: str, reviewer: str, approve: bool | None, comment: str) -> None:
+    """Record one reviewer's decision on an item (the same function as the web app)."""
+    from cobe.curate.review import record_review
+
+    with _open(directory) as project:
+        outcome = record_review(project, item_id, reviewer, _decision(approve), comment)
+    click.echo(f"{item_id}: {outcome}")
+
+
+@curate.command("disagreements")
+@click.argument("directory")
+def disagreements_cmd(directory: str) -> None:
+    """List items whose two reviewers disagree, with their comments."""
+    from cobe.curate.review import disagreements, reviews_of
+
+    with _open(directory) as project:
+        for item in disagreements(project):
+            votes = "; ".join(f"{r['reviewer']} {r['decision']}: {r['comment']}" for r in reviews_of(project, item.id))
+            click.echo(f"{item.id}: {votes}")
+
+
+@curate.command("resolve")
+@click.argument("directory")
+@click.argument("item_id")
+@click.option("--admin", "actor", required=True, help="Name of the admin deciding.")
+@click.option("--approve/--reject", default=None)
+@click.option("--reason", required=True)
+def resolve_cmd(directory: str, item_id: str, actor: str, approve: bool | None, reason: str) -> None:
+    """Record the admin's decision on a disagreement."""
+    from cobe.curate.review import resolve
+
+    with _open(directory) as project:
+        click.echo(f"{item_id}: {resolve(project, item_id, actor, _decision(approve), reason)}")
+
+
+@curate.command("serve")
+@click.argument("directory")
+@click.option("--host", default=DEFAULT_HOST, show_default=True)
+@click.option("--port", default=DEFAULT_PORT, show_default=True)
+def serve_cmd(directory: str, host: str, port: int) -> None:
+    """Serve the review and contribution web app."""
+    import uvicorn
+
+    from cobe.curate.web import create_app
+    from cobe.web.security import install_log_redaction
+
+    _open(directory).close()  # a one-line error for a wrong directory, before the server starts
+    install_log_redaction()
+    click.echo(f"serving {directory} on http://{host}:{port}/ (open a private link from `cobe curate reviewers`)")
+    uvicorn.run(create_app(directory), host=host, port=port, access_log=False, log_level="warning")
+
+
+@curate.command("audit")
+@click.argument("directory")
+@click.option("--n", "n", default=100, show_default=True, help="Items to sample.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--experts", default=3, show_default=True)
+@click.option("--base-url", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", show_default=True)
+def audit_cmd(directory: str, n: int, seed: int, experts: int, base_url: str) -> None:
+    """Sample approved items for an expert audit and print one private link per expert."""
+    from cobe.curate.audit import create_audit
+
+    with _open(directory) as project:
+        audit = create_audit(project, n=n, seed=seed, experts=experts)
+    click.echo(f"audit {audit.id}: {len(audit.item_ids)} item(s)")
+    for name, token in audit.tokens.items():
+        click.echo(f"{name}: {_link(base_url, token)}")
+
+
+@curate.command("audit-import")
+@click.argument("directory")
+@click.argument("file")
+def audit_import_cmd(directory: str, file: str) -> None:
+    """Import expert ratings from CSV (expert,item_id,coherence,grammar,validity,diversity,feedback)."""
+    from cobe.curate.audit import import_ratings
+
+    with _open(directory) as project:
+        click.echo(f"imported {import_ratings(project, file)} row(s) from {file}")
+
+
+@curate.command("audit-summary")
+@click.argument("directory")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def audit_summary_cmd(directory: str, as_json: bool) -> None:
+    """Mean and spread of the expert ratings, per scale and per expert."""
+    from cobe.curate.audit import audit_summary, summary_markdown
+
+    with _open(directory) as project:
+        summary = audit_summary(project)
+    click.echo(json.dumps(summary, indent=2) if as_json else summary_markdown(summary))
+
+
+@curate.command("release")
+@click.argument("directory")
+@click.option("--out", required=True, help="Output folder.")
+@click.option("--public-share", default=0.1, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+def release_cmd(directory: str, out: str, public_share: float, seed: int) -> None:
+    """Write the approved items (paper JSON, site JSON, native JSONL), the split and the datasheet."""
+    from cobe.curate.release import release
+
+    with _open(directory) as project:
+        result = release(project, out, public_share=public_share, seed=seed)
+    click.echo(
+        f"released {len(result.items)} item(s) to {result.out} "
+        f"({len(result.public)} public, {len(result.private)} private)"
+    )
+
+
+@curate.command("status")
+@click.argument("directory")
+def status_cmd(directory: str) -> None:
+    """How many items are at each stage."""
+    with _open(directory) as project:
+        for status, n in project.status_counts().items():
+            click.echo(f"{status}: {n}")
+
+
+@curate.command("show")
+@click.argument("directory")
+@click.argument("item_id")
+def show_cmd(directory: str, item_id: str) -> None:
+    """One item's lineage and history."""
+    with _open(directory) as project:
+        item = project.item(item_id)
+        click.echo(
+            f"{item.id}: {item.status}; source {item.source}; from {item.parent_id or '-'}; "
+            f"model {item.model or '-'}; prompt {item.prompt_fingerprint or '-'}"
+        )
+        for event in project.events(item_id):
+            click.echo(
+                f"  {event['at']} {event['from_status'] or '-'} -> {event['to_status']} by {event['actor']}: {event['reason']}"
+            )

@@ -1,0 +1,49 @@
+"""The row shape of `results.jsonl`: one scenario × template × model, with its verdicts.
+
+Every stage above the dataset reads or writes these rows (the engine, scoring, reports, rating
+studies, imports), so the type sits at the bottom of the package layers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+#: a judge check's answer: T (the check is satisfied) or F
+Verdict = Literal["T", "F"]
+Status = Literal["passed", "failed", "unscored", "error", "pending"]
+
+
+class ResultRow(BaseModel):
+    """One judged (or not yet judged) response; reports, ratings and imports all read this."""
+
+    run_id: str
+    model: str
+    judge: str | None = None
+    judge_prompts: str | None = None  # name of the judge prompt set
+    scenario_id: str
+    core_id: int
+    variation: int
+    domain: str
+    graph_type: str | None = None
+    failure_modes: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    template: str  # "A".."G", "H1", "H2"
+    tier: int = 1
+    phrasing: int = 0  # index of the phrasing within its tier (0..2 for A..C)
+    story: str = ""
+    query: str = ""
+    prompt: str = ""
+    preserve: list[str] = Field(default_factory=list)
+    change: list[str] = Field(default_factory=list)
+    response: str | None = None
+    # the part of the response the judge saw, where a template asks for reasoning first (H2)
+    judged_response: str | None = None
+    response_error: str | None = None
+    verdicts: dict[str, Verdict | None] = Field(default_factory=dict)  # check -> T/F/None
+    judge_raw: dict[str, str | None] = Field(default_factory=dict)
+    p_true: dict[str, float | None] = Field(default_factory=dict)
+    unscored: dict[str, str] = Field(default_factory=dict)  # check -> reason
+    passed: bool | None = None  # None when unscored or errored
+    status: Status = "pending"

@@ -1,0 +1,167 @@
+"""Two-reviewer approval: reviewers, their decisions, disagreements and the admin's resolutions."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from cobe.core.errors import InputError
+from cobe.curate.project import REVIEWABLE, Item, Project, now
+from cobe.web.security import hash_token, new_token, token_matches
+
+REVIEWS_NEEDED = 2
+DECISIONS = ("approve", "reject")
+ROLES = ("reviewer", "admin", "expert")  # experts only rate audit samples
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+@dataclass(frozen=True)
+class Reviewer:
+    """A person with a private link: a reviewer, or the admin who resolves disagreements."""
+
+    name: str
+    role: str  # reviewer | admin | expert
+
+
+def add_reviewer(project: Project, name: str, role: str = "reviewer") -> str:
+    """Register a reviewer (or admin) and return their token; only its hash is stored."""
+    if not _NAME.match(name):
+        raise InputError(f"reviewer name {name!r}: use 1-40 letters, digits, '.', '_' or '-'")
+    if role not in ROLES:
+        raise InputError(f"role {role!r}: expected one of {', '.join(ROLES)}")
+    token = new_token()
+    try:
+        with project.transaction() as conn:
+            conn.execute(
+                "INSERT INTO reviewers (name, token_hash, role, created_at) VALUES (?,?,?,?)",
+                (name, hash_token(token), role, now()),
+            )
+    except sqlite3.IntegrityError:
+        raise InputError(f"{project.root}: reviewer {name!r} already exists") from None
+    return token
+
+
+def reviewers(project: Project) -> list[Reviewer]:
+    """Everyone registered, admins included."""
+    rows = project.conn.execute("SELECT name, role FROM reviewers ORDER BY name").fetchall()
+    return [Reviewer(r["name"], r["role"]) for r in rows]
+
+
+def reviewer_for_token(project: Project, token: str) -> Reviewer | None:
+    """The reviewer a token belongs to, checking every stored hash in constant time."""
+    found = None
+    # compare against every row, without stopping early, so timing says nothing about which matched
+    for row in project.conn.execute("SELECT name, role, token_hash FROM reviewers").fetchall():
+        if token_matches(token, row["token_hash"]):
+            found = Reviewer(row["name"], row["role"])
+    return found
+
+
+def _reviewer(project: Project, name: str) -> Reviewer:
+    row = project.conn.execute("SELECT name, role FROM reviewers WHERE name = ?", (name,)).fetchone()
+    if row is None:
+        raise InputError(
+            f"{project.root}: no reviewer named {name!r}; add one with `cobe curate reviewers {project.root} --add {name}`"
+        )
+    return Reviewer(row["name"], row["role"])
+
+
+def reviews_of(project: Project, item_id: str) -> list[sqlite3.Row]:
+    """The reviews of one item, oldest first."""
+    return project.conn.execute("SELECT * FROM reviews WHERE item_id = ? ORDER BY at, reviewer", (item_id,)).fetchall()
+
+
+def record_review(project: Project, item_id: str, reviewer: str, decision: str, comment: str = "") -> str:
+    """Record one reviewer's decision; returns the outcome: pending, approved, rejected or disagreement."""
+    if decision not in DECISIONS:
+        raise InputError(f"decision {decision!r}: expected approve or reject")
+    who = _reviewer(project, reviewer)
+    if who.role == "expert":
+        raise InputError(f"{who.name} is an audit expert, not a reviewer")
+    with project.transaction() as conn:
+        row = conn.execute("SELECT status FROM items WHERE id = ?", (item_id,)).fetchone()
+        if row is None:
+            raise InputError(f"{project.root}: no item with id {item_id!r}")
+        if row["status"] not in REVIEWABLE:
+            raise InputError(f"item {item_id}: is {row['status']}; only core examples and variations are reviewed")
+        done = conn.execute("SELECT reviewer, decision FROM reviews WHERE item_id = ?", (item_id,)).fetchall()
+        if any(r["reviewer"] == who.name for r in done):
+            raise InputError(f"item {item_id}: {who.name} has already reviewed it")
+        if len(done) >= REVIEWS_NEEDED:
+            raise InputError(f"item {item_id}: already has {REVIEWS_NEEDED} reviews")
+        conn.execute(
+            "INSERT INTO reviews (item_id, reviewer, decision, comment, at) VALUES (?,?,?,?,?)",
+            (item_id, who.name, decision, comment, now()),
+        )
+        decisions = [r["decision"] for r in done] + [decision]
+        if len(decisions) < REVIEWS_NEEDED:
+            return "pending"
+        names = "+".join(sorted([r["reviewer"] for r in done] + [who.name]))
+        if all(d == "approve" for d in decisions):
+            project._move(conn, item_id, "approved", actor=f"review:{names}", reason="both reviewers approved")
+            return "approved"
+        if all(d == "reject" for d in decisions):
+            project._move(conn, item_id, "rejected", actor=f"review:{names}", reason="both reviewers rejected")
+            return "rejected"
+        return "disagreement"
+
+
+def disagreements(project: Project) -> list[Item]:
+    """Items whose two reviewers disagree and that no admin has resolved yet."""
+    rows = project.conn.execute(
+        "SELECT item_id FROM reviews GROUP BY item_id HAVING COUNT(*) >= ? AND COUNT(DISTINCT decision) > 1"
+        " AND item_id NOT IN (SELECT item_id FROM resolutions)",
+        (REVIEWS_NEEDED,),
+    ).fetchall()
+    return [project.item(r["item_id"]) for r in rows]
+
+
+def resolve(project: Project, item_id: str, actor: str, decision: str, reason: str) -> str:
+    """The admin's recorded decision on a disagreement; returns the new status."""
+    if decision not in DECISIONS:
+        raise InputError(f"decision {decision!r}: expected approve or reject")
+    if not reason.strip():
+        raise InputError(f"item {item_id}: a resolution needs a reason")
+    if item_id not in {i.id for i in disagreements(project)}:
+        raise InputError(f"item {item_id}: is not an open disagreement")
+    status = "approved" if decision == "approve" else "rejected"
+    with project.transaction() as conn:
+        conn.execute(
+            "INSERT INTO resolutions (item_id, actor, decision, reason, at) VALUES (?,?,?,?,?)",
+            (item_id, actor, decision, reason, now()),
+        )
+        project._move(conn, item_id, status, actor=f"admin:{actor}", reason=f"resolved disagreement: {reason}")
+    return status
+
+
+def queue(project: Project, reviewer: str) -> list[Item]:
+    """Items this reviewer may still review: reviewable, not reviewed by them, fewer than two reviews."""
+    rows = project.conn.execute(
+        f"SELECT id FROM items WHERE status IN ({','.join('?' * len(REVIEWABLE))})"
+        " AND id NOT IN (SELECT item_id FROM reviews WHERE reviewer = ?)"
+        " AND id IN (SELECT id FROM items i WHERE (SELECT COUNT(*) FROM reviews r WHERE r.item_id = i.id) < ?)"
+        " ORDER BY core_id, variation",
+        (*REVIEWABLE, reviewer, REVIEWS_NEEDED),
+    ).fetchall()
+    return [project.item(r["id"]) for r in rows]
+
+
+def review_counts(project: Project) -> dict[str, int]:
+    """Counts for the datasheet: reviews, agreements, disagreements and resolutions."""
+    one = project.conn.execute
+    return {
+        "reviews": one("SELECT COUNT(*) FROM reviews").fetchone()[0],
+        "approved_by_both": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
+            " HAVING COUNT(*) >= 2 AND MIN(decision) = 'approve' AND MAX(decision) = 'approve')"
+        ).fetchone()[0],
+        "rejected_by_both": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id"
+            " HAVING COUNT(*) >= 2 AND MIN(decision) = 'reject' AND MAX(decision) = 'reject')"
+        ).fetchone()[0],
+        "disagreements": one(
+            "SELECT COUNT(*) FROM (SELECT item_id FROM reviews GROUP BY item_id HAVING COUNT(DISTINCT decision) > 1)"
+        ).fetchone()[0],
+        "resolved": one("SELECT COUNT(*) FROM resolutions").fetchone()[0],
+    }

@@ -1,0 +1,90 @@
+"""A judge at work: one provider, one prompt set and its settings, asking each check with one re-ask."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from cobe.core.results import Verdict
+from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import JudgePromptSet
+from cobe.judge.verdict import p_true, parse_verdict
+from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+
+class Caller(Protocol):
+    """What a judge calls through: the run's cached, scheduled call path (`cobe.run.Caller`)."""
+
+    async def call(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, *, role: str, attempt: int = 0
+    ) -> CallRecord:
+        """One call, answered from the store when an identical one finished before."""
+        ...
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """One check's outcome: a verdict, or None with the reason it is unscored."""
+
+    check: str
+    verdict: Verdict | None
+    raw: str | None
+    p_true: float | None = None
+    unscored: str | None = None
+    error: str | None = None  # the judge call itself failed (redone on resume)
+    call_key: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+
+class Judge:
+    """A judge provider with its prompt set and settings, calling through a Caller."""
+
+    def __init__(
+        self, caller: Caller, provider: Provider, prompts: JudgePromptSet, temperature: float | None = None
+    ) -> None:
+        self.caller, self.provider, self.prompts = caller, provider, prompts
+        base = prompts.config.generate_config()
+        if temperature is not None:
+            base = base.model_copy(update={"temperature": temperature})
+        self.settings: GenerateConfig = base
+
+    def settings_json(self) -> str:
+        """The judge settings as stored beside each verdict."""
+        return self.settings.model_dump_json()
+
+    async def check(self, check: str, scenario: Scenario, response: str) -> CheckResult:
+        """Ask one check; an unparseable answer is asked once more (a distinct call), then left unscored."""
+        messages = self.prompts.messages(check, scenario, response)
+        result = CheckResult(check, None, None)
+        for attempt in (0, 1):
+            record = await self.caller.call(self.provider, messages, self.settings, role="judge", attempt=attempt)
+            result.call_key = record.key
+            result.input_tokens += record.input_tokens
+            result.output_tokens += record.output_tokens
+            if record.cost_usd is not None:
+                result.cost_usd = (result.cost_usd or 0.0) + record.cost_usd
+            if record.error is not None:
+                result.verdict, result.error = None, record.error
+                result.unscored = f"judge call failed: {record.error}"
+                return result
+            result.raw = record.text
+            verdict, reason = parse_verdict(record.text)
+            if verdict is not None:
+                result.verdict, result.unscored = verdict, None
+                result.p_true = p_true(record.first_token_logprobs)
+                return result
+            result.unscored = reason or "unparseable verdict"
+        return result
+
+    async def checks(
+        self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS
+    ) -> dict[str, CheckResult]:
+        """The given checks of one response, concurrently."""
+        results = await asyncio.gather(*(self.check(c, scenario, response) for c in checks))
+        return dict(zip(checks, results))

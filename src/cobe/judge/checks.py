@@ -1,0 +1,34 @@
+"""The three judge checks, the criterion each one reads, and the pass rule: the one home of all three."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from cobe.core.results import Status, Verdict
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+Check = Literal["connectors", "preserve", "change"]
+#: every check, in the order reports list them (the paper's E0 connectors, E1 preserve, E2 change)
+CHECKS: tuple[Check, ...] = ("connectors", "preserve", "change")
+
+
+def criterion(check: str, scenario: Scenario) -> str:
+    """The criterion text a check reads: preserve and change their own, connectors none."""
+    if check == "preserve":
+        return scenario.preserve_text
+    if check == "change":
+        return scenario.change_text
+    return ""
+
+
+def row_status(verdicts: dict[str, Verdict | None], response_error: str | None) -> tuple[Status, bool | None]:
+    """Pass only with three T; any missing verdict makes the row unscored, never a pass or fail."""
+    if response_error is not None:
+        return "error", None
+    values = [verdicts.get(check) for check in CHECKS]
+    if any(value is None for value in values):
+        return "unscored", None
+    passed = all(value == "T" for value in values)
+    return ("passed" if passed else "failed"), passed

@@ -1,0 +1,159 @@
+"""build_report: load runs, compute every table once, and write the requested formats."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from cobe.core.errors import InputError
+from cobe.report.load import RunSet, load_runs
+from cobe.report.tables import build_tables, write_tables
+
+# "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
+FORMATS: frozenset[str] = frozenset({"md", "html", "csv", "json", "png", "svg", "parquet"})
+DEFAULT_FORMATS: tuple[str, ...] = ("md", "html", "csv", "json", "png", "svg")
+
+
+@dataclass
+class Report:
+    """What build_report computed and where it wrote it."""
+
+    runs: RunSet
+    tables: dict[str, pd.DataFrame]
+    out: Path
+    files: list[Path] = field(default_factory=list)
+
+    @property
+    def leaderboard(self) -> pd.DataFrame:
+        """Paper Table 5, with bootstrap CIs."""
+        return self.tables["leaderboard"]
+
+
+def parse_formats(value: str | Iterable[str]) -> set[str]:
+    """The set of output formats from 'md,html,...' or a list; unknown names raise InputError."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    chosen = {item.strip().lower() for item in items if item.strip()}
+    unknown = chosen - FORMATS
+    if unknown or not chosen:
+        raise InputError(
+            f"--format: {', '.join(sorted(unknown)) or 'nothing'} not known; expected some of {','.join(sorted(FORMATS))}"
+        )
+    return chosen
+
+
+def _write_text(path: Path, text: str) -> None:
+    # write then rename, so a reader never sees half a report
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as handle:
+        handle.write(text)
+    os.replace(handle.name, path)
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path) -> Path:
+    from cobe.report.load import tidy_results
+
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise InputError("--format parquet needs pyarrow; run pip install 'cobe[parquet]'") from None
+    tmp = path.with_suffix(".parquet.tmp")
+    tidy_results(frame).to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+    return path
+
+
+def default_out(paths: Sequence[str | Path]) -> Path:
+    """The single run's directory, or ./report for several runs."""
+    if len(paths) == 1:
+        path = Path(paths[0])
+        return path if path.is_dir() else path.parent
+    return Path("report")
+
+
+def build_report(
+    paths: Sequence[str | Path],
+    out: str | Path | None = None,
+    formats: str | Iterable[str] = DEFAULT_FORMATS,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> Report:
+    """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`."""
+    from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
+
+    chosen = parse_formats(formats)
+    if resamples < 0:
+        raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
+    runs = load_runs(paths)
+    out_dir = Path(out) if out is not None else default_out(paths)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tables = build_tables(runs.frame, resamples=resamples, seed=seed)
+    labels = tables["leaderboard"]["label"].tolist()
+    for label in runs.labels:  # labels with no row at their lowest tier still get a colour
+        if label not in labels:
+            labels.append(label)
+    report = Report(runs=runs, tables=tables, out=out_dir)
+    run_names = sorted(runs.frame["run"].unique())
+
+    if chosen & {"csv", "json"}:
+        report.files += write_tables(tables, out_dir / "tables", chosen)
+    if "parquet" in chosen:
+        report.files.append(_write_parquet(runs.frame, out_dir / "results.parquet"))
+
+    # each figure is drawn once; the HTML reuses the SVG bytes
+    figure_formats = tuple(f for f in ("svg", "png") if f in chosen or (f == "svg" and "html" in chosen))
+    figures = render_figures(tables, labels, figure_formats) if figure_formats else {}
+    figure_files: dict[str, str] = {}
+    for name, data in figures.items():
+        for fmt, payload in data.items():
+            if fmt not in chosen:
+                continue
+            path = out_dir / "figures" / f"{name}.{fmt}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(payload)
+            report.files.append(path)
+            figure_files.setdefault(name, f"figures/{name}.{fmt}")
+
+    if "md" in chosen:
+        from cobe.report.markdown import render_markdown
+
+        path = out_dir / "report.md"
+        _write_text(path, render_markdown(tables, figure_files, run_names, runs.agreement, resamples, seed))
+        report.files.append(path)
+    if "html" in chosen:
+        from cobe.report.html import render_html
+
+        path = out_dir / "report.html"
+        html = render_html(runs.frame, tables, figures, labels, run_names, runs.agreement, resamples, seed)
+        _write_text(path, html)
+        report.files.append(path)
+    return report
+
+
+RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "png", "svg")
+_DIGEST_FILE = ".report-digest"
+
+
+def refresh_run_report(run_dir: str | Path, formats: Iterable[str] = RUN_REPORT_FORMATS) -> bool:
+    """Rebuild a run directory's HTML report, tables and figures unless its results are unchanged.
+
+    A repeated, finished run must cost nothing, so the report is keyed by a digest of
+    results.jsonl and redrawn only when that changes. report.md stays the engine's summary.
+    Returns whether anything was written.
+    """
+    import hashlib
+
+    run_dir = Path(run_dir)
+    results = run_dir / "results.jsonl"
+    if not results.is_file() or results.stat().st_size == 0:
+        return False
+    digest = hashlib.sha256(results.read_bytes()).hexdigest() + ":" + ",".join(sorted(formats))
+    marker = run_dir / _DIGEST_FILE
+    if marker.is_file() and marker.read_text(encoding="utf-8") == digest:
+        return False
+    build_report([run_dir], out=run_dir, formats=formats)
+    _write_text(marker, digest)
+    return True
