@@ -20,6 +20,7 @@ from cobe.annotate.agreement_report import (
     write_agreement,
 )
 from cobe.core.errors import InputError
+from cobe.judge.checks import CHECKS
 
 
 def _console() -> Console:
@@ -84,12 +85,10 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     by_check = Table(title="Disagreements by check (judge overall ≠ human majority): how many said F")
     by_check.add_column("direction")
     by_check.add_column("items", justify="right")
-    for check in ("connectors", "preserve", "change"):
+    for check in CHECKS:
         by_check.add_column(check, justify="right")
     for direction, row in report["per_check_disagreements"].items():
-        by_check.add_row(
-            direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in ("connectors", "preserve", "change"))
-        )
+        by_check.add_row(direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in CHECKS))
     console.print(by_check)
 
     if report["disagreements"]:

@@ -10,6 +10,7 @@ from cobe.curate.neardup import DEFAULT_THRESHOLD, near_duplicate_pairs
 from cobe.curate.project import Item, Project, now
 from cobe.dataset.validate import validate_record
 from cobe.dataset.writers import to_native
+from cobe.judge.checks import CHECKS
 
 if TYPE_CHECKING:
     from cobe.run import JudgedItem
@@ -117,7 +118,7 @@ def _unscored(judged: JudgedItem) -> dict[str, str]:
 def _answer_failures(item_id: str, judged: JudgedItem) -> list[CheckFailure]:
     found = []
     verdicts, unscored = _verdicts(judged), _unscored(judged)
-    for check in ("connectors", "preserve", "change"):
+    for check in CHECKS:
         verdict = verdicts.get(check)
         if verdict == "F":
             found.append(CheckFailure(item_id, "self_consistency", f"illustrative answer fails the {check} check"))

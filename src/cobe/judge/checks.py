@@ -12,6 +12,12 @@ if TYPE_CHECKING:
 Check = Literal["connectors", "preserve", "change"]
 #: every check, in the order reports list them (the paper's E0 connectors, E1 preserve, E2 change)
 CHECKS: tuple[Check, ...] = ("connectors", "preserve", "change")
+#: the checks as the paper's failure plot (Fig. 6) names and orders them: E1 upstream, E2 downstream, E3
+CHECK_LABELS: dict[Check, str] = {
+    "preserve": "preserve (upstream)",
+    "change": "change (downstream)",
+    "connectors": "connectors",
+}
 
 
 def criterion(check: str, scenario: Scenario) -> str:

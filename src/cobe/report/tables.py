@@ -7,15 +7,10 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.dataset.schema import FAILURE_MODE_LABELS
+from cobe.judge.checks import CHECK_LABELS
 from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates
 from cobe.score.bootstrap import bootstrap_accuracy
 
-#: the paper's names for the checks (Fig. 6)
-CHECK_LABELS: dict[str, str] = {
-    "preserve": "preserve (upstream)",
-    "change": "change (downstream)",
-    "connectors": "connectors",
-}
 #: tags whose subsets get their own check failure rates
 SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
 COUNTS = ["n", "scored", "passes", "unscored", "errors"]

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from cobe.judge.checks import CHECK_LABELS
+
 #: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
 PHRASING = "template"
 
@@ -101,7 +103,7 @@ def check_failure_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.
     keys = list(by)
     for group, part in df.groupby(keys, sort=True, dropna=False):
         group = group if isinstance(group, tuple) else (group,)
-        for check in ("preserve", "change", "connectors"):
+        for check in CHECK_LABELS:  # the paper's order: upstream, downstream, connectors
             verdicts = part["verdicts"].map(lambda v, c=check: (v or {}).get(c))
             judged = verdicts.isin(["T", "F"])
             failed = int((verdicts == "F").sum())
