@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 LIMIT ?= 20
 
-.PHONY: install eval test test-fast bench
+.PHONY: install eval test test-fast lint bench
 
 $(VENV)/.installed: pyproject.toml scripts/install.sh
 	COBE_VENV=$(VENV) scripts/install.sh dev
@@ -15,10 +15,17 @@ install: $(VENV)/.installed
 eval: $(VENV)/.installed
 	$(VENV)/bin/cobe eval --limit $(LIMIT)
 
-# Every test, the slow (embedded model) and browser groups included.
-test: $(VENV)/.installed
+# Every test, the slow (embedded model) and browser groups included, after the static checks.
+test: lint
 	scripts/browser.sh
 	$(PY) -m pytest
+
+# Lint, format, types and import layers (the rules live in pyproject.toml); CI runs them through `make test`.
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check src tests benchmarks scripts
+	$(VENV)/bin/ruff format --check src tests benchmarks scripts
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 # Unit and integration tests without the embedded model or the browser.
 test-fast: $(VENV)/.installed

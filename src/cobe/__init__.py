@@ -12,13 +12,21 @@ Names load on first use, so `import cobe` pulls in neither pandas nor any provid
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("cobe")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+source"
+from cobe.core.version import __version__
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
+    from cobe.api import leaderboard, report, results, run_eval
+    from cobe.core.errors import CobeError
+    from cobe.core.results import ResultRow
+    from cobe.dataset import dataset_stats, load_dataset, sample_scenarios, validate_paths, write_dataset
+    from cobe.dataset.schema import CausalGraph, FailureMode, GraphType, Scenario
+    from cobe.models import get_provider
+    from cobe.run.config import EvalConfig
+    from cobe.run.engine import evaluate, judge_run
+    from cobe.score.agreement import agreement_metrics
+    from cobe.score.compare import paired_comparison
 
 _EXPORTS = {
     "Scenario": "cobe.dataset.schema",
@@ -41,9 +49,33 @@ _EXPORTS = {
     "paired_comparison": "cobe.score.compare",
     "agreement_metrics": "cobe.score.agreement",
     "CobeError": "cobe.core.errors",
+    "ResultRow": "cobe.core.results",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__",
+    "CausalGraph",
+    "CobeError",
+    "EvalConfig",
+    "FailureMode",
+    "GraphType",
+    "ResultRow",
+    "Scenario",
+    "agreement_metrics",
+    "dataset_stats",
+    "evaluate",
+    "get_provider",
+    "judge_run",
+    "leaderboard",
+    "load_dataset",
+    "paired_comparison",
+    "report",
+    "results",
+    "run_eval",
+    "sample_scenarios",
+    "validate_paths",
+    "write_dataset",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -9,13 +9,18 @@ from __future__ import annotations
 import csv
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
 from cobe.score.agreement import (
     RATER_ANSWER_FAILS,
     agreement_metrics,
@@ -162,9 +167,13 @@ def agreement_report(
             pairs.append((judged, RATER_ANSWER_FAILS[majority]))
     ci = {}
     for name in CI_METRICS:
+
+        def metric(sample: Sequence[tuple[bool, bool]], name: str = name) -> float:
+            return binary_metrics([j for j, _ in sample], [h for _, h in sample])[name]
+
         interval = (
             bootstrap_ci(
-                lambda sample, name=name: binary_metrics([j for j, _ in sample], [h for _, h in sample])[name],
+                metric,
                 pairs,
                 n_resamples=resamples,
                 seed=seed,
@@ -250,7 +259,7 @@ def write_agreement(run_dir: str | Path, report: dict[str, Any]) -> Path:
     return path
 
 
-def scenario_of(row: ResultRow):
+def scenario_of(row: ResultRow) -> Scenario:
     """The Scenario a judge needs (story, criteria, the one query asked) rebuilt from a run row."""
     from cobe.dataset.schema import FailureMode, Scenario
 

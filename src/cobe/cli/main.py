@@ -7,8 +7,8 @@ from importlib import import_module
 
 import click
 
-from cobe import __version__
 from cobe.core.errors import CobeError
+from cobe.core.version import __version__
 
 # command name → "module:attribute"; modules load only when their command runs, so
 # `cobe --help` stays fast and no provider SDK is imported before it is needed.

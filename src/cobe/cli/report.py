@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from cobe.report.writer import DEFAULT_FORMATS, build_report
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RUNS = click.Path(exists=True)
 
@@ -25,14 +29,15 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table) -> Table:
+def leaderboard_table(table: pd.DataFrame) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
-    columns = [
+    tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
+    columns: list[tuple[str, JustifyMethod]] = [
         ("#", "right"),
         ("model", "left"),
-        *([("tier", "right")] if tiers else []),
+        *tier_column,
         ("accuracy", "right"),
         ("95% CI", "right"),
         ("passes/scored", "right"),
@@ -42,6 +47,7 @@ def leaderboard_table(table) -> Table:
     for name, justify in columns:
         # numbers never wrap; only the model name may
         out.add_column(name, justify=justify, no_wrap=name != "model")
+    row: Any  # a namedtuple of the leaderboard's columns
     for rank, row in enumerate(table.itertuples(index=False), start=1):
         ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
         cells = [

@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 from collections import Counter
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -247,7 +248,7 @@ async def augment_async(
             await _slot(run, caller, provider, core, slot)
 
     try:
-        jobs = []
+        jobs: list[Coroutine[Any, Any, None]] = []
         for core in cores:
             have = _existing_variations(project, core)
             jobs.extend(guarded(core, slot) for slot in range(have + 1, per_core + 1))

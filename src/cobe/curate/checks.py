@@ -43,7 +43,7 @@ def _check_of(field: str) -> str:
 
 def schema_failures(items: list[Item]) -> list[CheckFailure]:
     """Strict dataset validation of each item, split into schema, template and graph findings."""
-    found = []
+    found: list[CheckFailure] = []
     for item in items:
         _, problems = validate_record(to_native(item.scenario), label=item.id, strict=True)
         found.extend(CheckFailure(item.id, _check_of(p.field), f"{p.field}: {p.message}") for p in problems)

@@ -120,7 +120,7 @@ def _records_from_document(name: str, value: Any) -> RawFile:
             problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {_kind(value)}")],
         )
     grouped = value.get("by_domain")
-    if isinstance(grouped, dict):
+    if isinstance(grouped, _LinedDict):
         out = RawFile(name, "by-domain")
         for domain, rows in grouped.items():
             if not isinstance(rows, list):
@@ -213,7 +213,7 @@ def _kind(value: Any) -> str:
     return "a number"
 
 
-class _LinedDict(dict):  # type: ignore[type-arg]
+class _LinedDict(dict[str, Any]):
     """A JSON object that remembers the line it starts on."""
 
     line: int = 1

@@ -141,7 +141,7 @@ def load_judge_prompts(name_or_dir: str = "default") -> JudgePromptSet:
     """A bundled judge prompt set by name, or one from a directory (as `--judge-prompts DIR` gives)."""
     root = _resolve(name_or_dir)
     config = _load_config(root / "config.yaml")
-    texts = {check: _load_check(root, check) for check in CHECKS}
+    texts: dict[str, str] = {check: _load_check(root, check) for check in CHECKS}
     system_path = root / "system.txt"
     system = system_path.read_text(encoding="utf-8").strip() if system_path.is_file() else None
     payload = {"config": config.model_dump(mode="json"), "texts": texts, "system": system}

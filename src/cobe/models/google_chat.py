@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 
-def contents_and_config(messages: list[Message], config: GenerateConfig) -> tuple[list[dict], dict[str, Any]]:
+def contents_and_config(messages: list[Message], config: GenerateConfig) -> tuple[list[Any], dict[str, Any]]:
     """Messages + GenerateConfig → (contents, GenerateContentConfig fields); Gemini calls the assistant 'model'."""
     contents = [
         {"role": "model" if m.role == "assistant" else "user", "parts": [{"text": m.content}]}

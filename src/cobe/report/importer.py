@@ -9,12 +9,13 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
-from cobe.core.results import ResultRow
+from cobe.core.results import ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
 from cobe.judge.checks import CHECKS, row_status
 from cobe.prompts.templates import load_templates
@@ -150,8 +151,8 @@ def _template(record: dict, cols: dict[str, str], base: int) -> str:
         return str(record[cols["template"]]).strip()
     if "query_index" in cols:
         try:
-            index = int(record.get(cols["query_index"])) - base
-        except (TypeError, ValueError):
+            index = int(record[cols["query_index"]]) - base
+        except (KeyError, TypeError, ValueError):
             raise ValueError("query_index: expected an integer") from None
         if not 0 <= index < len(QUERY_TEMPLATES):
             raise ValueError(f"query_index: {index + base} out of range; expected {base}..{base + 2}")
@@ -182,7 +183,7 @@ def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_i
     except ValueError as exc:
         raise ValueError(f"verdict: {exc}") from None
 
-    verdicts: dict[str, str | None] = {}
+    verdicts: dict[str, Verdict | None] = {}
     unscored: dict[str, str] = {}
     if checks:
         verdicts = {c: (None if checks.get(c) is None else "T" if checks[c] else "F") for c in CHECKS}
@@ -287,7 +288,9 @@ def import_results(
     scenarios = _scenarios(data) if data else None
     run_id = out_dir.name
 
-    rows, problems, seen = [], [], {}
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    seen: dict[tuple[str, str, str], int] = {}
     for line, record in records:
         try:
             row = _row(record, cols, model, base, run_id, scenarios)

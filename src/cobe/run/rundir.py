@@ -10,8 +10,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from cobe import __version__
 from cobe.core.errors import InputError
+from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
 from cobe.run.store import STORE_NAME, Store
 

@@ -13,7 +13,7 @@ Policies, stated once:
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -122,7 +122,7 @@ def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
 
 def krippendorff_alpha(table: Sequence[Sequence[Hashable | None]]) -> float | None:
     """Krippendorff's alpha for nominal labels over items × raters, missing values allowed."""
-    coincidences: Counter[tuple[Hashable, Hashable]] = Counter()
+    coincidences: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)
     for values in _units(table):
         m = len(values)
         if m < 2:
@@ -131,7 +131,7 @@ def krippendorff_alpha(table: Sequence[Sequence[Hashable | None]]) -> float | No
             for j, b in enumerate(values):
                 if i != j:
                     coincidences[(a, b)] += 1 / (m - 1)
-    marginals: Counter[Hashable] = Counter()
+    marginals: defaultdict[Hashable, float] = defaultdict(float)
     for (a, _), weight in coincidences.items():
         marginals[a] += weight
     n = sum(marginals.values())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,10 +32,10 @@ def item_matrix(
     passes = counts["passes"].unstack(fill_value=0)
     scored = counts["scored"].unstack(fill_value=0)
     if scenarios is not None:
-        passes, scored = passes.reindex(scenarios, fill_value=0), scored.reindex(scenarios, fill_value=0)
+        passes, scored = passes.reindex(list(scenarios), fill_value=0), scored.reindex(list(scenarios), fill_value=0)
     if phrasings is not None:
-        passes = passes.reindex(columns=phrasings, fill_value=0)
-        scored = scored.reindex(columns=phrasings, fill_value=0)
+        passes = passes.reindex(columns=list(phrasings), fill_value=0)
+        scored = scored.reindex(columns=list(phrasings), fill_value=0)
     return ItemMatrix(
         scenarios=passes.index.to_numpy(),
         phrasings=[str(c) for c in passes.columns],
@@ -62,7 +62,7 @@ def resample_weights(rng: np.random.Generator, n_items: int, resamples: int) -> 
     return np.bincount((draws + offsets).ravel(), minlength=resamples * n_items).reshape(resamples, n_items)
 
 
-def bootstrap_blocks(rng: np.random.Generator, n_items: int, resamples: int):
+def bootstrap_blocks(rng: np.random.Generator, n_items: int, resamples: int) -> Iterator[np.ndarray]:
     """Weight matrices covering `resamples` draws, in blocks small enough to keep memory bounded."""
     block = max(1, min(resamples, _BLOCK_CELLS // max(n_items, 1)))
     done = 0

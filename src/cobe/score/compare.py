@@ -111,8 +111,10 @@ def paired_comparison(
     a, b = both["pass_a"].to_numpy(bool), both["pass_b"].to_numpy(bool)
     a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
 
-    frame_a = both[ITEM].assign(**{"pass": a, "scored": True})
-    frame_b = both[ITEM].assign(**{"pass": b, "scored": True})
+    frame_a = both[ITEM].assign(scored=True)
+    frame_a["pass"] = a
+    frame_b = both[ITEM].assign(scored=True)
+    frame_b["pass"] = b
     mat_a, mat_b = item_matrix(frame_a), item_matrix(frame_b)
     acc_a = float(mean_over_phrasings(mat_a.passes.sum(0), mat_a.scored.sum(0)))
     acc_b = float(mean_over_phrasings(mat_b.passes.sum(0), mat_b.scored.sum(0)))
