@@ -6,7 +6,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from cobe.core.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.openai_chat import TOP_LOGPROBS
 from cobe.models.registry import register
@@ -17,7 +17,7 @@ from cobe.models.retry import (
     retryable_status,
     status_of,
 )
-from cobe.models.sdk import request_timeout
+from cobe.models.sdk import import_sdk, request_timeout
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -64,13 +64,8 @@ class GoogleChat(Provider):
 
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "google", model)
-        try:
-            from google import genai
-            from google.genai import errors, types
-        except ImportError:
-            raise ProviderUnavailable(
-                f"{spec}: the google-genai SDK is not installed; run pip install 'cobe[google]'"
-            ) from None
+        genai = import_sdk(spec, "google.genai", "google")
+        errors, types = genai.errors, genai.types
         self._errors, self._types = errors, types
         options = types.HttpOptions(base_url=base_url, timeout=int(request_timeout() * 1000))
         self._client = genai.Client(api_key=api_key, http_options=options)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
-from cobe.core.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError
+from cobe.core.extras import require
 
 DEFAULT_TIMEOUT_S = 120.0
 # the pool is sized above any sensible --concurrency; connections open lazily, so it costs nothing
@@ -16,12 +16,7 @@ POOL_SIZE = 1024
 
 def import_sdk(spec: str, module: str, extra: str) -> ModuleType:
     """The SDK module, imported only when a spec needs it, or a one-line install hint."""
-    try:
-        return import_module(module)
-    except ImportError:
-        raise ProviderUnavailable(
-            f"{spec}: the {module} SDK is not installed; run pip install 'cobe[{extra}]'"
-        ) from None
+    return require(module, extra, spec)
 
 
 def pooled_http_client(sdk: Any) -> Any:
