@@ -74,8 +74,16 @@ def damage(store: Path, kind: str) -> None:
         store.chmod(0)
 
 
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+def snapshot(folder: Path) -> dict[str, bytes | tuple[int, int, int]]:
+    """Every file's bytes (size, mtime and mode for one this user may not read)."""
+    found: dict[str, bytes | tuple[int, int, int]] = {}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        info = path.stat()
+        readable = os.access(path, os.R_OK)
+        found[str(path.relative_to(folder))] = (
+            path.read_bytes() if readable else (info.st_size, info.st_mtime_ns, info.st_mode)
+        )
+    return found
 
 
 @pytest.mark.parametrize("kind", KINDS)
