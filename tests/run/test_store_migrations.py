@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from cobe.run.store import Store, _migrations, now
+from cobe.core.sqlite import UnusableDatabase
+from cobe.run import store as store_module
+from cobe.run.store import MIGRATIONS, Store, _migrations, now
 
 
 def _call(key: str, role: str) -> dict:
@@ -54,3 +58,70 @@ def test_store_made_by_the_first_migration_is_upgraded_in_place(tmp_path):
     assert store.get_call("new")["role"] == "augment"
     store.close()
     assert Store(path).get_call("new") is not None  # reopening applies nothing twice
+
+
+def _old_code_store(path: Path) -> None:
+    """A store exactly as cobe wrote it before the shared helper: every migration recorded in schema_migrations."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for version, name, sql in _migrations():
+        with db:
+            for statement in sql.split(";\n"):  # the old runner's split
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, "2025-01-01T00:00:00Z"))
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute(
+        "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES ('r1', 'a', 'b', '{}', 'complete', '0')"
+    )
+    db.commit()
+    db.close()
+
+
+def test_a_store_made_by_the_old_runner_is_adopted_as_it_is(tmp_path):
+    path = tmp_path / "cobe.sqlite"
+    _old_code_store(path)
+    store = Store(path)
+    recorded = store.db.execute("SELECT version, name, applied FROM schema_migrations ORDER BY version").fetchall()
+    assert [tuple(r) for r in recorded] == [(v, n, "2025-01-01T00:00:00Z") for v, n, _ in _migrations()]
+    assert store.latest_run()["id"] == "r1"
+    store.put_call(_call("k", "augment"))
+    store.close()
+
+
+def test_a_failing_store_migration_leaves_nothing_behind(tmp_path, monkeypatch):
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for source in MIGRATIONS.glob("*.sql"):
+        (folder / source.name).write_text(source.read_text())
+    (folder / "0099_broken.sql").write_text(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);\n"
+        "CREATE INDEX notes_text ON notes (text);\n"
+        "UPDATE runs SET state = 'complete';\n"
+        "ALTER TABLE calls ADD COLUMN cost_usd REAL;\n"  # calls already has it: fails last
+    )
+    path = tmp_path / "cobe.sqlite"
+    first = Store(path)
+    first.create_run("r1", {}, "0")
+    first.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", folder)
+    with pytest.raises(UnusableDatabase, match="duplicate column name: cost_usd"):
+        Store(path)
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT name FROM sqlite_master WHERE name LIKE 'notes%'").fetchall() == []
+    assert [r[0] for r in db.execute("SELECT version FROM schema_migrations")] == [v for v, _, _ in _migrations()[:-1]]
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "running"
+
+
+def test_store_files_are_private(tmp_path):
+    old = os.umask(0o022)
+    try:
+        store = Store(tmp_path / "run" / "cobe.sqlite")
+        store.put_call(_call("k", "judge"))
+        modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "run").iterdir()}
+        store.close()
+    finally:
+        os.umask(old)
+    assert modes == {"cobe.sqlite": 0o600, "cobe.sqlite-wal": 0o600, "cobe.sqlite-shm": 0o600}

@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cobe.core.errors import InputError
+from cobe.core.sqlite import connect as connect_db
+from cobe.core.sqlite import numbered, open_database, write_transaction
 from cobe.web.security import hash_token, new_token, token_matches
 
 STUDY_FILE = "study.sqlite"
@@ -122,23 +124,15 @@ class StudyStore:
             raise InputError(
                 f"{path}: no rating study found (expected {STUDY_FILE}; create one with `cobe annotate create`)"
             )
-        try:
-            with self.connect() as db:
-                self._migrate(db)
-        except sqlite3.DatabaseError as exc:
-            raise InputError(f"{self.path}: not a usable study file ({exc})") from exc
+        # the study file holds the CSRF secret: created 0600, checked and migrated before any use
+        open_database(self.path, numbered(MIGRATIONS, "study"), what="rating study", create=create).close()
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection in WAL mode with a busy timeout; commits on success, rolls back on error."""
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        db.row_factory = sqlite3.Row
+        """A connection in autocommit mode with a busy timeout and foreign keys; closed afterwards."""
+        # WAL (set in the file) + NORMAL: a saved answer survives a killed server; a power loss may drop the last
+        db = connect_db(self.path)
         try:
-            db.execute("PRAGMA busy_timeout=30000")
-            db.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: a saved answer survives a killed server; only power loss could drop the last ones
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
             yield db
         finally:
             db.close()
@@ -146,24 +140,8 @@ class StudyStore:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE … COMMIT: the write lock is taken up front, so concurrent writers queue, not fail."""
-        with self.connect() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
-    def _migrate(self, db: sqlite3.Connection) -> None:
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            db.execute("BEGIN IMMEDIATE")
-            for statement in script.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            db.execute(f"PRAGMA user_version = {number}")
-            db.execute("COMMIT")
+        with self.connect() as db, write_transaction(db):
+            yield db
 
     # ---- configuration -----------------------------------------------------------------
     def meta(self, key: str, default: str | None = None) -> str | None:

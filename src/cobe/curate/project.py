@@ -12,6 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from cobe.core.errors import InputError
+from cobe.core.sqlite import migrations_in, open_database, write_transaction
 from cobe.dataset.schema import Scenario
 
 DB_NAME = "project.sqlite"
@@ -55,23 +56,16 @@ class Item:
     updated_at: str
 
 
-def _migrate(conn: sqlite3.Connection) -> None:
-    # append-only numbered migrations; user_version records how many have run
-    done = conn.execute("PRAGMA user_version").fetchone()[0]
-    scripts = sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql"))
-    for number, script in enumerate(scripts, start=1):
-        if number <= done:
-            continue
-        conn.executescript(f"BEGIN;\n{script.read_text(encoding='utf-8')}\nPRAGMA user_version = {number};\nCOMMIT;")
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA busy_timeout=30000")
-    conn.execute("PRAGMA foreign_keys=ON")
-    return conn
+def _open(path: Path, *, create: bool) -> sqlite3.Connection:
+    # FULL, not NORMAL: reviews and decisions are typed by people, so a power loss must not drop the last ones
+    return open_database(
+        path,
+        migrations_in(MIGRATIONS),
+        what="dataset project",
+        create=create,
+        synchronous="FULL",
+        check_same_thread=False,
+    )
 
 
 class Project:
@@ -99,13 +93,8 @@ class Project:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One atomic write: BEGIN IMMEDIATE so concurrent writers queue instead of failing."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with write_transaction(self.conn):
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
 
     # ---- items -------------------------------------------------------------------------
     def add_item(
@@ -158,7 +147,7 @@ class Project:
 
     def items(self, *statuses: str, core_only: bool = False) -> list[Item]:
         """Items in any of `statuses` (all when none given), ordered by core id and variation."""
-        sql, args = "SELECT * FROM items", []
+        sql, args = "SELECT * FROM items", list[object]()
         clauses = []
         if statuses:
             clauses.append(f"status IN ({','.join('?' * len(statuses))})")
@@ -248,9 +237,7 @@ def init_project(directory: str | Path) -> Project:
     if root.exists() and not root.is_dir():
         raise InputError(f"{root}: exists and is not a directory")
     root.mkdir(parents=True, exist_ok=True)
-    conn = _connect(root / DB_NAME)
-    _migrate(conn)
-    return Project(root, conn)
+    return Project(root, _open(root / DB_NAME, create=True))
 
 
 def open_project(directory: str | Path) -> Project:
@@ -258,6 +245,4 @@ def open_project(directory: str | Path) -> Project:
     root = Path(directory)
     if not (root / DB_NAME).is_file():
         raise InputError(f"{root}: not a dataset project (no {DB_NAME}); create one with `cobe curate init {root}`")
-    conn = _connect(root / DB_NAME)
-    _migrate(conn)
-    return Project(root, conn)
+    return Project(root, _open(root / DB_NAME, create=False))

@@ -22,9 +22,9 @@ from cobe.run.caller import Caller
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
 from cobe.run.export import Item, JudgeRef, write_exports
-from cobe.run.rundir import data_fingerprint, default_run_dir, find_store, open_run
+from cobe.run.rundir import data_fingerprint, default_run_dir, find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
-from cobe.run.store import STORE_NAME, Store, now
+from cobe.run.store import Store, now
 
 
 class Progress(Protocol):
@@ -365,7 +365,7 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
         providers = _providers(specs)
         return estimate(config, run_dir, stored, items, messages, providers, prompts)
     providers = _providers(specs)
-    store = Store(run_dir / STORE_NAME)
+    store, set_aside = open_run_store(run_dir, config.force_new)
     try:
         run_id, _ = open_run(store, config, stored)
         store.put_scenarios(run_id, [(s.id, d) for s, d in zip(scenarios, docs)])
@@ -400,7 +400,7 @@ def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progr
         judge=judge,
         judge_ref=judge_ref,
         progress=progress,
-        notices=_notices(specs) + skip_notice(skipped),
+        notices=_notices(specs) + skip_notice(skipped) + set_aside,
         extra=extra,
         batch_poll=config.batch_poll if config.judge_batch else None,
     )

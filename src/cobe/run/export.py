@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
 from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, row_status
@@ -38,25 +36,6 @@ class JudgeRef:
     spec: str
     prompts: str
     fingerprint: str
-
-
-@contextmanager
-def atomic_open(path: Path) -> Iterator[IO[str]]:
-    """Write via a temp file in the same directory and os.replace, so readers never see half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            yield handle
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` atomically."""
-    with atomic_open(path) as handle:
-        handle.write(text)
 
 
 def _query(scenario: Scenario, template: Template, prompt: str) -> str:

@@ -9,7 +9,8 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cobe.core.errors import CobeError
+from cobe.core.errors import InputError
+from cobe.core.sqlite import Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
@@ -20,12 +21,9 @@ def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _migrations() -> list[tuple[int, str, str]]:
+def _migrations() -> list[Migration]:
     """The numbered SQL files, in order: (number, name, sql)."""
-    found = []
-    for path in sorted(MIGRATIONS.glob("[0-9][0-9][0-9][0-9]_*.sql")):
-        found.append((int(path.name[:4]), path.stem, path.read_text(encoding="utf-8")))
-    return found
+    return migrations_in(MIGRATIONS)
 
 
 class Store:
@@ -33,33 +31,14 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
-            self.db.row_factory = sqlite3.Row
-            # WAL + NORMAL: a commit is an append to the log, no fsync per call, yet a killed
-            # process loses nothing committed (only power loss can drop the last commits)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA busy_timeout=30000")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise CobeError(f"{self.path}: not a usable cobe store ({exc})") from exc
-
-    def _migrate(self) -> None:
-        self.db.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
-        )
-        done = {row[0] for row in self.db.execute("SELECT version FROM schema_migrations")}
-        for version, name, sql in _migrations():
-            if version in done:
-                continue
-            with self.db:  # one transaction per migration: all of it or none
-                for statement in sql.split(";\n"):
-                    if statement.strip():
-                        self.db.execute(statement)
-                self.db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{self.path.parent}: cannot create the run directory ({exc.strerror})") from exc
+        # an empty, unreadable or damaged file raises UnusableDatabase and is left as it is:
+        # SQLite would otherwise make a zero-byte file a fresh store and the run would pay again.
+        # Autocommit mode: one statement commits on its own, several go in one write_transaction.
+        self.db = open_database(self.path, _migrations(), what="cobe store", create=True, check_same_thread=False)
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -79,12 +58,11 @@ class Store:
             " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created)",
             row,
         )
-        self.db.commit()
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------
     def put_batch(self, row: dict[str, Any], requests: list[tuple[str, str]]) -> None:
         """Record a submitted batch and the (key, request) of every call it covers, in one commit."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute(
                 "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
                 " VALUES (:id, :spec, :state, :created, :created, :request_count, :input_file_id)",
@@ -97,7 +75,7 @@ class Store:
 
     def adopt_batch(self, pending_id: str, batch_id: str, state: str) -> None:
         """Give a pending submission the provider's batch id, in one commit."""
-        with self.db:
+        with write_transaction(self.db):
             row = self.db.execute("SELECT * FROM batches WHERE id = ?", (pending_id,)).fetchone()
             self.db.execute(
                 "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
@@ -109,7 +87,7 @@ class Store:
 
     def drop_batch(self, batch_id: str) -> None:
         """Forget a submission the provider never received, so its calls are asked again."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute("DELETE FROM batch_calls WHERE batch_id = ?", (batch_id,))
             self.db.execute("DELETE FROM batches WHERE id = ?", (batch_id,))
 
@@ -117,7 +95,7 @@ class Store:
         self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None
     ) -> None:
         """Record a batch's latest provider status (and its result files once it has them)."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute(
                 "UPDATE batches SET state = ?, updated = ?, output_file_id = coalesce(?, output_file_id),"
                 " error_file_id = coalesce(?, error_file_id) WHERE id = ?",
@@ -145,7 +123,7 @@ class Store:
     def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
         """Start a run with its (secret-free) configuration."""
         stamp = now()
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute(
                 "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES (?, ?, ?, ?, 'running', ?)",
                 (run_id, stamp, stamp, json.dumps(config, sort_keys=True), version),
@@ -153,12 +131,12 @@ class Store:
 
     def set_state(self, run_id: str, state: str) -> None:
         """Mark a run running, complete, interrupted or stopped-budget."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
 
     def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str) -> None:
         """Remember which judge's verdicts the exports of this run show."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute(
                 "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, updated = ? WHERE id = ?",
                 (judge, prompts, fingerprint, now(), run_id),
@@ -167,7 +145,7 @@ class Store:
     # ---- scenarios ----------------------------------------------------------------------
     def put_scenarios(self, run_id: str, scenarios: list[tuple[str, str]]) -> None:
         """Store (id, json) of every scenario of a run, once."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.executemany(
                 "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
                 [(run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)],
@@ -186,18 +164,18 @@ class Store:
 
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response and commit; returns its id (stable across replacement)."""
-        cur = self.db.execute(
-            "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
-            " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model, :scenario_id, :template,"
-            " :call_key, :prompt, :text, :error, :input_tokens, :output_tokens, :cost_usd, :created)"
-            " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
-            " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
-            " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
-            " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
-            row,
-        )
-        response_id = cur.fetchone()[0]
-        self.db.commit()
+        with write_transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
+                " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model, :scenario_id, :template,"
+                " :call_key, :prompt, :text, :error, :input_tokens, :output_tokens, :cost_usd, :created)"
+                " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
+                " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
+                " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+                " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
+                row,
+            )
+            (response_id,) = cur.fetchall()[0]  # read to the end, so the statement is done before COMMIT
         return int(response_id)
 
     # ---- verdicts -----------------------------------------------------------------------
@@ -211,28 +189,29 @@ class Store:
 
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
         """Insert or replace the checks of one response in one transaction (their calls are already committed)."""
-        self.db.executemany(
-            "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
-            " check_name, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
-            " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :response_id, :judge,"
-            " :prompt_set, :prompt_fingerprint, :check_name, :verdict, :raw, :p_true, :unscored_reason,"
-            " :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd, :created)",
-            rows,
-        )
-        self.db.commit()
+        with write_transaction(self.db):
+            self.db.executemany(
+                "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
+                " check_name, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
+                " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :response_id, :judge,"
+                " :prompt_set, :prompt_fingerprint, :check_name, :verdict, :raw, :p_true, :unscored_reason,"
+                " :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd, :created)",
+                rows,
+            )
 
     # ---- sessions (one per command) ----------------------------------------------------
     def start_session(self, run_id: str, command: str) -> int:
         """Record that a command started on a run."""
-        with self.db:
+        with write_transaction(self.db):
             cur = self.db.execute(
                 "INSERT INTO sessions (run_id, command, started) VALUES (?, ?, ?)", (run_id, command, now())
             )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
+        return cur.lastrowid
 
     def finish_session(self, session_id: int, state: str, stats: dict[str, Any]) -> None:
         """Record how a command ended and what it spent."""
-        with self.db:
+        with write_transaction(self.db):
             self.db.execute(
                 "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
                 (now(), state, json.dumps(stats, sort_keys=True), session_id),

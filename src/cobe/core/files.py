@@ -1,0 +1,87 @@
+"""Files cobe writes: private to their owner (0600), replaced atomically, no temp file left behind for good."""
+
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+PRIVATE = 0o600
+# when this process began (near enough: when cobe.core.files was first imported), for telling
+# a temp file left by an earlier, killed writer from one a live writer is filling right now
+_STARTED = time.time()
+
+
+def create_private(path: Path) -> None:
+    """Create an empty file only its owner may read or write; FileExistsError if something is there."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE)
+    try:
+        os.fchmod(fd, PRIVATE)  # the umask may have taken bits away: 0600 exactly
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_open(path: Path) -> Iterator[IO[str]]:
+    """Write via a private temp file in the same directory and os.replace, so readers never see half a file."""
+    remove_stale_temps(path)
+    # the writer's pid is part of the name, so a later process can tell whether the writer is gone
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), PRIVATE)
+            yield handle
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace `path` with `text` atomically; the file is 0600."""
+    with atomic_open(path) as handle:
+        handle.write(text)
+
+
+def remove_stale_temps(path: Path) -> list[Path]:
+    """Delete the `.<name>.*.tmp` files beside `path` that a writer now gone left behind; returns them."""
+    prefix = f".{path.name}."
+    removed = []
+    for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        if _abandoned(tmp, tmp.name[len(prefix) : -len(".tmp")]):
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed
+
+
+def _abandoned(tmp: Path, middle: str) -> bool:
+    # A temp file is stale when it was last written before this process started AND the pid in
+    # its name is not a live process here. The age test alone could delete the file of a live
+    # writer that paused before our start; the pid test alone could delete the file of a writer
+    # on another host sharing the directory. Together they only err towards keeping a file
+    # (a reused pid, a writer killed after we started): the next command removes it then.
+    # Names written before the pid was added (`.<name>.<random>.tmp`) fall back to the age test.
+    try:
+        if tmp.stat().st_mtime >= _STARTED:
+            return False
+    except FileNotFoundError:
+        return False
+    pid, dot, _ = middle.partition(".")
+    if dot and pid.isascii() and pid.isdigit():
+        return int(pid) != os.getpid() and not _alive(int(pid))
+    return True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # gone, or a number no process can have
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True

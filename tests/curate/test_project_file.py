@@ -1,0 +1,48 @@
+"""The project database file: created 0600, old files adopted, an empty one refused in one line."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cobe.core.errors import InputError
+from cobe.curate import init_project, open_project
+from cobe.curate.project import MIGRATIONS
+
+
+def test_a_new_project_file_and_its_wal_are_0600(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        project = init_project(tmp_path / "p")
+        project.conn.execute("SELECT 1 FROM items").fetchall()
+        modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "p").iterdir()}
+        project.close()
+    finally:
+        os.umask(old)
+    assert modes == {"project.sqlite": 0o600, "project.sqlite-wal": 0o600, "project.sqlite-shm": 0o600}
+
+
+def test_a_project_made_before_schema_migrations_is_adopted(tmp_path: Path) -> None:
+    root = tmp_path / "p"
+    root.mkdir()
+    db = sqlite3.connect(root / "project.sqlite")  # as the old code wrote it: each script, counted in user_version
+    for number, script in enumerate(sorted(MIGRATIONS.glob("*.sql")), start=1):
+        db.executescript(f"BEGIN;\n{script.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;")
+    db.execute("INSERT INTO meta VALUES ('csrf_secret', 'kept')")
+    db.commit()
+    db.close()
+    with open_project(root) as project:
+        rows = project.conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+        assert [tuple(r) for r in rows] == [(1, "0001_project"), (2, "0002_web")]
+        assert project.conn.execute("SELECT value FROM meta").fetchone()[0] == "kept"
+        assert project.conn.execute("PRAGMA user_version").fetchone()[0] == 0
+
+
+def test_an_empty_project_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "project.sqlite").write_bytes(b"")
+    with pytest.raises(InputError, match=r"project.sqlite: not a usable dataset project \(an empty file, 0 bytes\)"):
+        open_project(tmp_path)
+    assert (tmp_path / "project.sqlite").read_bytes() == b""
