@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from cobe.core.errors import InputError
 from cobe.curate.project import REVIEWABLE, Item, Project, now
-from cobe.web.security import hash_token, new_token, token_matches
+from cobe.web.tokens import hash_token, new_token, token_matches
 
 REVIEWS_NEEDED = 2
 DECISIONS = ("approve", "reject")

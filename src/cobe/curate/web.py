@@ -16,17 +16,8 @@ from cobe.curate.checks import stored_results
 from cobe.curate.contributions import submit_contribution
 from cobe.curate.project import Project, now, open_project
 from cobe.curate.review import Reviewer, disagreements, queue, record_review, resolve, reviewer_for_token, reviews_of
-from cobe.web.security import (
-    CSRF_FIELD,
-    clear_session_cookie,
-    csrf_token,
-    csrf_valid,
-    hash_token,
-    new_token,
-    security_headers,
-    session_id_of,
-    set_session_cookie,
-)
+from cobe.web.security import CSRF_FIELD, clear_session_cookie, security_headers, session_id_of, set_session_cookie
+from cobe.web.tokens import csrf_token, csrf_valid, hash_token, new_token
 
 HERE = Path(__file__).parent
 FORM_FIELDS = (
