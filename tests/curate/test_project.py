@@ -16,7 +16,7 @@ def test_init_creates_a_wal_database_with_all_migrations(tmp_path: Path) -> None
     init_project(tmp_path / "p").close()
     db = sqlite3.connect(tmp_path / "p" / "project.sqlite")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3  # 0003_access.sql: session expiry and revocable links
     with pytest.raises(InputError, match="already a dataset project"):
         init_project(tmp_path / "p")
     with pytest.raises(InputError, match="not a dataset project"):

@@ -44,7 +44,7 @@ def test_parse_id_takes_ascii_digits_only(text: str, expected: int | None) -> No
 def test_the_cli_side_imports_without_the_web_framework() -> None:
     # the stores and the link commands hash tokens at import; FastAPI and Starlette are an optional extra
     code = (
-        "import sys, cobe.annotate.store, cobe.annotate.study, cobe.curate.review, cobe.web;"
+        "import sys, cobe.annotate.store, cobe.annotate.study, cobe.curate.review, cobe.curate.links, cobe.web;"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'starlette'));"
         "print(loaded); sys.exit(1 if loaded else 0)"
     )
