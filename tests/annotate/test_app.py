@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -248,3 +249,97 @@ def test_real_server_refuses_without_token_and_logs_no_token(server, caplog):
             assert client.post(page.url.path, data={"item_id": item_of(page.text), "label": "Yes"}).status_code == 403
     server_logs = [r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore"))]
     assert not any(token in message for message in server_logs)
+
+
+class Clock:
+    """A clock the test moves by hand, for session expiry."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+@pytest.mark.parametrize("token", ["é" * 64, "²" * 64, "☃"])
+def test_a_non_ascii_csrf_token_is_refused_not_a_crash(app, small_study, token):
+    client = sign_in(app, small_study.raters["rater-1"])
+    page = client.get("/rate/1").text
+    form = {"item_id": item_of(page), "label": "Yes", "csrf_token": token}
+    assert client.post("/rate/1", data=form).status_code == 403
+    assert client.post("/logout", data={"csrf_token": token}).status_code == 403
+    assert StudyStore(small_study.path).all_ratings() == []
+
+
+@pytest.mark.parametrize("bad", ["²", "٣", "1²", "１", "1e3", "9" * 40])
+def test_ids_and_positions_are_ascii_digits_or_refused(app, small_study, bad):
+    client = sign_in(app, small_study.raters["rater-1"])
+    csrf = csrf_of(client.get("/rate/1").text)
+    assert client.post("/rate/1", data={"item_id": bad, "label": "Yes", "csrf_token": csrf}).status_code == 400
+    assert client.post(f"/rate/{bad}", data={"item_id": "1", "label": "Yes", "csrf_token": csrf}).status_code == 400
+    missing = client.get(f"/rate/{bad}")
+    assert missing.status_code == 404 and "There is no item" in missing.text
+    assert StudyStore(small_study.path).all_ratings() == []
+
+
+def test_a_comment_over_the_limit_is_refused_not_cut(app, small_study):
+    client = sign_in(app, small_study.raters["rater-1"])
+    page = client.get("/rate/1").text
+    form = {"item_id": item_of(page), "label": "No", "csrf_token": csrf_of(page)}
+    refused = client.post("/rate/1", data={**form, "comment": "x" * 4001})
+    assert refused.status_code == 400 and "comment: 4,001 characters; at most 4,000 are accepted" in refused.text
+    assert StudyStore(small_study.path).all_ratings() == []
+    # a textarea filled to its maxlength arrives with CR LF newlines and is still accepted
+    saved = client.post("/rate/1", data={**form, "comment": "ok\r\n" * 1000}, follow_redirects=False)
+    assert saved.status_code == 303 and len(StudyStore(small_study.path).all_ratings()) == 1
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(app, small_study):
+    client = sign_in(app, small_study.raters["rater-1"])
+    page = client.get("/rate/1").text
+    form = {"item_id": item_of(page), "label": "No", "csrf_token": csrf_of(page), "comment": "x" * 400_000}
+    refused = client.post("/rate/1", data=form)
+    assert refused.status_code == 413 and "too large to accept (at most 256 KB)" in refused.text
+    assert refused.headers["x-frame-options"] == "DENY"
+
+    def chunks():  # no Content-Length: the limit counts what arrives
+        for _ in range(40):
+            yield b"comment=" + b"x" * 10_000 + b"&"
+
+    streamed = client.post("/rate/1", content=chunks(), headers={"content-type": "application/x-www-form-urlencoded"})
+    assert streamed.status_code == 413
+    assert StudyStore(small_study.path).all_ratings() == []
+
+
+def test_sessions_end_after_a_quiet_week_and_after_thirty_days(small_study):
+    clock = Clock()
+    app = create_app(small_study.path, clock=clock)
+    client = sign_in(app, small_study.raters["rater-1"])
+    clock.advance(days=6)
+    assert client.get("/rate/1").status_code == 200
+    clock.advance(days=7, seconds=1)
+    assert client.get("/rate/1").status_code == 401  # idle for more than a week
+    client = sign_in(app, small_study.raters["rater-1"])  # the link still works
+    for days in (6, 6, 6, 6, 5):  # used every few days: 29 days after sign-in it still works
+        clock.advance(days=days)
+        assert client.get("/rate/1").status_code == 200
+    clock.advance(days=2)
+    expired = client.get("/rate/1")
+    assert expired.status_code == 401 and "Open the private link" in expired.text  # 31 days after sign-in
+
+
+def test_a_revoked_link_and_its_sessions_stop_working(app, small_study):
+    from cobe.annotate.study import revoke_links, rotate_links
+
+    client = sign_in(app, small_study.raters["rater-1"])
+    assert revoke_links(small_study.path, who=["rater-1"]) == ["rater-1"]
+    assert client.get("/rate/1").status_code == 401
+    refused = TestClient(app).get(token_path(small_study.raters["rater-1"]))
+    assert refused.status_code == 403 and "revoked" in refused.text
+    assert sign_in(app, small_study.raters["rater-2"]).get("/rate/1").status_code == 200  # others unaffected
+    new = rotate_links(small_study.path, who=["rater-1"], base_url="http://testserver")
+    assert sign_in(app, new.raters["rater-1"]).get("/rate/1").status_code == 200
+    assert StudyStore(small_study.path).revoked_links() == {}

@@ -85,3 +85,64 @@ def test_two_reviewers_must_agree_and_the_admin_resolves(project) -> None:
         resolve(project, "1v0", "boss", "reject", "changed my mind")
     with pytest.raises(InputError, match="already exists"):
         add_reviewer(project, "alice")
+
+
+def test_nobody_reviews_or_resolves_their_own_contribution(project) -> None:
+    from cobe.curate import submit_contribution
+    from cobe.curate.review import contribution_actor
+
+    for name in ("alice", "bob", "carol"):
+        add_reviewer(project, name)
+    add_reviewer(project, "boss", role="admin")
+    core = load_dataset(CORES).get("1v0")
+    form = {
+        "domain": core.domain,
+        "story": "A kettle boiled over on the stove. The floor got wet, so Ana mopped it.",
+        "intervention": "the kettle had been switched off in time",
+        "illustrative_answer": "The kettle was switched off in time. The floor stayed dry.",
+        "preserve": "A kettle was on the stove.",
+        "change": "The floor got wet.",
+    }
+    added, problems = submit_contribution(project, form, actor=contribution_actor("alice"))
+    assert problems == [] and added == "4v0"
+    project.set_status("4v0", "core", actor="test", is_core=True)
+    variation = project.item("4v0").scenario.model_copy(update={"id": "4v1", "variation": 1})
+    project.add_item(variation, status="variation", source="augment", actor="augment", parent_id="4v0")
+    for item_id in ("4v0", "4v1"):
+        with pytest.raises(InputError, match=f"item {item_id}: alice contributed it"):
+            record_review(project, item_id, "alice", "approve")
+    # a boss who contributed may not settle a disagreement on it either
+    boss_form = form | {"story": "A bell rang at dawn. The monks woke, so the bread was baked early."}
+    boss_form |= {"intervention": "the bell had stayed silent", "change": "The monks woke."}
+    boss_item, _ = submit_contribution(project, boss_form, actor=contribution_actor("boss"))
+    project.set_status(boss_item, "core", actor="test", is_core=True)
+    record_review(project, boss_item, "bob", "approve")
+    assert record_review(project, boss_item, "carol", "reject") == "disagreement"
+    with pytest.raises(InputError, match="boss contributed it"):
+        resolve(project, boss_item, "boss", "approve", "fine")
+    assert record_review(project, "4v0", "bob", "approve") == "pending"
+
+
+def test_only_reviewers_review_and_only_admins_resolve(project) -> None:
+    add_reviewer(project, "alice")
+    add_reviewer(project, "bob")
+    add_reviewer(project, "boss", role="admin")
+    with pytest.raises(InputError, match="boss is an admin, not a reviewer"):
+        record_review(project, "1v0", "boss", "approve")
+    record_review(project, "1v0", "alice", "approve")
+    record_review(project, "1v0", "bob", "reject")
+    for actor in ("alice", "nobody"):
+        with pytest.raises(InputError, match=f"'{actor}' is not an admin"):
+            resolve(project, "1v0", actor, "approve", "looks fine")
+
+
+def test_the_cli_refuses_an_admin_reviewer_in_one_line(project, capsys) -> None:
+    from cobe.cli.main import main
+
+    add_reviewer(project, "boss", role="admin")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["curate", "review", str(project.root), "1v0", "--reviewer", "boss", "--approve"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and err.startswith("error: boss is an admin, not a reviewer")
+    assert len(err.strip().splitlines()) == 1
+    assert project.conn.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 0

@@ -23,8 +23,10 @@ def test_expert_rates_the_sample_without_seeing_the_criteria(project) -> None:
     assert sorted(audit.item_ids) == ["1v0", "2v0"]
     ((name, token),) = audit.tokens.items()
     client = TestClient(create_app(project.root), base_url="http://127.0.0.1")
-    page = client.get(f"/r/{token}")
-    assert page.url.path == "/audit" and "Content-Security-Policy" in page.headers
+    landing = client.get(f"/r/{token}")
+    assert 'http-equiv="refresh" content="0; url=/audit"' in landing.text and token not in landing.text
+    page = client.get("/audit")
+    assert page.status_code == 200 and "Content-Security-Policy" in page.headers
     assert project.item("1v0").scenario.change[0] not in page.text  # blind to the criteria
     csrf = re.search(r'name="csrf_token" value="([0-9a-f]+)"', page.text).group(1)
     form = {f"{s}_{i}": "4" for s in ("coherence", "grammar", "validity") for i in audit.item_ids}
@@ -34,7 +36,7 @@ def test_expert_rates_the_sample_without_seeing_the_criteria(project) -> None:
     summary = audit_summary(project)
     assert summary["scales"]["grammar"] == {"n": 2, "mean": 4.0, "std": 0.0}
     assert summary["diversity"]["mean"] == 3.0 and summary["feedback"] == {name: "fine"}
-    assert client.get("/r/not-a-real-token-at-all").status_code == 404
+    assert client.get("/r/not-a-real-token-at-all").status_code == 403
 
 
 def test_cli_errors_are_one_line(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
         try:
             alice = browser.new_context().new_page()
             alice.goto(links["alice"])
-            assert alice.url == f"{base}/"  # the token left the address bar
+            alice.wait_for_url(f"{base}/")  # the landing page moves on: the token left the address bar
             assert alice.locator("#queue li").count() == 3
             for item_id in ("1v0", "2v0", "3v0"):
                 _review(alice, base, item_id, "approve", "reads well")
@@ -90,6 +90,7 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
 
             bob = browser.new_context().new_page()
             bob.goto(links["bob"])
+            bob.wait_for_url(f"{base}/")
             _review(bob, base, "1v0", "approve", "")
             _review(bob, base, "2v0", "approve", "")
             _review(bob, base, "3v0", "reject", "<b>the ferry</b> fact is vague")
@@ -118,7 +119,7 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
 
             admin = browser.new_context().new_page()
             admin.goto(links["boss"])
-            assert admin.url == f"{base}/admin"
+            admin.wait_for_url(f"{base}/admin")
             section = admin.locator("#d-3v0")
             assert "<b>the ferry</b> fact is vague" in section.inner_text()  # shown as text, not markup
             assert section.locator("b").count() == 0

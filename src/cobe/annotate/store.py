@@ -6,17 +6,19 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cobe.core.errors import InputError
 from cobe.core.sqlite import connect as connect_db
 from cobe.core.sqlite import numbered, open_database, write_transaction
-from cobe.web.security import hash_token, new_token, token_matches
+from cobe.web.access import Access, AccessTables
+from cobe.web.tokens import hash_token, new_token
 
 STUDY_FILE = "study.sqlite"
 LABELS: tuple[str, ...] = ("Yes", "No", "Other")
-SESSION_DAYS = 30
+# links and sessions follow the policy shared with the review app (cobe.web.access)
+ACCESS_TABLES = AccessTables(principals="principals", key="id", owner="principal_id")
 
 # append-only: a new schema change is a new entry at the end, never an edit of an old one
 MIGRATIONS: list[str] = [
@@ -60,6 +62,12 @@ MIGRATIONS: list[str] = [
         principal_id INTEGER NOT NULL REFERENCES principals(id),
         created_at TEXT NOT NULL
     );
+    """,
+    # sessions expire after a quiet spell as well as after a fixed time; a link can be revoked
+    """
+    ALTER TABLE sessions ADD COLUMN last_seen_at TEXT;
+    ALTER TABLE principals ADD COLUMN revoked_at TEXT;
+    CREATE INDEX sessions_principal ON sessions(principal_id);
     """,
 ]
 
@@ -113,6 +121,9 @@ def study_file(path: str | Path) -> Path:
 
 class StudyStore:
     """Opens a short-lived connection per operation, so web requests on many threads never share one."""
+
+    # the app replaces it with one carrying its own session policy and clock
+    access: Access = Access(ACCESS_TABLES)
 
     def __init__(self, path: str | Path, *, create: bool = False) -> None:
         self.path = study_file(path)
@@ -181,7 +192,7 @@ class StudyStore:
             cur = db.execute(
                 "INSERT INTO principals (name, role, token_hash) VALUES (?, ?, ?)", (name, role, hash_token(token))
             )
-            principal_id = int(cur.lastrowid)
+            principal_id = int(cur.lastrowid or 0)
             db.executemany(
                 "INSERT INTO assignments (rater_id, item_id, position) VALUES (?, ?, ?)",
                 [(principal_id, item_id, pos) for pos, item_id in enumerate(item_order or [], start=1)],
@@ -194,46 +205,47 @@ class StudyStore:
             rows = db.execute("SELECT id, name, role FROM principals ORDER BY role = 'admin', id").fetchall()
         return [Principal(row["id"], row["name"], row["role"]) for row in rows]
 
-    def set_token(self, principal_id: int, token: str) -> None:
-        """Replace a principal's token and end its sessions, so an old link stops working at once."""
+    def rotate_link(self, principal_id: int) -> str:
+        """A new token for a principal; the old link and all its sessions stop working at once."""
         with self.transaction() as db:
-            db.execute("UPDATE principals SET token_hash = ? WHERE id = ?", (hash_token(token), principal_id))
-            db.execute("DELETE FROM sessions WHERE principal_id = ?", (principal_id,))
+            return self.access.issue_link(db, principal_id)
+
+    def revoke_link(self, principal_id: int) -> None:
+        """Disable a principal's link and end its sessions, until the next rotation."""
+        with self.transaction() as db:
+            self.access.revoke_link(db, principal_id)
+
+    def revoked_links(self) -> dict[int, str]:
+        """Principal ids whose link is revoked, with when."""
+        with self.connect() as db:
+            return {int(key): at for key, at in self.access.revoked(db).items()}
 
     def principal_by_token(self, token: str) -> Principal | None:
-        """The principal whose token this is; every stored hash is compared in constant time."""
+        """The principal whose (unrevoked) link token this is; every stored hash is compared in constant time."""
         with self.connect() as db:
-            rows = db.execute("SELECT id, name, role, token_hash FROM principals").fetchall()
-        found = None
-        for row in rows:  # no early exit: the time taken does not depend on which one matched
-            if token_matches(token, row["token_hash"]):
-                found = Principal(row["id"], row["name"], row["role"])
-        return found
+            key = self.access.holder(db, token)
+        return None if key is None else self._principal(int(key))
 
     def new_session(self, principal_id: int) -> str:
         """A fresh random session id for a cookie; only its hash is stored."""
-        session_id = new_token()
         with self.transaction() as db:
-            db.execute("INSERT INTO sessions VALUES (?, ?, ?)", (hash_token(session_id), principal_id, now()))
-        return session_id
+            return self.access.start_session(db, principal_id)
 
     def session_principal(self, session_id: str) -> Principal | None:
-        """The principal of a live session, or None when unknown or older than SESSION_DAYS."""
-        oldest = (datetime.now(UTC) - timedelta(days=SESSION_DAYS)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        """The principal of a live session, or None when unknown, expired or its link was rotated or revoked."""
         with self.connect() as db:
-            row = db.execute(
-                "SELECT p.id, p.name, p.role, s.id_hash FROM sessions s JOIN principals p ON p.id = s.principal_id"
-                " WHERE s.id_hash = ? AND s.created_at >= ?",
-                (hash_token(session_id), oldest),
-            ).fetchone()
-        if row is None or not token_matches(session_id, row["id_hash"]):
-            return None
-        return Principal(row["id"], row["name"], row["role"])
+            key = self.access.session_holder(db, session_id)
+        return None if key is None else self._principal(int(key))
 
     def end_session(self, session_id: str) -> None:
         """Forget one session (log out)."""
         with self.transaction() as db:
-            db.execute("DELETE FROM sessions WHERE id_hash = ?", (hash_token(session_id),))
+            self.access.end_session(db, session_id)
+
+    def _principal(self, principal_id: int) -> Principal | None:
+        with self.connect() as db:
+            row = db.execute("SELECT id, name, role FROM principals WHERE id = ?", (principal_id,)).fetchone()
+        return None if row is None else Principal(row["id"], row["name"], row["role"])
 
     # ---- assignments and ratings -------------------------------------------------------
     def assignment(self, rater_id: int) -> list[int]:

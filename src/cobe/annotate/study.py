@@ -9,10 +9,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from cobe.annotate.store import StudyStore, study_file
+from cobe.annotate.store import Principal, StudyStore, study_file
 from cobe.core.errors import InputError
 from cobe.core.results import ResultRow
-from cobe.web.security import new_token
+from cobe.web.tokens import new_token
 
 RESULTS_FILE = "results.jsonl"
 DEFAULT_BASE_URL = "http://127.0.0.1:8765"
@@ -168,10 +168,8 @@ def create_study(
     return links
 
 
-def rotate_links(study: str | Path, *, who: list[str] | None = None, base_url: str | None = None) -> StudyLinks:
-    """Issue new tokens (all, or the named raters/admin); old links and their sessions stop working."""
-    store = StudyStore(study)
-    base = base_url or store.meta("base_url") or DEFAULT_BASE_URL
+def _people(store: StudyStore, who: list[str] | None) -> list[Principal]:
+    """The named raters/admin (everyone when `who` is empty); InputError naming any unknown name."""
     people = store.principals()
     names = {p.name for p in people}
     unknown = sorted(set(who or []) - names)
@@ -179,17 +177,30 @@ def rotate_links(study: str | Path, *, who: list[str] | None = None, base_url: s
         raise InputError(
             f"no such rater or admin in this study: {', '.join(unknown)} (known: {', '.join(sorted(names))})"
         )
+    return [p for p in people if not who or p.name in who]
+
+
+def rotate_links(study: str | Path, *, who: list[str] | None = None, base_url: str | None = None) -> StudyLinks:
+    """Issue new tokens (all, or the named raters/admin); old links and their sessions stop working."""
+    store = StudyStore(study)
+    base = base_url or store.meta("base_url") or DEFAULT_BASE_URL
     links = StudyLinks(path=store.path, n_items=len(store.items()))
-    for person in people:
-        if who and person.name not in who:
-            continue
-        token = new_token()
-        store.set_token(person.id, token)
+    for person in _people(store, who):
+        token = store.rotate_link(person.id)
         if person.role == "admin":
             links.admin = admin_link(base, token)
         else:
             links.raters[person.name] = rater_link(base, token)
     return links
+
+
+def revoke_links(study: str | Path, *, who: list[str] | None = None) -> list[str]:
+    """Disable the links of everyone (or the named raters/admin) and end their sessions; returns their names."""
+    store = StudyStore(study)
+    people = _people(store, who)
+    for person in people:
+        store.revoke_link(person.id)
+    return [p.name for p in people]
 
 
 def open_study(study: str | Path) -> StudyStore:

@@ -6,7 +6,17 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from cobe.annotate.study import DEFAULT_BASE_URL, DEFAULT_TITLE, StudyLinks, create_study, open_study, rotate_links
+from cobe.annotate.study import (
+    DEFAULT_BASE_URL,
+    DEFAULT_TITLE,
+    StudyLinks,
+    create_study,
+    open_study,
+    revoke_links,
+    rotate_links,
+)
+from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
+from cobe.web.limits import check_port
 
 
 def _console() -> Console:
@@ -26,6 +36,12 @@ def _print_links(links: StudyLinks) -> None:
     click.echo(
         "Lost a link? `cobe annotate links STUDY --rotate [--who rater-2]` issues a new one and disables the old."
     )
+
+
+LINKS_HELP = f"""Show who is in STUDY; --rotate issues new private links, --revoke disables them.
+
+Links are stored only as hashes. A session (the cookie a link sets) ends after {SESSION_IDLE.days} days
+without use or {SESSION_ABSOLUTE.days} days after sign-in; opening the link again starts a new one."""
 
 
 @click.group()
@@ -55,24 +71,33 @@ def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_u
     _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title))
 
 
-@annotate.command("links")
+@annotate.command("links", help=LINKS_HELP)
 @click.argument("study", type=click.Path(exists=True))
-@click.option("--rotate", is_flag=True, help="Issue new links; the old ones stop working at once.")
+@click.option("--rotate", is_flag=True, help="Issue new links; the old ones and their sessions stop working at once.")
+@click.option("--revoke", is_flag=True, help="Disable the links and end their sessions; --rotate issues new ones.")
 @click.option("--who", multiple=True, help="Only these people (rater-1 … admin); repeatable. Default: everyone.")
 @click.option("--base-url", default=None, help="Base URL for the new links [default: the one given at creation].")
-def links_cmd(study: str, rotate: bool, who: tuple[str, ...], base_url: str | None) -> None:
-    """Show who is in STUDY; with --rotate, issue new private links (tokens are stored only as hashes)."""
+def links_cmd(study: str, rotate: bool, revoke: bool, who: tuple[str, ...], base_url: str | None) -> None:
+    """Show who is in STUDY; --rotate issues new private links, --revoke disables them."""
+    if rotate and revoke:
+        raise click.UsageError("give --rotate or --revoke, not both")
     if rotate:
         _print_links(rotate_links(study, who=list(who) or None, base_url=base_url))
         return
+    if revoke:
+        names = revoke_links(study, who=list(who) or None)
+        click.echo(f"Revoked {len(names)} link(s): {', '.join(names)}. `--rotate --who NAME` issues a new one.")
+        return
     store = open_study(study)
     table = Table(title=f"{store.path}")
-    for column in ("person", "role", "answered", "assigned"):
+    for column in ("person", "role", "link", "answered", "assigned"):
         table.add_column(column)
     progress = {p["name"]: p for p in store.progress()}
+    revoked = store.revoked_links()
     for person in store.principals():
         row = progress.get(person.name, {})
-        table.add_row(person.name, person.role, str(row.get("answered", "")), str(row.get("assigned", "")))
+        link = f"revoked {revoked[person.id]}" if person.id in revoked else "active"
+        table.add_row(person.name, person.role, link, str(row.get("answered", "")), str(row.get("assigned", "")))
     _console().print(table)
     click.echo("Links are stored only as hashes and cannot be shown again; use --rotate to issue new ones.")
 
@@ -98,6 +123,7 @@ def serve_cmd(study: str, host: str, port: int) -> None:
     """Serve the rating app for STUDY (raters open their private links; Ctrl-C stops)."""
     from cobe.annotate.app import serve
 
+    check_port(port)
     store = open_study(study)
     click.echo(f"Serving {store.path} on http://{host}:{port}/ (no access log: links carry tokens). Ctrl-C to stop.")
     if host not in ("127.0.0.1", "localhost", "::1"):

@@ -7,6 +7,9 @@ import json
 import click
 
 from cobe.curate import project as proj
+from cobe.curate.links import link
+from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
+from cobe.web.limits import check_port
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 
@@ -16,7 +19,7 @@ def _open(directory: str) -> proj.Project:
 
 
 def _link(base_url: str, token: str) -> str:
-    return f"{base_url.rstrip('/')}/r/{token}"
+    return link(base_url, token)
 
 
 @click.group()
@@ -116,7 +119,7 @@ def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: 
     help="Where `cobe curate serve` will listen, for the printed links.",
 )
 def reviewers_cmd(directory: str, names: tuple[str, ...], admins: tuple[str, ...], base_url: str) -> None:
-    """Issue private review links (shown once), or list the reviewers."""
+    """Issue private review links (shown once), or list the reviewers; `cobe curate links` replaces lost ones."""
     from cobe.curate.review import add_reviewer, reviewers
 
     with _open(directory) as project:
@@ -126,6 +129,48 @@ def reviewers_cmd(directory: str, names: tuple[str, ...], admins: tuple[str, ...
         if not names and not admins:
             for person in reviewers(project):
                 click.echo(f"{person.name} ({person.role})")
+
+
+LINKS_HELP = f"""List everyone with a private link; --rotate issues new links, --revoke disables them.
+
+A rotated or revoked link stops working at once, and so do the sessions it opened. A session (the
+cookie a link sets) ends after {SESSION_IDLE.days} days without use or {SESSION_ABSOLUTE.days} days after
+sign-in; opening the link again starts a new one."""
+
+
+@curate.command("links", help=LINKS_HELP)
+@click.argument("directory")
+@click.option("--rotate", is_flag=True, help="Issue new links (shown once); the old ones stop working.")
+@click.option("--revoke", is_flag=True, help="Disable the links and end their sessions; --rotate issues new ones.")
+@click.option("--who", multiple=True, help="Only these people; repeatable. Default: everyone.")
+@click.option(
+    "--base-url",
+    default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}",
+    show_default=True,
+    help="Where `cobe curate serve` listens, for the printed links.",
+)
+def links_cmd(directory: str, rotate: bool, revoke: bool, who: tuple[str, ...], base_url: str) -> None:
+    """List, rotate or revoke the private links of reviewers, admins and audit experts."""
+    from cobe.curate.links import revoke_links, revoked_links, rotate_links
+    from cobe.curate.review import reviewers
+
+    if rotate and revoke:
+        raise click.UsageError("give --rotate or --revoke, not both")
+    with _open(directory) as project:
+        if rotate:
+            roles = {person.name: person.role for person in reviewers(project)}
+            for name, token in rotate_links(project, list(who) or None).items():
+                click.echo(f"{name} ({roles[name]}): {_link(base_url, token)}")
+            click.echo("New links are shown only now; the old ones and their sessions no longer work.")
+            return
+        if revoke:
+            names = revoke_links(project, list(who) or None)
+            click.echo(f"revoked {len(names)} link(s): {', '.join(names)}; `--rotate --who NAME` issues a new one")
+            return
+        revoked = revoked_links(project)
+        for person in reviewers(project):
+            state = f"revoked {revoked[person.name]}" if person.name in revoked else "active"
+            click.echo(f"{person.name} ({person.role}): {state}")
 
 
 def _decision(approve: bool | None) -> str:
@@ -141,7 +186,7 @@ def _decision(approve: bool | None) -> str:
 @click.option("--approve/--reject", default=None)
 @click.option("--comment", default="")
 def review_cmd(directory: str, item_id: str, reviewer: str, approve: bool | None, comment: str) -> None:
-    """Record one reviewer's decision on an item (the same function as the web app)."""
+    """Record one reviewer's decision on an item (the web app's rules: reviewers only, never their own contribution)."""
     from cobe.curate.review import record_review
 
     with _open(directory) as project:
@@ -178,7 +223,7 @@ def resolve_cmd(directory: str, item_id: str, actor: str, approve: bool | None, 
 @curate.command("serve")
 @click.argument("directory")
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
-@click.option("--port", default=DEFAULT_PORT, show_default=True)
+@click.option("--port", type=int, default=DEFAULT_PORT, show_default=True)
 def serve_cmd(directory: str, host: str, port: int) -> None:
     """Serve the review and contribution web app."""
     import uvicorn
@@ -186,10 +231,11 @@ def serve_cmd(directory: str, host: str, port: int) -> None:
     from cobe.curate.web import create_app
     from cobe.web.security import install_log_redaction
 
+    check_port(port)
     _open(directory).close()  # a one-line error for a wrong directory, before the server starts
     install_log_redaction()
     click.echo(f"serving {directory} on http://{host}:{port}/ (open a private link from `cobe curate reviewers`)")
-    uvicorn.run(create_app(directory), host=host, port=port, access_log=False, log_level="warning")
+    uvicorn.run(create_app(directory), host=host, port=port, access_log=False, log_level="warning", server_header=False)
 
 
 @curate.command("audit")

@@ -66,7 +66,7 @@ def audit_items(project: Project, audit_id: int) -> list[Item]:
 
 def _score(value: Any, where: str, name: str) -> int:
     text = str(value).strip()
-    if not text.isdigit() or not 1 <= int(text) <= 5:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 5:
         raise InputError(f"{where}: {name}: expected a whole number from 1 to 5, got {text!r}")
     return int(text)
 

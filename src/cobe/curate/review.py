@@ -1,4 +1,9 @@
-"""Two-reviewer approval: reviewers, their decisions, disagreements and the admin's resolutions."""
+"""Two-reviewer approval: reviewers, their decisions, disagreements and the admin's resolutions.
+
+Nobody reviews or resolves their own contribution: an item sent through the web form records
+`form:<name>` as the actor of its first event, and that person may neither review it nor any
+variation generated from it. The rule lives here, so the web app and the CLI share it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from dataclasses import dataclass
 
 from cobe.core.errors import InputError
 from cobe.curate.project import REVIEWABLE, Item, Project, now
-from cobe.web.security import hash_token, new_token, token_matches
+from cobe.web.tokens import hash_token, new_token
 
 REVIEWS_NEEDED = 2
 DECISIONS = ("approve", "reject")
@@ -48,23 +53,43 @@ def reviewers(project: Project) -> list[Reviewer]:
     return [Reviewer(r["name"], r["role"]) for r in rows]
 
 
-def reviewer_for_token(project: Project, token: str) -> Reviewer | None:
-    """The reviewer a token belongs to, checking every stored hash in constant time."""
-    found = None
-    # compare against every row, without stopping early, so timing says nothing about which matched
-    for row in project.conn.execute("SELECT name, role, token_hash FROM reviewers").fetchall():
-        if token_matches(token, row["token_hash"]):
-            found = Reviewer(row["name"], row["role"])
-    return found
+def reviewer_named(project: Project, name: str) -> Reviewer | None:
+    """The registered person with this name, if any."""
+    row = project.conn.execute("SELECT name, role FROM reviewers WHERE name = ?", (name,)).fetchone()
+    return None if row is None else Reviewer(row["name"], row["role"])
 
 
 def _reviewer(project: Project, name: str) -> Reviewer:
-    row = project.conn.execute("SELECT name, role FROM reviewers WHERE name = ?", (name,)).fetchone()
-    if row is None:
+    found = reviewer_named(project, name)
+    if found is None:
         raise InputError(
             f"{project.root}: no reviewer named {name!r}; add one with `cobe curate reviewers {project.root} --add {name}`"
         )
-    return Reviewer(row["name"], row["role"])
+    return found
+
+
+def contribution_actor(name: str) -> str:
+    """The actor recorded on an item contributed through the web form by `name`."""
+    return f"form:{name}"
+
+
+def contributed_by(conn: sqlite3.Connection, name: str) -> set[str]:
+    """Ids of the items `name` contributed, and of every variation generated from them."""
+    rows = conn.execute(
+        "WITH RECURSIVE own(id) AS ("
+        " SELECT item_id FROM events WHERE actor = ? AND from_status IS NULL"
+        " UNION SELECT i.id FROM items i JOIN own ON i.parent_id = own.id"
+        ") SELECT id FROM own",
+        (contribution_actor(name),),
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
+def _not_own(conn: sqlite3.Connection, item_id: str, name: str) -> None:
+    if item_id in contributed_by(conn, name):
+        raise InputError(
+            f"item {item_id}: {name} contributed it (or the example it was generated from); someone else must decide on it"
+        )
 
 
 def reviews_of(project: Project, item_id: str) -> list[sqlite3.Row]:
@@ -79,7 +104,12 @@ def record_review(project: Project, item_id: str, reviewer: str, decision: str, 
     who = _reviewer(project, reviewer)
     if who.role == "expert":
         raise InputError(f"{who.name} is an audit expert, not a reviewer")
+    if who.role == "admin":
+        raise InputError(
+            f"{who.name} is an admin, not a reviewer; admins resolve disagreements (`cobe curate resolve`)"
+        )
     with project.transaction() as conn:
+        _not_own(conn, item_id, who.name)
         row = conn.execute("SELECT status FROM items WHERE id = ?", (item_id,)).fetchone()
         if row is None:
             raise InputError(f"{project.root}: no item with id {item_id!r}")
@@ -119,6 +149,12 @@ def disagreements(project: Project) -> list[Item]:
 
 def resolve(project: Project, item_id: str, actor: str, decision: str, reason: str) -> str:
     """The admin's recorded decision on a disagreement; returns the new status."""
+    admin = reviewer_named(project, actor)
+    if admin is None or admin.role != "admin":
+        raise InputError(
+            f"{project.root}: {actor!r} is not an admin; only an admin resolves disagreements"
+            f" (register one with `cobe curate reviewers {project.root} --admin {actor}`)"
+        )
     if decision not in DECISIONS:
         raise InputError(f"decision {decision!r}: expected approve or reject")
     if not reason.strip():
@@ -127,6 +163,7 @@ def resolve(project: Project, item_id: str, actor: str, decision: str, reason: s
         raise InputError(f"item {item_id}: is not an open disagreement")
     status = "approved" if decision == "approve" else "rejected"
     with project.transaction() as conn:
+        _not_own(conn, item_id, actor)
         conn.execute(
             "INSERT INTO resolutions (item_id, actor, decision, reason, at) VALUES (?,?,?,?,?)",
             (item_id, actor, decision, reason, now()),
@@ -136,7 +173,7 @@ def resolve(project: Project, item_id: str, actor: str, decision: str, reason: s
 
 
 def queue(project: Project, reviewer: str) -> list[Item]:
-    """Items this reviewer may still review: reviewable, not reviewed by them, fewer than two reviews."""
+    """Items this reviewer may still review: reviewable, not their own, not reviewed by them, fewer than two reviews."""
     rows = project.conn.execute(
         f"SELECT id FROM items WHERE status IN ({','.join('?' * len(REVIEWABLE))})"
         " AND id NOT IN (SELECT item_id FROM reviews WHERE reviewer = ?)"
@@ -144,7 +181,8 @@ def queue(project: Project, reviewer: str) -> list[Item]:
         " ORDER BY core_id, variation",
         (*REVIEWABLE, reviewer, REVIEWS_NEEDED),
     ).fetchall()
-    return [project.item(r["id"]) for r in rows]
+    own = contributed_by(project.conn, reviewer)
+    return [project.item(r["id"]) for r in rows if r["id"] not in own]
 
 
 def review_counts(project: Project) -> dict[str, int]:

@@ -1,28 +1,30 @@
-"""Security helpers shared by cobe's web apps: tokens, sessions by cookie, CSRF, headers, log redaction.
+"""The HTTP side of the web apps' security: session cookies, response headers, a body-size cap, log redaction.
 
-Nothing here knows about rating studies, so the dataset-review app can reuse it as is:
-- tokens are random (`secrets`), stored only as SHA-256 hashes, compared with `hmac.compare_digest`;
 - a private link carries its token in the URL path once; the app then sets an HttpOnly,
   SameSite=Strict session cookie and sends the browser on to a token-free URL;
-- a CSRF token is an HMAC of the session id under a server secret, checked on every POST;
-- every response carries a strict Content-Security-Policy, X-Frame-Options and no-referrer.
+- every response carries a strict Content-Security-Policy, X-Frame-Options and no-referrer;
+- a request body over MAX_BODY_BYTES is refused with 413 before the app has read more than that;
+- no URL reaches a log with its token (the access log is off, and a filter redacts what slips through).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import re
-import secrets
 from collections.abc import Awaitable, Callable
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cobe.web.access import SESSION_ABSOLUTE
+from cobe.web.limits import MAX_BODY_BYTES
 
 SESSION_COOKIE = "cobe_session"
 CSRF_FIELD = "csrf_token"
-COOKIE_MAX_AGE = 30 * 24 * 3600  # persistent, so a rater resumes after closing the browser
+# the server decides when a session ends (cobe.web.access); the cookie only has to live as long as the longest one
+COOKIE_MAX_AGE = int(SESSION_ABSOLUTE.total_seconds())
 
 SECURITY_HEADERS: dict[str, str] = {
     # no inline script or style is needed anywhere, so nothing but our own files may load
@@ -35,44 +37,17 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 
-def new_token() -> str:
-    """A fresh 256-bit URL-safe random token."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    """SHA-256 hex digest: what is stored instead of the token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def token_matches(token: str, stored_hash: str) -> bool:
-    """Whether a presented token hashes to a stored hash, compared in constant time."""
-    return hmac.compare_digest(hash_token(token), stored_hash)
-
-
-def csrf_token(secret: str, session_id: str) -> str:
-    """The CSRF token bound to one session: HMAC-SHA256(secret, session id)."""
-    return hmac.new(secret.encode("utf-8"), b"csrf:" + session_id.encode("utf-8"), hashlib.sha256).hexdigest()
-
-
-def csrf_valid(secret: str, session_id: str | None, presented: str | None) -> bool:
-    """Whether a form's CSRF token belongs to this session (constant-time compare)."""
-    if not session_id or not presented:
-        return False
-    return hmac.compare_digest(csrf_token(secret, session_id), presented)
-
-
 def session_id_of(request: Request) -> str | None:
     """The session id from the session cookie, if any."""
     return request.cookies.get(SESSION_COOKIE) or None
 
 
-def set_session_cookie(response: Response, request: Request, session_id: str) -> None:
+def set_session_cookie(response: Response, request: Request, session_id: str, max_age: int = COOKIE_MAX_AGE) -> None:
     """Set the session cookie: HttpOnly, SameSite=Strict, Secure whenever served over HTTPS."""
     response.set_cookie(
         SESSION_COOKIE,
         session_id,
-        max_age=COOKIE_MAX_AGE,
+        max_age=max_age,
         httponly=True,
         samesite="strict",
         secure=request.url.scheme == "https",
@@ -91,6 +66,44 @@ async def security_headers(request: Request, call_next: Callable[[Request], Awai
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over `max_bytes` (declared or streamed) ends in 413 with a clear message.
+
+    The refusal is raised from `receive`, i.e. inside the route that reads the form, so the app's own
+    error page answers it.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"0")
+        too_large = not declared.isdigit() or int(declared) > self.max_bytes
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            if too_large:
+                raise self.refusal()
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:  # a chunked body may declare no length at all
+                    raise self.refusal()
+            return message
+
+        await self.app(scope, limited, send)
+
+    def refusal(self) -> HTTPException:
+        """The 413 answer."""
+        limit = f"{self.max_bytes // 1024:,} KB"
+        return HTTPException(413, f"The form is too large to accept (at most {limit}); shorten the text and try again.")
 
 
 # a path segment after one of these prefixes is a token (e.g. /r/<token>, /a/<token>)
