@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from cobe.report.writer import Report
-    from cobe.run.config import RunSummary
+    from cobe.run.config import EvalOptions, RunSummary
 
 
 def run_eval(
     model: str | Sequence[str],
     judge: str | None,
     data: str | Path = "builtin:starter",
-    **options: object,
+    **options: Unpack[EvalOptions],
 ) -> RunSummary:
-    """`cobe eval`: generate and judge; `options` are EvalConfig fields (templates, tier, limit, run_dir …)."""
+    """`cobe eval`: generate and judge; `options` are the other EvalConfig fields (templates, tier, limit, run_dir …)."""
     from cobe.run.config import EvalConfig
     from cobe.run.engine import evaluate
 
@@ -44,9 +44,16 @@ def leaderboard(runs: str | Path | Sequence[str | Path], resamples: int = 1000, 
     return build_tables(load_runs(paths).frame, resamples=resamples, seed=seed)["leaderboard"]
 
 
-def report(runs: str | Path | Sequence[str | Path], out: str | Path | None = None, **options: object) -> Report:
-    """`cobe report`: every table, figure, report.md and report.html."""
-    from cobe.report.writer import build_report
+def report(
+    runs: str | Path | Sequence[str | Path],
+    out: str | Path | None = None,
+    *,
+    formats: str | Iterable[str] | None = None,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> Report:
+    """`cobe report`: every table, figure, report.md and report.html (`formats` defaults to all of them)."""
+    from cobe.report.writer import DEFAULT_FORMATS, build_report
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
-    return build_report(paths, out=out, **options)
+    return build_report(paths, out, DEFAULT_FORMATS if formats is None else formats, resamples, seed)

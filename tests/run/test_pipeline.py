@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -229,3 +231,65 @@ def test_tier_two_skips_scenarios_without_intervention_fields_and_counts_them(tm
     assert len(rows) == 4  # D, E, F, G for the scenario that has the fields
     assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {"D": 1, "E": 1, "F": 1, "G": 1}
     assert any("skipped 4 scenario × template pairs" in n for n in summary.notices)
+
+
+GOLDEN = Path(__file__).parent / "data" / "golden"
+EXPORTS = ("results.jsonl", "summary.json", "report.md")
+
+
+def _masked(run_dir: Path, stage: str) -> dict[str, str]:
+    """The exports of a run dir with what differs from run to run (id, clock, wall time) masked."""
+    run_id = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))["run_id"]
+    out = {}
+    for name in EXPORTS:
+        text = (run_dir / name).read_text(encoding="utf-8").replace(run_id, "RUN-ID")
+        text = re.sub(r'"updated": "[^"]+"', '"updated": "TIME"', text)
+        text = re.sub(r'"wall_s": [0-9.e-]+', '"wall_s": 0', text)
+        text = re.sub(r"(Last command `\w+`): [0-9.]+ s\.", r"\1: 0 s.", text)
+        out[f"{stage}/{name}"] = text
+    return out
+
+
+def golden_exports(workdir: Path) -> dict[str, str]:
+    """generate, eval (judge temperature overridden), re-judge: the masked exports after each command.
+
+    Run in `workdir` (the current directory): every path the exports mention is relative. The mix
+    covers passed, failed, unscored (a re-asked verdict), error and pending rows, a skipped template,
+    a final-marker template and two respondents.
+    """
+    for name in ("scenarios.jsonl", "copycat.json", "respondent.json", "judge.json"):
+        shutil.copy(GOLDEN / name, workdir / name)
+    base = {
+        "data": "scenarios.jsonl",
+        "models": ["mock/file:copycat.json", "mock/file:respondent.json"],
+        "templates": ["A", "B", "D", "H2"],
+        "run_dir": Path("run"),
+    }
+    generate(EvalConfig(**base))
+    out = _masked(workdir / "run", "generate")
+    judge = {"judge": "mock/file:judge.json", "judge_prompts": str(GOLDEN / "judge_prompts"), "judge_temperature": 0.5}
+    evaluate(EvalConfig(**base, **judge))
+    out |= _masked(workdir / "run", "eval")
+    judge_run(Path("run"), "mock/judge-fail")
+    out |= _masked(workdir / "run", "judge")
+    return out
+
+
+def test_exports_match_the_golden_files(tmp_path):
+    """results.jsonl, summary.json and report.md stay byte for byte what the engine wrote before (masked)."""
+    got = golden_exports(tmp_path)
+    assert len(got) == 9
+    for key, text in got.items():
+        assert text == (GOLDEN / key).read_text(encoding="utf-8"), key
+
+
+if __name__ == "__main__":  # regenerate the golden files, only when an export change is intended
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as work:
+        os.chdir(work)
+        for key, text in golden_exports(Path(work)).items():
+            (GOLDEN / key).parent.mkdir(parents=True, exist_ok=True)
+            (GOLDEN / key).write_text(text, encoding="utf-8")
+            print(GOLDEN / key)

@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import ValidationError
@@ -14,6 +14,9 @@ from pydantic import ValidationError
 from cobe.core.errors import BudgetExceeded, InputError
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
+
+if TYPE_CHECKING:
+    from cobe.run.progress import PlainProgress, RichProgress
 
 
 def _opt(*names: str, env: str | None, **kwargs: Any) -> Callable:
@@ -197,7 +200,7 @@ def _config(params: dict[str, Any]) -> EvalConfig:
         raise InputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
 
 
-def _progress(quiet: bool):
+def _progress(quiet: bool) -> PlainProgress | RichProgress | None:
     """A rich progress display on a terminal; off a TTY (CI logs) only batch status lines on stderr."""
     if quiet:
         return None

@@ -42,17 +42,19 @@ class CheckResult:
     cost_usd: float | None = None
 
 
-class Judge:
-    """A judge provider with its prompt set and settings, calling through a Caller."""
+def judge_settings(prompts: JudgePromptSet, temperature: float | None = None) -> GenerateConfig:
+    """The call settings of a prompt set, its temperature replaced when one is given (--judge-temperature)."""
+    settings = prompts.config.generate_config()
+    if temperature is not None:
+        settings = settings.model_copy(update={"temperature": temperature})
+    return settings
 
-    def __init__(
-        self, caller: Caller, provider: Provider, prompts: JudgePromptSet, temperature: float | None = None
-    ) -> None:
-        self.caller, self.provider, self.prompts = caller, provider, prompts
-        base = prompts.config.generate_config()
-        if temperature is not None:
-            base = base.model_copy(update={"temperature": temperature})
-        self.settings: GenerateConfig = base
+
+class Judge:
+    """A judge provider with its prompt set and call settings (see `judge_settings`), calling through a Caller."""
+
+    def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, settings: GenerateConfig) -> None:
+        self.caller, self.provider, self.prompts, self.settings = caller, provider, prompts, settings
 
     def settings_json(self) -> str:
         """The judge settings as stored beside each verdict."""

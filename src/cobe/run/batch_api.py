@@ -53,7 +53,7 @@ class BatchAPI(ABC):
 
     def __init__(self, provider: Provider, settings: GenerateConfig) -> None:
         self.provider, self.settings = provider, settings
-        self.client = provider.batch_client()  # type: ignore[attr-defined]  (check_batch_spec ran first)
+        self.client = provider.batch_client()  # type: ignore[attr-defined]  # check_batch_spec ran first
 
     @staticmethod
     @abstractmethod

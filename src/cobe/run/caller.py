@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,11 +68,10 @@ class Caller:
         plain = messages_list(messages)
         request, key = self.request(provider, messages, settings, attempt)
         stats = self.stats[role]
-        if provider.cacheable():
-            row = self.store.get_call(key)
-            if row is not None:
-                stats.calls_cached += 1
-                return _from_row(row)
+        row = self._stored(provider, key)
+        if row is not None:
+            stats.calls_cached += 1
+            return _from_row(row)
         price = self.prices.price(provider.spec)
         est_in = sum(estimate_tokens(m["content"]) for m in plain)
         reserve = price.cost(est_in, settings.max_tokens or 1024) if price else 0.0
@@ -130,6 +130,16 @@ class Caller:
         return request_key(
             request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages), attempt)
         )
+
+    def stored(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0
+    ) -> sqlite3.Row | None:
+        """The stored row of an identical earlier call that `call` would answer from, or None."""
+        return self._stored(provider, self.request(provider, messages, settings, attempt)[1])
+
+    def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:
+        # answers of order-dependent providers (cycling scripts) are never replayed
+        return self.store.get_call(key) if provider.cacheable() else None
 
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""

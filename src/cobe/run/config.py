@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -61,6 +61,32 @@ class EvalConfig(BaseModel):
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
         return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run"})
+
+
+class EvalOptions(TypedDict, total=False):
+    """The keyword options of `cobe.run_eval`: every EvalConfig field but models, judge and data."""
+
+    judge_prompts: str
+    templates: list[str] | None
+    tier: int | None
+    limit: int | None
+    run_dir: str | Path | None
+    runs_root: str | Path
+    force_new: bool
+    concurrency: int | None
+    rpm: float | None
+    tpm: float | None
+    timeout: float | None
+    max_retries: int
+    retry_backoff: float
+    max_cost: float | None
+    prices: str | Path | None
+    dry_run: bool
+    temperature: float | None
+    max_tokens: int
+    judge_temperature: float | None
+    judge_batch: bool
+    batch_poll: float
 
 
 class DryRunEstimate(BaseModel):

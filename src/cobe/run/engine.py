@@ -1,28 +1,24 @@
-"""The engine: generate → judge per item, resumable from the store; `evaluate`, `generate`, `judge_run`."""
+"""The engine: a plan's items through generate → judge, resumable from the store; `evaluate`, `generate`, `judge_run`."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from cobe.core.errors import BudgetExceeded, InputError
-from cobe.dataset.schema import Scenario
-from cobe.judge.checker import Judge
-from cobe.judge.checks import CHECKS
-from cobe.judge.prompt_sets import load_judge_prompts
-from cobe.models.base import GenerateConfig, Provider
-from cobe.models.registry import get_provider
-from cobe.prompts.render import respondent_messages, select_templates, story_to_judge
-from cobe.prompts.templates import Template
-from cobe.run.batch import BatchJudge, BatchRequest, batch_request, check_batch_spec
+from cobe.core.errors import BudgetExceeded
+from cobe.judge.checker import CheckResult, Judge
+from cobe.models.base import CallRecord
+from cobe.prompts.render import story_to_judge
+from cobe.run.batch import BatchJudge, BatchRequest, batch_request
 from cobe.run.caller import Caller
-from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
+from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
-from cobe.run.export import Item, JudgeRef, write_exports
-from cobe.run.rundir import data_fingerprint, default_run_dir, find_store, open_run, open_run_store
+from cobe.run.export import write_exports
+from cobe.run.plan import Item, JudgeRef, RunPlan, plan_rejudge, plan_run
+from cobe.run.resume import StoredWork
+from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
 from cobe.run.store import Store, now
 
@@ -45,153 +41,96 @@ class _NoProgress:
         pass
 
 
-def load_scenarios(config: EvalConfig) -> list[Scenario]:
-    """The scenarios of `config.data`, cut to `config.limit`."""
-    from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
-
-    scenarios = list(load_dataset(config.data).scenarios)
-    return scenarios[: config.limit] if config.limit else scenarios
-
-
-def build_items(
-    models: list[str], scenarios: list[Scenario], templates: list[Template]
-) -> tuple[list[Item], list, dict[str, int]]:
-    """Every model × scenario × template whose prompt the scenario can fill, with its messages,
-    and per template the number of scenarios skipped because they lack the fields it needs."""
-    chats, skipped = [], {}
-    for scenario in scenarios:
-        for template in templates:
-            chat = respondent_messages(scenario, template)
-            if chat is None:  # tiers 2-4 need intervention / original_condition
-                skipped[template.name] = skipped.get(template.name, 0) + 1
-            else:
-                chats.append((scenario, template, chat))
-    items = [
-        Item(model, scenario, template, chat[-1].content) for model in models for scenario, template, chat in chats
-    ]
-    messages = [chat for _ in models for _, _, chat in chats]
-    return items, messages, skipped
-
-
-def skip_notice(skipped: dict[str, int]) -> list[str]:
-    """A line saying which templates skipped how many scenarios, if any did."""
-    if not skipped:
-        return []
-    detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
-    return [
-        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
-        f"the template needs (intervention, original_condition): {detail}"
-    ]
-
-
-def _providers(specs: list[str]) -> dict[str, Provider]:
-    """One provider per distinct spec, so a model judging itself shares one connection pool and lane."""
-    out: dict[str, Provider] = {}
-    for spec in specs:
-        if spec not in out:
-            out[spec] = get_provider(spec)
-    return out
-
-
 class Session:
-    """One command on one run directory: the pipeline, its bookkeeping and its exports."""
+    """One command carrying out its plan on one run: the pipeline, its bookkeeping and its exports."""
 
     def __init__(
-        self,
-        *,
-        command: str,
-        run_dir: Path,
-        store: Store,
-        run_id: str,
-        items: list[Item],
-        messages: list,
-        providers: dict[str, Provider],
-        caller: Caller,
-        respondent: GenerateConfig | None,
-        judge: Judge | None,
-        judge_ref: JudgeRef | None,
-        progress: Progress | None,
-        notices: list[str],
-        extra: dict[str, Any],
-        batch_poll: float | None = None,
+        self, plan: RunPlan, store: Store, run_id: str, caller: Caller, progress: Progress | None = None
     ) -> None:
-        self.command, self.run_dir, self.store, self.run_id = command, run_dir, store, run_id
-        self.items, self.messages, self.providers, self.caller = items, messages, providers, caller
-        self.respondent, self.judge, self.judge_ref = respondent, judge, judge_ref
-        self.progress = progress or _NoProgress()
-        self.notices, self.extra = notices, extra
+        self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
+        self.progress: Progress = progress or _NoProgress()
+        self.notices = list(plan.notices)
         self.stopped: BudgetExceeded | None = None
+        self.judge: Judge | None = None
         self.batch: BatchJudge | None = None
-        if judge is not None and batch_poll is not None:
-            self.batch = BatchJudge(caller, judge.provider, judge.settings, batch_poll, self.progress, notices)
+        if (judge := plan.judge) is not None:
+            provider = plan.providers[judge.spec]
+            self.judge = Judge(caller, provider, judge.prompts, judge.settings)
+            if judge.batch_poll_s is not None:
+                self.batch = BatchJudge(
+                    caller, provider, judge.settings, judge.batch_poll_s, self.progress, self.notices
+                )
+        # the verdicts the exports show: this command's judge, else the one the run last used
+        self.shown_judge = judge.ref if judge else _stored_judge(store)
+        self.done = StoredWork(None, None, None)
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
         start = time.perf_counter()
-        session_id = self.store.start_session(self.run_id, self.command)
+        session_id = self.store.start_session(self.run_id, self.plan.command)
         state = "interrupted"
         try:
             await self._pipeline()
             state = "stopped-budget" if self.stopped else "complete"
         finally:
-            self.responses = self.verdicts = {}  # free the preloaded rows before the exports reread them
-            self.messages = []
+            self.done.forget()  # free the preloaded rows before the exports reread them
             wall = time.perf_counter() - start
             stats = self.caller.stats_dict()
             self.store.set_state(self.run_id, state)
             self.store.finish_session(session_id, state, stats | {"wall_s": wall})
-            for provider in self.providers.values():  # settings a provider's API no longer takes
-                if ignored := sorted(getattr(provider, "ignored_settings", ())):
-                    self.notices.append(
-                        f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
-                        "(the setting stays in the call's cache key and record)"
-                    )
-            extra = self.extra | {
+            self._note_ignored_settings()
+            fields = self.plan.summary_fields() | {
                 "state": state,
-                "command": {"name": self.command, "calls": stats, "wall_s": round(wall, 3)},
+                "command": {"name": self.plan.command, "calls": stats, "wall_s": round(wall, 3)},
                 "updated": now(),
             }
             summary = write_exports(
-                self.run_dir, self.store, self.run_id, self.items, self.judge_ref, extra, self.notices
+                self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
             )
-            await asyncio.gather(*(p.aclose() for p in self.providers.values()), return_exceptions=True)
+            await asyncio.gather(*(p.aclose() for p in self.plan.providers.values()), return_exceptions=True)
             self.store.close()
         if self.stopped:
             raise self.stopped
         return RunSummary(
-            run_dir=self.run_dir,
+            run_dir=self.plan.run_dir,
             run_id=self.run_id,
             state=state,
-            models=sorted({i.model for i in self.items}),
-            judge=self.judge_ref.spec if self.judge_ref else None,
-            judge_prompts=self.judge_ref.prompts if self.judge_ref else None,
+            models=sorted({i.model for i in self.plan.items}),
+            judge=self.shown_judge.spec if self.shown_judge else None,
+            judge_prompts=self.shown_judge.prompt_set if self.shown_judge else None,
             summary=summary,
             stats=stats,
             wall_s=wall,
             notices=self.notices,
         )
 
+    def _note_ignored_settings(self) -> None:
+        for provider in self.plan.providers.values():  # settings a provider's API no longer takes
+            if ignored := sorted(getattr(provider, "ignored_settings", ())):
+                self.notices.append(
+                    f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
+                    "(the setting stays in the call's cache key and record)"
+                )
+
     async def _pipeline(self) -> None:
-        self.responses = self.store.responses(self.run_id)
-        self.verdicts = (
-            self.store.verdicts(self.run_id, self.judge_ref.spec, self.judge_ref.fingerprint) if self.judge_ref else {}
-        )
-        done_gen = sum(1 for i in self.items if self._finished_response(i) is not None)
-        if self.respondent is not None:
-            self.progress.start("generate", len(self.items), done_gen)
-        if self.judge is not None:
-            done_judge = sum(1 for i in self.items if self._judged(i))
-            self.progress.start("judge", len(self.items) if self.respondent is not None else done_gen, done_judge)
+        plan = self.plan
+        self.done = StoredWork(self.store, self.run_id, plan.judge.ref if plan.judge else None)
+        generated = sum(1 for i in plan.items if self.done.response(i) is not None)
+        if plan.respondent is not None:
+            self.progress.start("generate", len(plan.items), generated)
+        if plan.judge is not None:
+            judged = sum(1 for i in plan.items if self.done.judged(i))
+            self.progress.start("judge", len(plan.items) if plan.respondent is not None else generated, judged)
         if self.batch is None:
             await self._work()
             return
         # batch judging: generate everything first, answer the judge calls through one batch,
         # then the normal judging pass finds them stored (re-asks and failures go the normal way)
-        if self.respondent is not None:
+        if plan.respondent is not None:
             await self._work(judge=False)
             if self.stopped:
                 return
-            self.responses = self.store.responses(self.run_id)
+            self.done.reload_responses()
         try:
             await self.batch.run(self._batch_requests())
         except BudgetExceeded as exc:
@@ -203,92 +142,95 @@ class Session:
         """The first ask of every judge check not yet stored, for items whose response exists."""
         assert self.judge is not None
         out = []
-        for item in self.items:
-            row = self._finished_response(item)
-            if row is None:
+        for item in self.plan.items:
+            response_row = self.done.response(item)
+            if response_row is None:
                 continue
-            story = story_to_judge(item.template, row["text"] or "")
-            for check in CHECKS:
-                if (v := self.verdicts.get((row["id"], check))) is None or v["error"] is not None:
-                    messages = self.judge.prompts.messages(check, item.scenario, story)
-                    out.append(batch_request(self.judge.provider, messages, self.judge.settings))
+            shown = story_to_judge(item.template, response_row["text"] or "")
+            for check in self.done.checks_left(response_row["id"]):
+                messages = self.judge.prompts.messages(check, item.scenario, shown)
+                out.append(batch_request(self.judge.provider, messages, self.judge.settings))
         return out
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
         """Run every item through `_item` with enough workers to keep each provider's lane busy."""
-        work = iter(zip(self.items, self.messages))
-        lanes = [self.caller.scheduler.limits(p).concurrency for p in self.providers.values()]
+        work = iter(self.plan.items)
+        lanes = [self.caller.scheduler.limits(p).concurrency for p in self.plan.providers.values()]
         workers = max(4, min(2048, 2 * max(lanes)))  # enough items in flight to keep every lane busy
 
         async def worker() -> None:
-            for item, messages in work:
+            for item in work:
                 if self.stopped:
                     return
                 try:
-                    await self._item(item, messages, generate, judge)
+                    await self._item(item, generate, judge)
                 except BudgetExceeded as exc:
                     self.stopped = exc
                     return
 
         await asyncio.gather(*(worker() for _ in range(workers)))
 
-    def _finished_response(self, item: Item) -> Any:
-        row = self.responses.get((item.model, item.scenario.id, item.template.name))
-        return row if row is not None and row["error"] is None else None
-
-    def _judged(self, item: Item) -> bool:
-        row = self._finished_response(item)
-        if row is None:
-            return False
-        return all((v := self.verdicts.get((row["id"], c))) is not None and v["error"] is None for c in CHECKS)
-
-    async def _item(self, item: Item, messages: list, generate: bool = True, judge: bool = True) -> None:
+    async def _item(self, item: Item, generate: bool = True, judge: bool = True) -> None:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
-        row = self._finished_response(item)
-        scenario, template = item.scenario, item.template
-        if row is not None:
-            response_id, text = row["id"], row["text"]
-        elif self.respondent is None or not generate:
+        response_row = self.done.response(item)
+        if response_row is not None:
+            response_id, text = int(response_row["id"]), response_row["text"]
+        elif self.plan.respondent is None or not generate:
             return  # judge-only (or the batch's judging pass): nothing to judge here
         else:
-            provider = self.providers[item.model]
-            record = await self.caller.call(provider, messages, self.respondent, role="respondent", scenario=scenario)
-            response_id = self.store.put_response(
-                {
-                    "run_id": self.run_id,
-                    "model": item.model,
-                    "scenario_id": scenario.id,
-                    "template": template.name,
-                    "call_key": record.key,
-                    "prompt": item.prompt,
-                    "text": record.text,
-                    "error": record.error,
-                    "input_tokens": record.input_tokens,
-                    "output_tokens": record.output_tokens,
-                    "cost_usd": record.cost_usd,
-                    "created": now(),
-                }
+            call = await self.caller.call(
+                self.plan.providers[item.model],
+                list(item.messages),
+                self.plan.respondent,
+                role="respondent",
+                scenario=item.scenario,
             )
-            self.progress.advance("generate", error=record.error is not None)
-            if record.error is not None:
+            response_id = self._store_response(item, call)
+            self.progress.advance("generate", error=call.error is not None)
+            if call.error is not None:
                 if self.judge is not None:
                     self.progress.advance("judge", error=True)
                 return
-            text = record.text
+            text = call.text
         if self.judge is None or not judge:
             return
-        todo = tuple(c for c in CHECKS if (v := self.verdicts.get((response_id, c))) is None or v["error"] is not None)
-        if not todo:
+        checks = self.done.checks_left(response_id)
+        if not checks:
             return
-        results = await self.judge.checks(scenario, story_to_judge(template, text or ""), todo)
-        ref, settings, stamp = self.judge_ref, self.judge.settings_json(), now()
+        results = await self.judge.checks(item.scenario, story_to_judge(item.template, text or ""), checks)
+        self._store_verdicts(response_id, results)
+        self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
+
+    def _store_response(self, item: Item, call: CallRecord) -> int:
+        """Commit the respondent's answer (or its error) for an item; returns the response id."""
+        return self.store.put_response(
+            {
+                "run_id": self.run_id,
+                "model": item.model,
+                "scenario_id": item.scenario.id,
+                "template": item.template.name,
+                "call_key": call.key,
+                "prompt": item.prompt,
+                "text": call.text,
+                "error": call.error,
+                "input_tokens": call.input_tokens,
+                "output_tokens": call.output_tokens,
+                "cost_usd": call.cost_usd,
+                "created": now(),
+            }
+        )
+
+    def _store_verdicts(self, response_id: int, results: dict[str, CheckResult]) -> None:
+        """Commit the checks of one response in one transaction."""
+        assert self.judge is not None and self.plan.judge is not None
+        ref, settings, stamp = self.plan.judge.ref, self.judge.settings_json(), now()
         self.store.put_verdicts(
             [
                 {
                     "run_id": self.run_id,
                     "response_id": response_id,
                     "judge": ref.spec,
-                    "prompt_set": ref.prompts,
+                    "prompt_set": ref.prompt_set,
                     "prompt_fingerprint": ref.fingerprint,
                     "check_name": check,
                     "verdict": r.verdict,
@@ -306,7 +248,6 @@ class Session:
                 for check, r in results.items()
             ]
         )
-        self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
 
 
 def _caller(store: Store, config: EvalConfig) -> Caller:
@@ -321,91 +262,6 @@ def _caller(store: Store, config: EvalConfig) -> Caller:
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
 
-def _check_prices(config: EvalConfig, specs: list[str]) -> None:
-    """With --max-cost every spec needs a price, or the budget would be a guess."""
-    if config.max_cost is None:
-        return
-    table = load_prices(config.prices)
-    unknown = [s for s in specs if table.price(s) is None]
-    if unknown:
-        raise InputError(f"--max-cost: no price known for {', '.join(unknown)}; add it to a --prices FILE")
-
-
-def _notices(specs: list[str]) -> list[str]:
-    return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
-
-
-def _session(config: EvalConfig, command: str, with_judge: bool, progress: Progress | None) -> Session | RunSummary:
-    """Resolve data, templates, providers and the run dir; a dry run returns its estimate here."""
-    if not config.models:
-        raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
-    if with_judge and not config.judge:
-        raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
-    if with_judge and config.judge and config.judge_batch:
-        check_batch_spec(config.judge)
-    scenarios = load_scenarios(config)
-    if not scenarios:
-        raise InputError(f"{config.data}: no scenarios to evaluate")
-    templates = select_templates(config.templates, config.tier)
-    prompts = load_judge_prompts(config.judge_prompts) if with_judge else None
-    specs = [*config.models, *([config.judge] if with_judge and config.judge else [])]
-    _check_prices(config, specs)
-    items, messages, skipped = build_items(config.models, scenarios, templates)
-    if not items:
-        raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
-    run_dir = Path(config.run_dir) if config.run_dir else default_run_dir(config)
-    docs = [s.model_dump_json() for s in scenarios]
-    stored = config.stored() | {
-        "data_fingerprint": data_fingerprint(docs),
-        "template_names": [t.name for t in templates],
-    }
-    if config.dry_run:
-        from cobe.run.plan import estimate  # only dry runs need the planner
-
-        providers = _providers(specs)
-        return estimate(config, run_dir, stored, items, messages, providers, prompts)
-    providers = _providers(specs)
-    store, set_aside = open_run_store(run_dir, config.force_new)
-    try:
-        run_id, _ = open_run(store, config, stored)
-        store.put_scenarios(run_id, [(s.id, d) for s, d in zip(scenarios, docs)])
-    except BaseException:
-        store.close()
-        raise
-    caller = _caller(store, config)
-    judge = judge_ref = None
-    if with_judge and prompts is not None and config.judge:
-        judge = Judge(caller, providers[config.judge], prompts, config.judge_temperature)
-        judge_ref = JudgeRef(config.judge, prompts.name, prompts.fingerprint)
-        store.set_judge(run_id, judge_ref.spec, judge_ref.prompts, judge_ref.fingerprint)
-    else:
-        judge_ref = _stored_judge(store)
-    respondent = GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens)
-    extra = {
-        "data": config.data,
-        "templates": [t.name for t in templates],
-        "skipped": skipped,
-        "respondent_settings": respondent.model_dump(mode="json"),
-    }
-    return Session(
-        command=command,
-        run_dir=run_dir,
-        store=store,
-        run_id=run_id,
-        items=items,
-        messages=messages,
-        providers=providers,
-        caller=caller,
-        respondent=respondent,
-        judge=judge,
-        judge_ref=judge_ref,
-        progress=progress,
-        notices=_notices(specs) + skip_notice(skipped) + set_aside,
-        extra=extra,
-        batch_poll=config.batch_poll if config.judge_batch else None,
-    )
-
-
 def _stored_judge(store: Store) -> JudgeRef | None:
     row = store.latest_run()
     if row is None or not row["judge"]:
@@ -413,14 +269,46 @@ def _stored_judge(store: Store) -> JudgeRef | None:
     return JudgeRef(row["judge"], row["judge_prompts"], row["judge_fingerprint"])
 
 
+def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
+    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded.
+
+    The store is closed if anything here fails; once the session exists, `Session.run` closes it.
+    """
+    try:
+        if plan.run_id is None:
+            run_id, _ = open_run(store, plan.config, plan.stored_config)
+            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(plan.scenarios, plan.scenario_json)])
+        else:
+            run_id = plan.run_id
+        caller = _caller(store, plan.config)
+        if plan.judge is not None:
+            ref = plan.judge.ref
+            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.fingerprint)
+        if plan.run_id is not None:
+            store.set_state(run_id, "running")
+        return Session(plan, store, run_id, caller, progress)
+    except BaseException:
+        store.close()
+        raise
+
+
+async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummary:
+    """Carry out a plan: its estimate for a dry run, else the session on its run directory's store."""
+    if plan.config.dry_run:
+        from cobe.run.estimate import estimate  # only dry runs need the estimator
+
+        return estimate(plan)
+    store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
+    session = open_session(plan, store, progress)
+    session.notices.extend(set_aside)
+    return await session.run()
+
+
 async def aevaluate(
     config: EvalConfig, progress: Progress | None = None, *, command: str = "eval", with_judge: bool = True
 ) -> RunSummary:
     """Async form of `evaluate` (and of `generate` with `with_judge=False`)."""
-    session = _session(config, command, with_judge, progress)
-    if isinstance(session, RunSummary):
-        return session
-    return await session.run()
+    return await run_plan(plan_run(config, command, with_judge=with_judge), progress)
 
 
 def evaluate(config: EvalConfig, progress: Progress | None = None) -> RunSummary:
@@ -440,52 +328,11 @@ async def ajudge_run(
     run_dir = Path(run_dir)
     store = Store(find_store(run_dir))
     try:
-        row = store.latest_run()
-        if row is None:
-            raise InputError(f"{run_dir}: the store holds no run")
-        stored = json.loads(row["config"])
-        config = EvalConfig(
-            **{k: v for k, v in options.items() if v is not None},
-            judge=judge,
-            judge_prompts=judge_prompts,
-            models=stored["models"],
-            data=stored["data"],
-        )
-        if config.judge_batch:
-            check_batch_spec(judge)
-        _check_prices(config, [judge])
-        prompts = load_judge_prompts(judge_prompts)
-        providers = _providers([judge])
-        scenarios = [Scenario.model_validate_json(doc) for doc in store.scenarios(row["id"])]
-        templates = select_templates(stored["template_names"])
-        items, messages, skipped = build_items(stored["models"], scenarios, templates)
-        caller = _caller(store, config)
-        judge_ = Judge(caller, providers[judge], prompts, config.judge_temperature)
-        ref = JudgeRef(judge, prompts.name, prompts.fingerprint)
-        store.set_judge(row["id"], ref.spec, ref.prompts, ref.fingerprint)
-        store.set_state(row["id"], "running")
+        plan = plan_rejudge(store, run_dir, judge, judge_prompts, options)
     except BaseException:
         store.close()
         raise
-    extra = {"data": stored["data"], "templates": stored["template_names"], "skipped": skipped}
-    session = Session(
-        command="judge",
-        run_dir=run_dir,
-        store=store,
-        run_id=row["id"],
-        items=items,
-        messages=messages,
-        providers=providers,
-        caller=caller,
-        respondent=None,
-        judge=judge_,
-        judge_ref=ref,
-        progress=progress,
-        notices=_notices([*stored["models"], judge]) + skip_notice(skipped),
-        extra=extra,
-        batch_poll=config.batch_poll if config.judge_batch else None,
-    )
-    return await session.run()
+    return await open_session(plan, store, progress).run()
 
 
 def judge_run(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,27 +14,9 @@ from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, row_status
 from cobe.prompts.render import story_to_judge
 from cobe.prompts.templates import Template
+from cobe.run.plan import Item, JudgeRef
 from cobe.run.store import Store
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
-
-
-@dataclass(frozen=True)
-class Item:
-    """One unit of work: a model answering one scenario under one template."""
-
-    model: str
-    scenario: Scenario
-    template: Template
-    prompt: str
-
-
-@dataclass(frozen=True)
-class JudgeRef:
-    """Which judge's verdicts an export shows."""
-
-    spec: str
-    prompts: str
-    fingerprint: str
 
 
 def _query(scenario: Scenario, template: Template, prompt: str) -> str:
@@ -56,12 +37,12 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
     verdicts = store.verdicts(run_id, judge.spec, judge.fingerprint) if judge else {}
     for item in items:
         s, t = item.scenario, item.template
-        resp = responses.get((item.model, s.id, t.name))
+        response_row = responses.get(item.response_key)
         row: dict[str, Any] = {
             "run_id": run_id,
             "model": item.model,
             "judge": judge.spec if judge else None,
-            "judge_prompts": judge.prompts if judge else None,
+            "judge_prompts": judge.prompt_set if judge else None,
             "scenario_id": s.id,
             "core_id": s.core_id,
             "variation": s.variation,
@@ -78,21 +59,21 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "preserve": list(s.preserve),
             "change": list(s.change),
         }
-        if resp is None:
+        if response_row is None:
             yield ResultRow(**row, status="pending")
             continue
-        row["response"], row["response_error"] = resp["text"], resp["error"]
-        if t.final_marker and resp["text"] is not None:
-            row["judged_response"] = story_to_judge(t, resp["text"])
-        got = {c: verdicts.get((resp["id"], c)) for c in CHECKS}
+        row["response"], row["response_error"] = response_row["text"], response_row["error"]
+        if t.final_marker and response_row["text"] is not None:
+            row["judged_response"] = story_to_judge(t, response_row["text"])
+        got = {c: verdicts.get((response_row["id"], c)) for c in CHECKS}
         row["verdicts"] = {c: (v["verdict"] if v else None) for c, v in got.items()}
         row["judge_raw"] = {c: v["raw"] for c, v in got.items() if v}
         row["p_true"] = {c: v["p_true"] for c, v in got.items() if v}
         row["unscored"] = {c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]}
-        if resp["error"] is None and (judge is None or any(v is None for v in got.values())):
-            status, passed = "pending", None  # generated, judging not finished
-        else:
-            status, passed = row_status(row["verdicts"], resp["error"])
+        if response_row["error"] is None and (judge is None or any(v is None for v in got.values())):
+            yield ResultRow(**row, status="pending")  # generated, judging not finished
+            continue
+        status, passed = row_status(row["verdicts"], response_row["error"])
         yield ResultRow(**row, status=status, passed=passed)
 
 
@@ -132,7 +113,7 @@ def build_summary(
     usage = _role_usage(store, run_id, judge)
     if not df.empty:
         for rec in accuracy(df).to_dict("records"):
-            models[rec["model"]] = {k: _num(v) for k, v in rec.items() if k != "model"}
+            models[rec["model"]] = {str(k): _num(v) for k, v in rec.items() if k != "model"}
         for rec in by_phrasing(df).to_dict("records"):
             models[rec["model"]].setdefault("per_template", {})[rec["template"]] = {
                 k: _num(rec[k]) for k in ("accuracy", "n", "scored", "passes", "unscored", "errors")
@@ -148,7 +129,7 @@ def build_summary(
     return {
         "run_id": run_id,
         "judge": judge.spec if judge else None,
-        "judge_prompts": judge.prompts if judge else None,
+        "judge_prompts": judge.prompt_set if judge else None,
         "judge_fingerprint": judge.fingerprint if judge else None,
         "models": models,
         **extra,

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cobe.judge.checker import CheckResult, Judge
+from cobe.core.results import Verdict
+from cobe.judge.checker import CheckResult, Judge, judge_settings
 from cobe.judge.checks import row_status
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.registry import get_provider
@@ -30,7 +31,7 @@ class JudgedItem:
     seconds: float = 0.0
 
     @property
-    def verdicts(self) -> dict[str, str | None]:
+    def verdicts(self) -> dict[str, Verdict | None]:
         """check → T, F or None (unscored)."""
         return {c: r.verdict for c, r in self.checks.items()}
 
@@ -86,7 +87,7 @@ async def ajudge_responses(
     provider = get_provider(judge)
     store = Store(store_path)
     caller = Caller(store, Scheduler(concurrency=concurrency, **scheduler_options))
-    judge_ = Judge(caller, provider, prompts, temperature)
+    judge_ = Judge(caller, provider, prompts, judge_settings(prompts, temperature))
     gate = asyncio.Semaphore(max(4, 2 * caller.scheduler.limits(provider).concurrency))
 
     async def one(scenario: Scenario, response: str) -> JudgedItem:

@@ -1,105 +1,256 @@
-"""--dry-run: count the calls a command would make, minus what the store holds, and price them."""
+"""The run plan: what one command will do, resolved once from its config (or from a stored run).
+
+`evaluate`, `generate`, `judge_run` and `--dry-run` all start from a `RunPlan`: the scenarios and
+templates, the work items with the messages each sends, the providers, the respondent settings,
+the judge with its settings, the run directory and the configuration as the store records it.
+Building a plan calls no model and writes nothing.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cobe.judge.checks import CHECKS
-from cobe.judge.prompt_sets import JudgePromptSet
-from cobe.models.base import GenerateConfig, Provider
-from cobe.prompts.render import story_to_judge
-from cobe.run.cache import messages_list, request_body, request_key, settings_dict
-from cobe.run.config import DryRunEstimate, EvalConfig, RunSummary
-from cobe.run.cost import estimate_tokens, load_prices
-from cobe.run.export import Item
-from cobe.run.store import STORE_NAME, Store
+from cobe.core.errors import InputError
+from cobe.dataset.schema import Scenario
+from cobe.judge.checker import judge_settings
+from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
+from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.registry import get_provider
+from cobe.prompts.render import respondent_messages, select_templates
+from cobe.prompts.templates import Template
+from cobe.run.batch import check_batch_spec
+from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
+from cobe.run.cost import load_prices
+from cobe.run.rundir import data_fingerprint, default_run_dir
+
+if TYPE_CHECKING:
+    from cobe.run.store import Store
 
 
-def _key(provider: Provider, messages: list, settings: GenerateConfig) -> str:
-    return request_key(request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages)))[1]
+@dataclass(frozen=True)
+class Item:
+    """One unit of work: a model answering one scenario under one template, with the messages it sends."""
+
+    model: str
+    scenario: Scenario
+    template: Template
+    messages: tuple[Message, ...]
+
+    @property
+    def prompt(self) -> str:
+        """The last message's text: the prompt as the store and results.jsonl record it."""
+        return self.messages[-1].content
+
+    @property
+    def response_key(self) -> tuple[str, str, str]:
+        """(model, scenario id, template): how the store finds this item's response."""
+        return self.model, self.scenario.id, self.template.name
 
 
-def estimate(
-    config: EvalConfig,
-    run_dir: Path,
-    stored: dict[str, Any],
-    items: list[Item],
-    messages: list,
-    providers: dict[str, Provider],
-    prompts: JudgePromptSet | None,
-) -> RunSummary:
-    """The dry-run answer: nothing is called and nothing is written."""
-    prices = load_prices(config.prices)
-    store_path = run_dir / STORE_NAME
-    store = Store(store_path) if store_path.is_file() else None  # never create a run dir on a dry run
-    responses: dict = {}
-    verdicts: dict = {}
-    if store is not None:
-        row = store.latest_run()
-        same = row is not None and json.loads(row["config"]).get("data_fingerprint") == stored["data_fingerprint"]
-        if same:
-            responses = store.responses(row["id"])
-            if config.judge and prompts is not None:
-                verdicts = store.verdicts(row["id"], config.judge, prompts.fingerprint)
-    respondent = GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens)
-    judge_settings = prompts.config.generate_config() if prompts else None
-    if judge_settings is not None and config.judge_temperature is not None:
-        judge_settings = judge_settings.model_copy(update={"temperature": config.judge_temperature})
-    plan = DryRunEstimate()
-    cost = 0.0
-    unpriced: set[str] = set()
+@dataclass(frozen=True)
+class JudgeRef:
+    """Which judge's verdicts a run shows: its spec and its prompt set's name and fingerprint."""
 
-    def add(spec: str, tokens_in: int, tokens_out: int) -> None:
-        nonlocal cost
-        price = prices.price(spec)
-        if price is None:
-            unpriced.add(spec)
-        else:
-            cost += price.cost(tokens_in, tokens_out)
+    spec: str
+    prompt_set: str
+    fingerprint: str
 
-    for item, chat in zip(items, messages):
-        provider = providers[item.model]
-        row = responses.get((item.model, item.scenario.id, item.template.name))
-        done = row is not None and row["error"] is None
-        if not done and store is not None and provider.cacheable() and store.get_call(_key(provider, chat, respondent)):
-            done = True
-        if done:
-            plan.respondent_cached += 1
-        else:
-            plan.respondent_calls += 1
-            guess_out = min(config.max_tokens, int(estimate_tokens(item.scenario.story) * 1.3))
-            add(item.model, sum(estimate_tokens(m.content) for m in chat), guess_out)
-        if not config.judge or prompts is None:
-            continue
-        # the judge sees the stored response, or a stand-in of similar length before one exists
-        text = row["text"] if done and row is not None else (item.scenario.illustrative_answer or item.scenario.story)
-        shown = story_to_judge(item.template, text or "")
-        for check in CHECKS:
-            v = verdicts.get((row["id"], check)) if row is not None else None
-            if v is not None and v["error"] is None:
-                plan.judge_cached += 1
-                continue
-            judge_chat = prompts.messages(check, item.scenario, shown)
-            if (
-                store is not None
-                and row is not None
-                and store.get_call(_key(providers[config.judge], judge_chat, judge_settings))
-            ):
-                plan.judge_cached += 1
-                continue
-            plan.judge_calls += 1
-            add(config.judge, sum(estimate_tokens(m.content) for m in judge_chat), judge_settings.max_tokens or 5)
-    if store is not None:
-        store.close()
-    plan.unpriced = sorted(unpriced)
-    plan.estimated_cost_usd = None if unpriced else round(cost, 6)
-    return RunSummary(
+
+@dataclass(frozen=True)
+class JudgePlan:
+    """The judge of a command: spec, prompt set, call settings (--judge-temperature applied) and batching."""
+
+    spec: str
+    prompts: JudgePromptSet
+    settings: GenerateConfig
+    batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
+
+    @property
+    def ref(self) -> JudgeRef:
+        """How the store and the exports name this judge."""
+        return JudgeRef(self.spec, self.prompts.name, self.prompts.fingerprint)
+
+
+@dataclass
+class RunPlan:
+    """Everything one command will do, before anything is called."""
+
+    command: str  # eval, generate or judge
+    config: EvalConfig
+    run_dir: Path
+    scenarios: list[Scenario]
+    scenario_json: list[str]  # each scenario as the store keeps it (and the data fingerprint hashes)
+    templates: list[Template]
+    items: list[Item]
+    skipped: dict[str, int]  # template → scenarios that lack the fields it needs
+    providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
+    respondent: GenerateConfig | None  # None: judge only, no respondent call
+    judge: JudgePlan | None  # None: generate only
+    stored_config: dict[str, Any]  # the configuration as the store records it
+    notices: list[str]
+    run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
+
+    @property
+    def data_fingerprint(self) -> str:
+        """The hash of the scenarios this plan evaluates."""
+        return str(self.stored_config["data_fingerprint"])
+
+    def summary_fields(self) -> dict[str, Any]:
+        """What summary.json says about the plan: data, templates, skipped counts, respondent settings."""
+        fields: dict[str, Any] = {
+            "data": self.stored_config["data"],
+            "templates": [t.name for t in self.templates],
+            "skipped": self.skipped,
+        }
+        if self.respondent is not None:
+            fields["respondent_settings"] = self.respondent.model_dump(mode="json")
+        return fields
+
+
+def load_scenarios(config: EvalConfig) -> list[Scenario]:
+    """The scenarios of `config.data`, cut to `config.limit`."""
+    from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
+
+    scenarios = list(load_dataset(config.data).scenarios)
+    return scenarios[: config.limit] if config.limit else scenarios
+
+
+def build_items(
+    models: list[str], scenarios: list[Scenario], templates: list[Template]
+) -> tuple[list[Item], dict[str, int]]:
+    """Every model × scenario × template whose prompt the scenario can fill, and per template the
+    number of scenarios skipped because they lack the fields it needs."""
+    chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
+    skipped: dict[str, int] = {}
+    for scenario in scenarios:
+        for template in templates:
+            messages = respondent_messages(scenario, template)
+            if messages is None:  # tiers 2-4 need intervention / original_condition
+                skipped[template.name] = skipped.get(template.name, 0) + 1
+            else:
+                chats.append((scenario, template, tuple(messages)))
+    items = [Item(model, scenario, template, messages) for model in models for scenario, template, messages in chats]
+    return items, skipped
+
+
+def skip_notice(skipped: dict[str, int]) -> list[str]:
+    """A line saying which templates skipped how many scenarios, if any did."""
+    if not skipped:
+        return []
+    detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
+    return [
+        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
+        f"the template needs (intervention, original_condition): {detail}"
+    ]
+
+
+def _providers(specs: list[str]) -> dict[str, Provider]:
+    """One provider per distinct spec, so a model judging itself shares one connection pool and lane."""
+    out: dict[str, Provider] = {}
+    for spec in specs:
+        if spec not in out:
+            out[spec] = get_provider(spec)
+    return out
+
+
+def _check_prices(config: EvalConfig, specs: list[str]) -> None:
+    """With --max-cost every spec needs a price, or the budget would be a guess."""
+    if config.max_cost is None:
+        return
+    table = load_prices(config.prices)
+    unknown = [s for s in specs if table.price(s) is None]
+    if unknown:
+        raise InputError(f"--max-cost: no price known for {', '.join(unknown)}; add it to a --prices FILE")
+
+
+def _judge(config: EvalConfig, prompts: JudgePromptSet, spec: str) -> JudgePlan:
+    settings = judge_settings(prompts, config.judge_temperature)
+    return JudgePlan(spec, prompts, settings, config.batch_poll if config.judge_batch else None)
+
+
+def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
+    return ([SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []) + skip_notice(skipped)
+
+
+def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
+    """The plan of `eval` (or of `generate` with `with_judge=False`) from its config."""
+    if not config.models:
+        raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
+    if with_judge and not config.judge:
+        raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
+    judge_spec = config.judge if with_judge else None
+    if judge_spec and config.judge_batch:
+        check_batch_spec(judge_spec)
+    scenarios = load_scenarios(config)
+    if not scenarios:
+        raise InputError(f"{config.data}: no scenarios to evaluate")
+    templates = select_templates(config.templates, config.tier)
+    prompts = load_judge_prompts(config.judge_prompts) if judge_spec else None
+    specs = [*config.models, *([judge_spec] if judge_spec else [])]
+    _check_prices(config, specs)
+    items, skipped = build_items(config.models, scenarios, templates)
+    if not items:
+        raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
+    scenario_json = [s.model_dump_json() for s in scenarios]
+    stored = config.stored() | {
+        "data_fingerprint": data_fingerprint(scenario_json),
+        "template_names": [t.name for t in templates],
+    }
+    return RunPlan(
+        command=command,
+        config=config,
+        run_dir=Path(config.run_dir) if config.run_dir else default_run_dir(config),
+        scenarios=scenarios,
+        scenario_json=scenario_json,
+        templates=templates,
+        items=items,
+        skipped=skipped,
+        providers=_providers(specs),
+        respondent=GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens),
+        judge=_judge(config, prompts, judge_spec) if judge_spec and prompts else None,
+        stored_config=stored,
+        notices=_notices(specs, skipped),
+    )
+
+
+def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, options: dict[str, Any]) -> RunPlan:
+    """The plan of `judge`: the stored run's items, judged by `judge`; `options` are EvalConfig fields."""
+    row = store.latest_run()
+    if row is None:
+        raise InputError(f"{run_dir}: the store holds no run")
+    stored = json.loads(row["config"])
+    config = EvalConfig(
+        **{k: v for k, v in options.items() if v is not None},
+        judge=judge,
+        judge_prompts=judge_prompts,
+        models=stored["models"],
+        data=stored["data"],
+    )
+    if config.judge_batch:
+        check_batch_spec(judge)
+    _check_prices(config, [judge])
+    prompts = load_judge_prompts(judge_prompts)
+    providers = _providers([judge])
+    scenario_json = store.scenarios(row["id"])
+    scenarios = [Scenario.model_validate_json(doc) for doc in scenario_json]
+    templates = select_templates(stored["template_names"])
+    items, skipped = build_items(stored["models"], scenarios, templates)
+    return RunPlan(
+        command="judge",
+        config=config,
         run_dir=run_dir,
-        state="dry-run",
-        models=list(config.models),
-        judge=config.judge,
-        judge_prompts=config.judge_prompts if config.judge else None,
-        dry_run=plan,
+        scenarios=scenarios,
+        scenario_json=scenario_json,
+        templates=templates,
+        items=items,
+        skipped=skipped,
+        providers=providers,
+        respondent=None,
+        judge=_judge(config, prompts, judge),
+        stored_config=stored,
+        notices=_notices([*stored["models"], judge], skipped),
+        run_id=row["id"],
     )

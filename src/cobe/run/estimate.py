@@ -1,0 +1,121 @@
+"""--dry-run: the calls a plan would make, minus what the store already answers, and their price.
+
+The store is asked what is finished through the run's own questions (`StoredWork`, `Caller.stored`),
+so a dry run counts exactly the calls the run would make, save the re-asks of unparseable verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from cobe.judge.checks import CHECKS
+from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.prompts.render import story_to_judge
+from cobe.run.caller import Caller
+from cobe.run.config import DryRunEstimate, RunSummary
+from cobe.run.cost import PriceTable, estimate_tokens, load_prices
+from cobe.run.plan import Item, JudgePlan, RunPlan
+from cobe.run.resume import StoredWork
+from cobe.run.store import STORE_NAME, Store
+
+
+class _DryRun:
+    """Counts and prices the calls a plan would make, given what the store holds."""
+
+    def __init__(self, plan: RunPlan, done: StoredWork, caller: Caller | None, prices: PriceTable) -> None:
+        self.plan, self.done, self.caller, self.prices = plan, done, caller, prices
+        self.result = DryRunEstimate()
+        self.cost = 0.0
+        self.unpriced: set[str] = set()
+
+    def count(self) -> DryRunEstimate:
+        """Every item's respondent call and judge calls, then the total price."""
+        judge = self.plan.judge
+        for item in self.plan.items:
+            text = self._respondent(item)
+            if judge is not None:
+                self._judge(judge, item, text)
+        self.result.unpriced = sorted(self.unpriced)
+        self.result.estimated_cost_usd = None if self.unpriced else round(self.cost, 6)
+        return self.result
+
+    def _stored(self, provider: Provider, messages: list[Message], settings: GenerateConfig) -> sqlite3.Row | None:
+        return self.caller.stored(provider, messages, settings) if self.caller is not None else None
+
+    def _respondent(self, item: Item) -> str | None:
+        """Count the item's respondent call; returns the response text when the store already has it."""
+        row = self.done.response(item)
+        if row is not None:
+            self.result.respondent_cached += 1
+            return str(row["text"] or "")
+        if self.plan.respondent is None:
+            return None  # a re-judge never generates
+        messages = list(item.messages)
+        answer = self._stored(self.plan.providers[item.model], messages, self.plan.respondent)
+        if answer is not None:
+            self.result.respondent_cached += 1
+            return str(answer["response"] or "")
+        self.result.respondent_calls += 1
+        self._price(
+            item.model, messages, min(self.plan.config.max_tokens, int(estimate_tokens(item.scenario.story) * 1.3))
+        )
+        return None
+
+    def _judge(self, judge: JudgePlan, item: Item, text: str | None) -> None:
+        """Count the item's judge calls: three checks, less those with a verdict or a stored call."""
+        if text is None and self.plan.respondent is None:
+            return  # judge only: an item without a response is not judged
+        row = self.done.response(item)
+        left = self.done.checks_left(row["id"]) if row is not None else CHECKS
+        self.result.judge_cached += len(CHECKS) - len(left)
+        # the judge sees the response, or a stand-in of similar length before one exists
+        shown = story_to_judge(item.template, text if text is not None else _stand_in(item))
+        provider = self.plan.providers[judge.spec]
+        for check in left:
+            messages = judge.prompts.messages(check, item.scenario, shown)
+            if text is not None and self._stored(provider, messages, judge.settings) is not None:
+                self.result.judge_cached += 1
+                continue
+            self.result.judge_calls += 1
+            self._price(judge.spec, messages, judge.settings.max_tokens or 5)
+
+    def _price(self, spec: str, messages: list[Message], tokens_out: int) -> None:
+        price = self.prices.price(spec)
+        if price is None:
+            self.unpriced.add(spec)
+        else:
+            self.cost += price.cost(sum(estimate_tokens(m.content) for m in messages), tokens_out)
+
+
+def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:
+    """What the run dir's run holds for this plan: nothing when it is absent or evaluates other data."""
+    row = store.latest_run() if store is not None else None
+    if row is None or json.loads(row["config"]).get("data_fingerprint") != plan.data_fingerprint:
+        return StoredWork(None, None, None)
+    return StoredWork(store, row["id"], plan.judge.ref if plan.judge else None)
+
+
+def estimate(plan: RunPlan) -> RunSummary:
+    """The dry-run answer for a plan: nothing is called and nothing is written."""
+    prices = load_prices(plan.config.prices)
+    store_path = plan.run_dir / STORE_NAME
+    store = Store(store_path) if store_path.is_file() else None  # never create a run dir on a dry run
+    try:
+        caller = Caller(store, prices=prices) if store is not None else None
+        counted = _DryRun(plan, _stored_work(store, plan), caller, prices).count()
+    finally:
+        if store is not None:
+            store.close()
+    return RunSummary(
+        run_dir=plan.run_dir,
+        state="dry-run",
+        models=list(plan.config.models),
+        judge=plan.judge.spec if plan.judge else None,
+        judge_prompts=plan.config.judge_prompts if plan.judge else None,
+        dry_run=counted,
+    )
+
+
+def _stand_in(item: Item) -> str:
+    return item.scenario.illustrative_answer or item.scenario.story

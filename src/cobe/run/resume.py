@@ -1,0 +1,49 @@
+"""What a run has already finished: the one answer, for the run and for --dry-run, to "what is left?"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cobe.judge.checks import CHECKS
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from cobe.run.plan import Item, JudgeRef
+    from cobe.run.store import Store
+
+
+class StoredWork:
+    """The responses of a run and the verdicts of one judge on them, as the store holds them now."""
+
+    def __init__(self, store: Store | None, run_id: str | None, judge: JudgeRef | None) -> None:
+        self.store, self.run_id, self.judge = store, run_id, judge
+        self.responses: dict[tuple[str, str, str], sqlite3.Row] = {}
+        self.verdicts: dict[tuple[int, str], sqlite3.Row] = {}
+        if store is not None and run_id is not None:
+            self.reload_responses()
+            if judge is not None:
+                self.verdicts = store.verdicts(run_id, judge.spec, judge.fingerprint)
+
+    def reload_responses(self) -> None:
+        """Read the responses again (after a generation pass wrote new ones)."""
+        if self.store is not None and self.run_id is not None:
+            self.responses = self.store.responses(self.run_id)
+
+    def forget(self) -> None:
+        """Drop the rows held in memory (before the exports read the store again)."""
+        self.responses, self.verdicts = {}, {}
+
+    def response(self, item: Item) -> sqlite3.Row | None:
+        """The item's stored response row when it finished without error; None means: generate it."""
+        row = self.responses.get(item.response_key)
+        return row if row is not None and row["error"] is None else None
+
+    def checks_left(self, response_id: int) -> tuple[str, ...]:
+        """The checks of a response with no verdict yet, or whose judge call failed."""
+        return tuple(c for c in CHECKS if (v := self.verdicts.get((response_id, c))) is None or v["error"] is not None)
+
+    def judged(self, item: Item) -> bool:
+        """Whether the item's response exists and every check of it has a verdict."""
+        row = self.response(item)
+        return row is not None and not self.checks_left(row["id"])
