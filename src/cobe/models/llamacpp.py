@@ -129,6 +129,10 @@ class LlamaCppProvider(Provider):
         plain = "tokenizer.chat_template" not in llm.metadata or config.logprobs
         kwargs = sampling_kwargs(config, plain=plain)
         start = time.perf_counter()
+        # llama-cpp-python keeps the last prompt's KV cache and evaluates only what differs; a
+        # prompt evaluated in pieces gets slightly different logits, which can flip a greedy
+        # argmax. Forgetting the cache makes each answer independent of the calls before it.
+        llm.reset()
         if plain:
             if config.logprobs:
                 kwargs["logprobs"] = 5
