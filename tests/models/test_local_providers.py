@@ -26,7 +26,8 @@ def test_llamacpp_sampling_kwargs():
     assert kwargs == {"max_tokens": 3, "temperature": 0, "seed": 4, "stop": ["X", "\nUser:"]}
 
 
-def test_missing_gguf_names_path(tmp_path):
+def test_missing_gguf_names_path(tmp_path, monkeypatch):
+    monkeypatch.setattr(llamacpp, "_require_llama_cpp", lambda spec: None)  # as if llama-cpp-python were installed
     missing = tmp_path / "nope.gguf"
     with pytest.raises(InputError, match=str(missing)):
         get_provider(f"llamacpp/{missing}")
