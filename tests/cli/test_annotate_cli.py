@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
+from annotate.synthetic import make_row, write_run
+from annotate.test_agreement_report import worked_example, write_csv
 from cobe.annotate.store import StudyStore
-from cobe.cli.main import cli, main
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ has no __init__: reach the shared fixtures
-from annotate.synthetic import make_row, write_run  # noqa: E402
-from annotate.test_agreement_report import worked_example, write_csv  # noqa: E402
+from cobe.cli.main import cli
+from support.cli import run_cobe
 
 
 def run(*args: str):
@@ -58,23 +55,21 @@ def test_create_prints_one_link_per_rater_and_admin(tmp_path):
     assert status.exit_code == 0 and "rater-3" in status.output
 
 
-def run_main(capsys, *args: str) -> tuple[int, str]:
+def run_main(*args: str) -> tuple[int, str]:
     """The real entry point: exit code and stderr."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return exit_info.value.code, err
+    done = run_cobe(*args)
+    assert "Traceback" not in done.stderr
+    return done.returncode, done.stderr
 
 
-def test_create_errors_are_one_line(tmp_path, capsys):
+def test_create_errors_are_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
-    code, err = run_main(capsys, "annotate", "create", str(tmp_path / "empty"))
+    code, err = run_main("annotate", "create", str(tmp_path / "empty"))
     assert code == 2 and err.startswith("error: ") and "no results file" in err and err.count("\n") == 1
     run_dir = write_run(tmp_path / "run", [make_row(0, "mock/a")])
-    code, err = run_main(capsys, "annotate", "create", str(run_dir), "--n", "0")
+    code, err = run_main("annotate", "create", str(run_dir), "--n", "0")
     assert code == 2 and "--n 0: expected at least 1 item" in err
-    code, err = run_main(capsys, "annotate", "serve", str(tmp_path / "empty"))
+    code, err = run_main("annotate", "serve", str(tmp_path / "empty"))
     assert code == 2 and "no rating study found" in err
 
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+from support.cli import CliResult, assert_one_line_error, run_cobe
+
 STORY = "Baker {i} kept the shop open late because a festival was on. Many visitors bought bread."
 
 
@@ -40,23 +38,13 @@ def write_data(path: Path, n: int = 2) -> Path:
     return path
 
 
-def cobe(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    return subprocess.run([*CLI, *args], cwd=cwd, env=clean | (env or {}), capture_output=True, text=True, timeout=120)
+def cobe(*args: str, cwd: Path, env: dict | None = None) -> CliResult:
+    return run_cobe(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     return write_data(tmp_path / "data.jsonl")
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> None:
-    assert result.returncode != 0
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
@@ -150,11 +138,25 @@ def test_dry_run_prints_counts(tmp_path, data):
     assert not (tmp_path / "runs").exists()
 
 
-def test_default_is_the_embedded_model_and_says_so(tmp_path, data):
+def test_default_is_the_embedded_model_and_says_so(tmp_path, data, monkeypatch):
+    from cobe.models import llamacpp, registry
+    from cobe.models.mock import MockProvider
+
+    # a dry run builds its providers; what is tested is the choice of model, not its weights
+    built: list[str] = []
+
+    def stand_in(spec: str, model: str) -> MockProvider:
+        built.append(spec)
+        return MockProvider(spec, model, lambda messages: "unused", counts_calls=False)
+
+    # the real factory registered itself on import of llamacpp; the stand-in replaces it until the test ends
+    assert registry._FACTORIES["local"] is llamacpp._local_factory
+    monkeypatch.setitem(registry._FACTORIES, "local", stand_in)
     r = cobe("eval", "--data", str(data), "--dry-run", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "local/gemma-3-270m" in r.stderr and "smoke" in r.stderr
     assert "runs/local_gemma-3-270m__data" in r.stdout
+    assert set(built) == {"local/gemma-3-270m"}
 
 
 def test_help_lists_envvars(tmp_path):

@@ -14,20 +14,29 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hashlib
 import http.client
 import itertools
 import json
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from support.anthropic_batches import AnthropicBatches
+from support.llm_replies import (
+    anthropic_body,
+    chat_texts,
+    file_object,
+    google_body,
+    google_texts,
+    hashed_verdict,
+    openai_body,
+    rewrite,
+)
 
 JUDGE_MARKER = "Answer with exactly one letter"
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
@@ -48,6 +57,7 @@ class Faults:
     batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
+    hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
 
 
 @dataclass
@@ -64,6 +74,8 @@ class Stats:
     files: int = 0  # uploads to /v1/files
     batches: int = 0  # batches created (OpenAI and Anthropic)
     batch_lines: int = 0  # requests answered inside batches
+    batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
+    held: int = 0  # chat requests waiting now for hold_after to be lifted
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -77,6 +89,8 @@ class FakeLLMServer(AnthropicBatches):
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.message_batches: dict[str, dict[str, Any]] = {}
+        self.changed = threading.Condition()  # notified whenever a request changed the stats
+        self._lifted = asyncio.Event()  # set while no hold is in place
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -91,6 +105,15 @@ class FakeLLMServer(AnthropicBatches):
             setattr(self.faults, name, str(value) if name == "retry_after" else value)
         verdict = self.faults.verdict
         self._verdicts = itertools.cycle([verdict] if isinstance(verdict, str) else verdict)
+        if self.faults.hold_after is None:
+            self._lifted.set()
+        else:
+            self._lifted.clear()
+
+    def notify(self) -> None:
+        """Wake whoever waits on `changed` (ThreadedServer.wait_for) to look at the stats again."""
+        with self.changed:
+            self.changed.notify_all()
 
     # ---- HTTP plumbing -------------------------------------------------------------------
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -116,6 +139,7 @@ class FakeLLMServer(AnthropicBatches):
                         close = True
                 body = await reader.readexactly(length) if length else b""
                 status, payload, headers = await self.route(method, path.split("?", 1)[0], body)
+                self.notify()
                 writer.write(_response(status, payload, headers))
                 if close:
                     break
@@ -161,6 +185,13 @@ class FakeLLMServer(AnthropicBatches):
         """Apply faults in order, then reply in the dialect `kind` speaks."""
         faults, stats = self.faults, self.stats
         stats.requests += 1
+        if faults.hold_after is not None and stats.requests > faults.hold_after:
+            stats.held += 1
+            self.notify()
+            try:
+                await self._lifted.wait()
+            finally:
+                stats.held -= 1
         if faults.delay_s:
             await asyncio.sleep(faults.delay_s)
         if faults.rate_limit > 0:
@@ -186,15 +217,15 @@ class FakeLLMServer(AnthropicBatches):
         faults = self.faults
         if kind == "google":
             model = path.rsplit("/", 1)[-1].split(":", 1)[0]
-            texts, last_user = _google_texts(request)
+            texts, last_user = google_texts(request)
         else:
             model = request.get("model", "")
-            texts, last_user = _chat_texts(request)
+            texts, last_user = chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
         if judged:
-            text = _hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
+            text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
-            text = faults.reply if faults.reply is not None else _rewrite(last_user)
+            text = faults.reply if faults.reply is not None else rewrite(last_user)
         limit = request.get("max_tokens") or (request.get("generationConfig") or {}).get("maxOutputTokens")
         words = text.split()
         truncated = bool(limit) and len(words) > limit
@@ -202,10 +233,10 @@ class FakeLLMServer(AnthropicBatches):
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
         if kind == "openai":
-            return model, _openai_body(request, model, text, truncated, n_in, n_out, judged), judged
+            return model, openai_body(request, model, text, truncated, n_in, n_out, judged), judged
         if kind == "anthropic":
-            return model, _anthropic_body(model, text, truncated, n_in, n_out), judged
-        return model, _google_body(model, text, truncated, n_in, n_out), judged
+            return model, anthropic_body(model, text, truncated, n_in, n_out), judged
+        return model, google_body(model, text, truncated, n_in, n_out), judged
 
     # ---- Files + Batches ----------------------------------------------------------------
     def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
@@ -242,7 +273,7 @@ class FakeLLMServer(AnthropicBatches):
         file_id = f"file-{next(self._ids)}"
         self.files[file_id] = content
         self.stats.files += 1
-        return 200, json.dumps(_file_object(file_id, len(content), "batch")).encode(), {}
+        return 200, json.dumps(file_object(file_id, len(content), "batch")).encode(), {}
 
     def _create_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
         source = self.files.get(request.get("input_file_id", ""))
@@ -285,6 +316,7 @@ class FakeLLMServer(AnthropicBatches):
 
     def _poll(self, batch: dict[str, Any]) -> dict[str, Any]:
         batch["polls"] += 1
+        self.stats.batch_polls += 1
         status = "in_progress" if batch["polls"] <= self.faults.batch_polls else self.faults.batch_status
         return self._batch_object(batch, status)
 
@@ -321,118 +353,6 @@ def _error_body(status: int, message: str) -> bytes:
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return " ".join(part.get("text", "") for part in content or () if isinstance(part, dict))
-
-
-def _chat_texts(request: dict) -> tuple[list[str], str]:
-    texts = [_content_text(request.get("system"))] if request.get("system") else []
-    last_user = ""
-    for message in request.get("messages", ()):
-        text = _content_text(message.get("content"))
-        texts.append(text)
-        if message.get("role") == "user":
-            last_user = text
-    return texts, last_user
-
-
-def _google_texts(request: dict) -> tuple[list[str], str]:
-    system = request.get("systemInstruction") or {}
-    texts = [_content_text(system.get("parts"))] if system else []
-    last_user = ""
-    for content in request.get("contents", ()):
-        text = _content_text(content.get("parts"))
-        texts.append(text)
-        if content.get("role", "user") == "user":
-            last_user = text
-    return texts, last_user
-
-
-def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
-    return {
-        "id": file_id,
-        "object": "file",
-        "bytes": size,
-        "created_at": int(time.time()),
-        "filename": "input.jsonl",
-        "purpose": purpose,
-        "status": "processed",
-    }
-
-
-def _hashed_verdict(texts: list[str]) -> str:
-    """T or F fixed by the request's text, so concurrent and batch judging give the same verdicts."""
-    return "TF"[hashlib.sha256("\n".join(texts).encode()).digest()[0] % 2]
-
-
-def _rewrite(prompt: str) -> str:
-    """A deterministic 'rewrite': the prompt's first 40 words, so outputs differ per scenario."""
-    return "Instead, " + " ".join(prompt.split()[:40])
-
-
-def _top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
-    first = text.split()[0] if text.split() else ""
-    alternatives = [first] + [t for t in ("T", "F", " T", " F", "maybe", "The") if t != first]
-    return [
-        {"token": tok, "logprob": -0.01 if i == 0 else -3.0 - i, "bytes": list(tok.encode())}
-        for i, tok in enumerate(alternatives[: max(n, 1)])
-    ]
-
-
-def _openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
-    logprobs = None
-    if request.get("logprobs"):
-        top = _top_logprobs(text, int(request.get("top_logprobs") or 1))
-        logprobs = {"content": [{**top[0], "top_logprobs": top}], "refusal": None}
-    body = {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "length" if truncated else "stop",
-                "logprobs": logprobs,
-            }
-        ],
-        "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
-    }
-    return json.dumps(body).encode()
-
-
-def _anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
-    body = {
-        "id": "msg_fake",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "max_tokens" if truncated else "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": n_in, "output_tokens": n_out},
-    }
-    return json.dumps(body).encode()
-
-
-def _google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
-    body = {
-        "candidates": [
-            {
-                "content": {"role": "model", "parts": [{"text": text}]},
-                "finishReason": "MAX_TOKENS" if truncated else "STOP",
-                "index": 0,
-            }
-        ],
-        "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
-        "modelVersion": model,
-    }
-    return json.dumps(body).encode()
 
 
 class ServerClient:
@@ -493,6 +413,13 @@ class ThreadedServer(ServerClient):
         self._thread.start()
         ready.wait(10)
         super().__init__(f"http://127.0.0.1:{holder['port']}")
+
+    def wait_for(self, condition: Callable[[Stats], bool], timeout: float = 60) -> Stats:
+        """Block until `condition(stats)` holds, checked each time a request changes them; fail after `timeout` s."""
+        with self.app.changed:
+            if not self.app.changed.wait_for(lambda: condition(self.app.stats), timeout):
+                raise AssertionError(f"the fake server never reached the awaited state: {self.app.stats}")
+            return replace(self.app.stats, models=dict(self.app.stats.models))
 
     def close(self) -> None:
         """Stop the loop and join the thread."""
