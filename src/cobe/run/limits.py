@@ -26,7 +26,9 @@ class TokenBucket:
         amount = min(amount, self.capacity)  # a call bigger than a minute's budget still runs, alone
         async with self.lock:  # the lock keeps order: no small request starves a big one
             self._refill()
-            while self.level < amount:
+            # float rounding can leave the refilled level a hair under `amount`: a tolerance, not
+            # another sleep of 1e-14 s (which never ends under a frozen test clock)
+            while self.level < amount - 1e-9:
                 await asyncio.sleep((amount - self.level) / self.rate)
                 self._refill()
             self.level -= amount
