@@ -1,0 +1,37 @@
+"""cobe where researchers already work: inspect_ai, Hugging Face datasets, Every Eval Ever,
+lm-evaluation-harness outputs, and training loops (docs/INTEGRATIONS.md).
+
+Public API (each library is an optional extra, imported only when its integration is used):
+- `export_inspect(run, out, model=None)`, `import_inspect(log, out, data=None)`; the inspect task
+  itself is `cobe.integrations.inspect_task` (inspect loads it as `cobe/cobe`).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cobe.integrations.inspect_log import export_inspect, import_inspect
+    from cobe.integrations.runs import ImportedRun
+
+# name → module; modules load on first use so `import cobe.integrations` pulls in no optional library
+_EXPORTS = {
+    "export_inspect": "inspect_log",
+    "import_inspect": "inspect_log",
+    "ImportedRun": "runs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cobe.integrations' has no attribute {name!r}")
+    return getattr(import_module(f"cobe.integrations.{module}"), name)
+
+
+__all__ = [
+    "ImportedRun",
+    "export_inspect",
+    "import_inspect",
+]
