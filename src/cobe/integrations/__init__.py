@@ -4,6 +4,9 @@ lm-evaluation-harness outputs, and training loops (docs/INTEGRATIONS.md).
 Public API (each library is an optional extra, imported only when its integration is used):
 - `export_inspect(run, out, model=None)`, `import_inspect(log, out, data=None)`; the inspect task
   itself is `cobe.integrations.inspect_task` (inspect loads it as `cobe/cobe`).
+- `export_hf(run, out)`: details Parquet + results.json + dataset card. Reading `hf:ORG/NAME`,
+  Parquet and `save_to_disk` folders is part of `cobe.dataset.load_dataset`.
+- `export_eee(run, out)`: Every Eval Ever aggregate and instance records.
 """
 
 from __future__ import annotations
@@ -12,11 +15,17 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from cobe.integrations.eee import EeeExport, export_eee
+    from cobe.integrations.hf import HfExport, export_hf
     from cobe.integrations.inspect_log import export_inspect, import_inspect
     from cobe.integrations.runs import ImportedRun
 
 # name → module; modules load on first use so `import cobe.integrations` pulls in no optional library
 _EXPORTS = {
+    "EeeExport": "eee",
+    "export_eee": "eee",
+    "HfExport": "hf",
+    "export_hf": "hf",
     "export_inspect": "inspect_log",
     "import_inspect": "inspect_log",
     "ImportedRun": "runs",
@@ -31,7 +40,11 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "EeeExport",
+    "HfExport",
     "ImportedRun",
+    "export_eee",
+    "export_hf",
     "export_inspect",
     "import_inspect",
 ]
