@@ -7,6 +7,7 @@ Public API (each library is an optional extra, imported only when its integratio
 - `export_hf(run, out)`: details Parquet + results.json + dataset card. Reading `hf:ORG/NAME`,
   Parquet and `save_to_disk` folders is part of `cobe.dataset.load_dataset`.
 - `export_eee(run, out)`: Every Eval Ever aggregate and instance records.
+- `import_lm_eval(samples, out, model=None, data=None)`: an lm-eval `--log_samples` file as a run.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from cobe.integrations.eee import EeeExport, export_eee
     from cobe.integrations.hf import HfExport, export_hf
     from cobe.integrations.inspect_log import export_inspect, import_inspect
+    from cobe.integrations.lm_eval import import_lm_eval
     from cobe.integrations.runs import ImportedRun
 
 # name → module; modules load on first use so `import cobe.integrations` pulls in no optional library
@@ -28,6 +30,7 @@ _EXPORTS = {
     "export_hf": "hf",
     "export_inspect": "inspect_log",
     "import_inspect": "inspect_log",
+    "import_lm_eval": "lm_eval",
     "ImportedRun": "runs",
 }
 
@@ -47,4 +50,5 @@ __all__ = [
     "export_hf",
     "export_inspect",
     "import_inspect",
+    "import_lm_eval",
 ]
