@@ -8,6 +8,8 @@ Public API (each library is an optional extra, imported only when its integratio
   Parquet and `save_to_disk` folders is part of `cobe.dataset.load_dataset`.
 - `export_eee(run, out)`: Every Eval Ever aggregate and instance records.
 - `import_lm_eval(samples, out, model=None, data=None)`: an lm-eval `--log_samples` file as a run.
+- `CobeReward(judge, data, store=...)`, `grpo_rows(data)`: a GRPO reward function and its prompts;
+  `export_preference(runs, out)`: chosen/rejected pairs for DPO.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from cobe.integrations.hf import HfExport, export_hf
     from cobe.integrations.inspect_log import export_inspect, import_inspect
     from cobe.integrations.lm_eval import import_lm_eval
+    from cobe.integrations.preference import PreferenceExport, export_preference, preference_pairs
+    from cobe.integrations.reward import CobeReward, grpo_rows
     from cobe.integrations.runs import ImportedRun
 
 # name → module; modules load on first use so `import cobe.integrations` pulls in no optional library
@@ -31,6 +35,11 @@ _EXPORTS = {
     "export_inspect": "inspect_log",
     "import_inspect": "inspect_log",
     "import_lm_eval": "lm_eval",
+    "PreferenceExport": "preference",
+    "export_preference": "preference",
+    "preference_pairs": "preference",
+    "CobeReward": "reward",
+    "grpo_rows": "reward",
     "ImportedRun": "runs",
 }
 
@@ -43,12 +52,17 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CobeReward",
     "EeeExport",
     "HfExport",
     "ImportedRun",
+    "PreferenceExport",
     "export_eee",
     "export_hf",
     "export_inspect",
+    "export_preference",
+    "grpo_rows",
     "import_inspect",
     "import_lm_eval",
+    "preference_pairs",
 ]
