@@ -7,6 +7,7 @@ Scripted outputs are the same on both sides: inspect's mockllm answers from the 
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -86,7 +87,7 @@ def test_the_task_reports_the_accuracy_cobe_eval_reports(task_log, cobe_run):
 def test_an_unscored_verdict_is_left_out_never_a_fail(task_log):
     sample = next(s for s in task_log.samples if s.id == "1v0-C")
     score = sample.scores[SCORER_NAME]
-    assert score.reason == "grader_failed" and score.value["passed"] != score.value["passed"]  # NaN
+    assert score.reason == "grader_failed" and math.isnan(score.value["passed"])
 
 
 def test_samples_carry_the_metadata_reports_group_by(task_log):
@@ -100,9 +101,11 @@ def test_samples_carry_the_metadata_reports_group_by(task_log):
     assert sample.metadata["scenario"]["change"] == ["Many visitors bought bread before noon."]
 
 
-def test_the_task_needs_a_judge(workdir):
+def test_the_task_needs_a_judge_it_knows(workdir):
     with pytest.raises(InputError, match="-T judge=SPEC"):
         cobe(data="data.jsonl")
+    with pytest.raises(InputError, match="-T judge=nowhere/model: unknown provider"):
+        cobe(data="data.jsonl", judge="nowhere/model")
 
 
 def test_inspect_eval_finds_cobe_through_the_declared_entry_point(workdir, tmp_path, openai_server):

@@ -28,7 +28,7 @@ from cobe.dataset import Scenario, load_dataset
 from cobe.judge import CHECKS, Judge, Verdict, row_status
 from cobe.judge.checker import judge_settings
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
-from cobe.models import Message, get_provider
+from cobe.models import Message, get_provider, known_prefixes, parse_spec
 from cobe.prompts import respondent_messages, select_templates, story_to_judge
 from cobe.run import Caller, EvalConfig, Scheduler, Store
 from cobe.score.accuracy import mean_and_std
@@ -39,6 +39,7 @@ PASSED = "passed"
 #: the respondent settings `cobe eval` uses by default, so both harnesses ask the same question
 DEFAULT_TEMPERATURE = EvalConfig.model_fields["temperature"].default
 DEFAULT_MAX_TOKENS = EvalConfig.model_fields["max_tokens"].default
+DEFAULT_JUDGE_PROMPTS = EvalConfig.model_fields["judge_prompts"].default
 
 
 def sample_id(scenario_id: str, template: str) -> str:
@@ -161,7 +162,7 @@ def cobe_judge(
     judge_temperature: float | None = None,
 ) -> Scorer:
     """Judge each response with cobe's three checks; calls are cached in `judge_store` (a cobe store file)."""
-    prompts = load_judge_prompts(judge_prompts) if judge_prompts else load_judge_prompts()
+    prompts = load_judge_prompts(judge_prompts or DEFAULT_JUDGE_PROMPTS)
     lazy = _LazyJudge(judge, prompts, judge_temperature, judge_store)
     identity = {"judge": judge, "judge_prompts": prompts.name, "judge_fingerprint": prompts.fingerprint}
 
@@ -201,6 +202,8 @@ def cobe(
     """CoBe: rewrite a story had something else happened; judged by three checks, passed only with three T."""
     if not judge:
         raise InputError("the cobe task needs a judge: add -T judge=SPEC, e.g. -T judge=openai/gpt-5.4")
+    if parse_spec(judge)[0] not in known_prefixes():  # fail now, not once per sample when scoring starts
+        raise InputError(f"-T judge={judge}: unknown provider; known: {', '.join(known_prefixes())}")
     scenarios = load_dataset(data).scenarios
     if limit is not None:
         scenarios = scenarios[: int(limit)]

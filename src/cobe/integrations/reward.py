@@ -25,9 +25,11 @@ from cobe.core.errors import InputError
 from cobe.dataset import Dataset, Scenario, load_dataset
 from cobe.judge import CHECKS
 from cobe.prompts import respondent_messages, select_templates, story_to_judge
-from cobe.run import JudgedItem, judge_responses
+from cobe.run import EvalConfig, JudgedItem, judge_responses
 
 DEFAULT_STORE = "cobe-reward.sqlite"
+#: the judge prompt set `cobe eval` uses when none is named
+DEFAULT_JUDGE_PROMPTS = EvalConfig.model_fields["judge_prompts"].default
 
 
 def grpo_rows(
@@ -117,10 +119,8 @@ class CobeReward:
         return sum(v == "T" for v in letters) / len(CHECKS)
 
     def _judge(self, items: list[tuple[Scenario, str]]) -> Any:
-        options: dict[str, Any] = {"store_path": self.store, "concurrency": self.concurrency}
-        if self.judge_prompts:
-            options["judge_prompts"] = self.judge_prompts
-        return judge_responses(items, self.judge, **options)
+        prompts = self.judge_prompts or DEFAULT_JUDGE_PROMPTS
+        return judge_responses(items, self.judge, prompts, store_path=self.store, concurrency=self.concurrency)
 
     def _scenario(self, sid: str) -> Scenario:
         try:
