@@ -32,6 +32,7 @@ def test_each_pair_is_a_pass_and_a_fail_on_the_same_scenario_and_query(cobe_run,
         assert pair["prompt"] == chosen["prompt"] == rejected["prompt"]
         assert pair["rejected_failed_checks"] == ["connectors", "preserve", "change"]
     assert (result.pairs, result.queries) == (4, 4)
+    assert export_preference([cobe_run, cobe_run / "results.jsonl"], tmp_path / "twice.jsonl").pairs == 4
 
 
 def test_the_pairs_load_with_datasets(cobe_run, tmp_path, monkeypatch):

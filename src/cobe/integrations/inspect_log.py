@@ -8,6 +8,7 @@ responses `cobe judge` can judge. inspect_ai is the `inspect` extra, imported on
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -57,6 +58,8 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
         status="success",
         eval=EvalSpec(
             created=stamp,
+            run_id=run.run_id,
+            task_id=hashlib.sha256(f"{run.run_id}/{chosen}".encode()).hexdigest()[:22],  # one id per run × model
             task=task_name,
             task_registry_name=task_name,
             task_args={

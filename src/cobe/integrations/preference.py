@@ -18,7 +18,7 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_open
 from cobe.judge import CHECKS
-from cobe.report.load import read_results
+from cobe.report.load import read_results, results_path
 
 
 @dataclass
@@ -59,7 +59,8 @@ def preference_pairs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def export_preference(runs: Sequence[str | Path], out: str | Path) -> PreferenceExport:
     """Write the preference pairs of one or many run directories to a JSON-lines file."""
-    rows = [row for run in runs for row in read_results(run)]
+    files = dict.fromkeys(results_path(run).resolve() for run in runs)  # a run named twice counts once
+    rows = [row for path in files for row in read_results(path)]
     judges = {row["judge"] for row in rows if row["status"] in ("passed", "failed")}
     if len(judges) > 1:
         raise InputError(
