@@ -11,6 +11,7 @@ from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report
 
 if TYPE_CHECKING:
@@ -140,24 +141,73 @@ def compare_cmd(
     console.print(result.verdict(), soft_wrap=True)
 
 
+IMPORT_FORMATS = ("verdicts", "inspect", "lm-eval")
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="The run directory to create.")
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(IMPORT_FORMATS),
+    default="verdicts",
+    show_default=True,
+    help="verdicts: judged results (CSV, JSON or JSONL); inspect: an inspect_ai log of the cobe task; "
+    "lm-eval: an lm-evaluation-harness --log_samples file. inspect and lm-eval bring responses to judge.",
+)
 @click.option(
     "--map",
     "mapping",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="A YAML mapping file: columns: {field: column}, model:, query_index_base:.",
+    help="With --from verdicts: a YAML mapping file: columns: {field: column}, model:, query_index_base:.",
 )
-@click.option("--col", "cols", multiple=True, metavar="FIELD=COLUMN", help="Map one field to a column (repeatable).")
-@click.option("--model", default=None, help="The model name, when the file has no model column.")
-@click.option("--data", default=None, help="A dataset (path or builtin:starter) to join scenario metadata from.")
+@click.option(
+    "--col",
+    "cols",
+    multiple=True,
+    metavar="FIELD=COLUMN",
+    help="With --from verdicts: map one field to a column (repeatable).",
+)
+@click.option("--model", default=None, help="The model name, when the file does not say it.")
+@click.option("--data", default=None, help="A dataset (path, builtin:NAME or hf:ORG/NAME) to take scenarios from.")
 def import_cmd(
-    file: str, out: str, mapping: str | None, cols: tuple[str, ...], model: str | None, data: str | None
+    file: str,
+    out: str,
+    source: str,
+    mapping: str | None,
+    cols: tuple[str, ...],
+    model: str | None,
+    data: str | None,
 ) -> None:
-    """Import verdicts produced elsewhere (CSV, JSON or JSONL) as a run directory."""
-    from cobe.report.importer import import_results
+    """Import results produced elsewhere as a run directory.
 
-    result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
-    click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+    --from verdicts (the default) imports judged results; --from inspect and --from lm-eval import
+    responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
+    """
+    if source == "verdicts":
+        from cobe.report.importer import import_results
+
+        result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
+        click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+        return
+    if mapping or cols:
+        raise InputError(f"--map and --col apply to --from verdicts only, not --from {source}")
+    if source == "inspect":
+        if model:
+            raise InputError("--model: an inspect log names its model; drop --model")
+        from cobe.integrations.inspect_log import import_inspect
+
+        imported = import_inspect(file, out, data=data)
+    else:
+        from cobe.integrations.lm_eval import import_lm_eval
+
+        imported = import_lm_eval(file, out, model=model, data=data)
+    for notice in imported.notices:
+        click.echo(f"note: {notice}", err=True)
+    click.echo(
+        f"Imported {imported.responses} responses ({', '.join(imported.models)}; {imported.scenarios} scenarios, "
+        f"templates {','.join(imported.templates)}) into {imported.out}; judge them with "
+        f"`cobe judge {imported.out} --judge SPEC`"
+    )
