@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import tomllib
+from importlib.metadata import distribution
 from pathlib import Path
 
 import pytest
@@ -109,15 +110,11 @@ def test_the_task_needs_a_judge_it_knows(workdir):
 
 
 def test_inspect_eval_finds_cobe_through_the_declared_entry_point(workdir, tmp_path, openai_server):
-    # the entry point exactly as pyproject.toml declares it, in a distribution on the path of a fresh process
+    # inspect finds the task through the installed distribution's entry point, which must be the declared one
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["entry-points"]
-    dist = tmp_path / "entry" / "cobe_entry-0.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cobe-entry\nVersion: 0\n", encoding="utf-8")
-    lines = "".join(f"{name} = {target}\n" for name, target in declared["inspect_ai"].items())
-    (dist / "entry_points.txt").write_text(f"[inspect_ai]\n{lines}", encoding="utf-8")
+    installed = {ep.name: ep.value for ep in distribution("cobe").entry_points if ep.group == "inspect_ai"}
+    assert installed == declared["inspect_ai"], "the installed cobe is older than pyproject.toml: run make install"
     env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")} | {
-        "PYTHONPATH": os.pathsep.join([str(tmp_path / "entry"), str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]),
         "FAKE_BASE_URL": openai_server.base_url,
         "FAKE_API_KEY": "not-a-secret",
     }
@@ -127,7 +124,7 @@ def test_inspect_eval_finds_cobe_through_the_declared_entry_point(workdir, tmp_p
     done = subprocess.run(
         [*command, "--display", "none"], cwd=workdir, env=env, capture_output=True, text=True, timeout=300
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     from inspect_ai.log import read_eval_log
 
     [path] = logs.glob("*.eval")

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.core.sqlite import Migration, migrations_in, open_database, write_transaction
+from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
@@ -32,7 +32,8 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if str(path) != MEMORY:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(f"{self.path.parent}: cannot create the run directory ({exc.strerror})") from exc
         # an empty, unreadable or damaged file raises UnusableDatabase and is left as it is:
