@@ -7,13 +7,17 @@ Per variation:
 - `graph`: directed edges "cause>effect", bidirected (confounded) pairs "a<>b";
   the variables are the ones the edges name, in order of first appearance;
 - `do`: the variable the intervention sets;
-- `preserve` / `change`: (sentence, variable) pairs, or (sentence, variable, True) for an
-  invariant fact (a physical law, a fixed price or rule, a definition).
+- `preserve` / `change`: (sentence, variable) pairs, or (sentence, variable, INV) for an
+  invariant fact (a fixed price or rule, a definition), or (sentence, variable, DESPITE) for a
+  preserve fact about a consequence of the intervention that another cause keeps true.
+  Every preserve sentence is stated in the story itself: a fact the story never states (a
+  physical law the reader is assumed to know) is not a criterion.
 """
 
 from __future__ import annotations
 
-INV = True  # marks an invariant preserve fact
+INV = "invariant"  # marks an invariant preserve fact
+DESPITE = "holds_despite"  # marks a preserve fact that holds despite the intervention
 
 
 def V(domain, story, intervention, original, answer, graph, do, preserve, change):  # noqa: N802
