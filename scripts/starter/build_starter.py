@@ -34,6 +34,7 @@ from cobe.dataset.schema import CausalGraph, Edge, Fact, Scenario, make_id  # no
 
 OUTPUT = ROOT / "src" / "cobe" / "dataset" / "builtin" / "starter.jsonl"
 MIN_WORDS, MAX_WORDS = 20, 55
+MAX_CHANGE = 4
 
 
 class StarterError(Exception):
@@ -159,8 +160,9 @@ def check(s: Scenario) -> None:
     words = len(s.story.split())
     if not MIN_WORDS <= words <= MAX_WORDS:
         fail(f"story has {words} words (want {MIN_WORDS}–{MAX_WORDS})")
-    if not 1 <= len(s.preserve) <= 3 or not 1 <= len(s.change) <= 2:
-        fail("want 1–3 preserve and 1–2 change sentences")
+    # one change sentence per derived figure (core 17: the total and each share apart), so up to 4
+    if not 1 <= len(s.preserve) <= 3 or not 1 <= len(s.change) <= MAX_CHANGE:
+        fail(f"want 1–3 preserve and 1–{MAX_CHANGE} change sentences")
     if " had " not in (s.intervention or "") or s.intervention.rstrip() != s.intervention:
         fail("intervention must be a past-perfect clause with ' had '")
     g = s.graph
