@@ -19,3 +19,17 @@ def cobe(*args: str, check: bool = True, cwd: Path | None = None) -> CliResult:
     if check and done.returncode != 0:
         raise AssertionError(f"cobe {' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
     return done
+
+
+def add_variation(project, core_id: str, variation: int = 1) -> str:
+    """A variation of a project's core example, as augmentation would add it (its story told apart)."""
+    core = project.item(core_id).scenario
+    scenario = core.model_copy(
+        update={
+            "id": f"{core.core_id}v{variation}",
+            "variation": variation,
+            "story": f"{core.story} It happened on day {variation}.",
+        }
+    )
+    project.add_item(scenario, status="variation", source="augment", actor="test", parent_id=core_id)
+    return scenario.id

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,6 +74,26 @@ def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
     return counts
 
 
+def restrict(rows: list[ResultRow], models: Sequence[str] = (), tier: int | None = None) -> list[ResultRow]:
+    """The rows of these models (all when empty) and this prompt tier (all when None); InputError when none is left."""
+    known_models = sorted({row.model for row in rows})
+    unknown = sorted(set(models) - set(known_models))
+    if unknown:
+        raise InputError(
+            f"--model {', '.join(unknown)}: not in the run (models in the run: {', '.join(known_models) or 'none'})"
+        )
+    kept = [row for row in rows if (not models or row.model in models)]
+    if tier is not None:
+        tiers = sorted({row.tier for row in kept})
+        kept = [row for row in kept if row.tier == tier]
+        if not kept:
+            have = ", ".join(str(t) for t in tiers) or "none"
+            raise InputError(
+                f"--tier {tier}: the run has no responses of that tier for the chosen models (tiers: {have})"
+            )
+    return kept
+
+
 def sample_rows(rows: list[ResultRow], n: int, seed: int) -> list[ResultRow]:
     """A seeded sample of n rateable rows, stratified by model with proportional allocation."""
     if n < 1:
@@ -121,12 +142,18 @@ def create_study(
     raters: int = 3,
     base_url: str = DEFAULT_BASE_URL,
     title: str = DEFAULT_TITLE,
+    models: Sequence[str] = (),
+    tier: int | None = None,
 ) -> StudyLinks:
-    """Sample a run's responses into a new study; every rater rates every item in their own order."""
+    """Sample a run's responses into a new study; every rater rates every item in their own order.
+
+    `models` and `tier` restrict what is sampled from. The paper's study (App. D.4.1) is 250 tier-1
+    responses of one model rated by three raters: `models=[spec], tier=1, n=250, raters=3`.
+    """
     if raters < 1:
         raise InputError(f"--raters {raters}: expected at least 1 rater")
     run_dir = Path(run_dir)
-    rows = sample_rows(read_results(run_dir), n, seed)
+    rows = sample_rows(restrict(read_results(run_dir), models, tier), n, seed)
     out = Path(out_dir) if out_dir is not None else (run_dir if run_dir.is_dir() else run_dir.parent) / "study"
     store = StudyStore(out, create=True)
     store.set_meta(
@@ -134,6 +161,8 @@ def create_study(
             "run_dir": str(run_dir.resolve()),
             "seed": str(seed),
             "n_requested": str(n),
+            "models": ",".join(models),
+            "tier": "" if tier is None else str(tier),
             "base_url": base_url,
             "title": title,
         }

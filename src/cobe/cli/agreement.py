@@ -17,6 +17,7 @@ from cobe.annotate.agreement_report import (
     analyze_judges,
     labels_from_csv,
     labels_from_study,
+    study_panel,
     write_agreement,
 )
 from cobe.core.errors import InputError
@@ -69,8 +70,8 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     for label, value in [
         ("rated items", m["items"]),
         ("compared (judge scored, human majority)", m["n"]),
-        ("excluded: no majority, Yes/No tie", m["no_majority_tie"]),
-        ("excluded: no majority, only Other", m["no_majority_all_other"]),
+        ("excluded: no majority, Yes and No split", m["no_majority_split"]),
+        ("excluded: no majority, too many Other/unanswered", m["no_majority_abstained"]),
         ("excluded: judge unscored", m["judge_unscored"]),
         ("rated but not in the run", m["not_in_run"]),
         ("raters", m["raters"]),
@@ -81,6 +82,11 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     ]:
         counts.add_row(label, str(value))
     console.print(counts)
+    if report["no_majority_items"]:
+        console.print(
+            "Without a majority (fewer than two matching Yes/No votes of three; left out above): "
+            + ", ".join(entry["item"] for entry in report["no_majority_items"])
+        )
 
     by_check = Table(title="Disagreements by check (judge overall ≠ human majority): how many said F")
     by_check.add_column("direction")
@@ -134,7 +140,8 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
     is_csv = path.is_file() and path.suffix.lower() == ".csv"
     run_dir = _resolve_run(path, run, is_csv)
     labels = labels_from_csv(path, run_dir) if is_csv else labels_from_study(path)
-    report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed)
+    panel = [] if is_csv else study_panel(path)
+    report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed, panel=panel)
     report["source"] = str(path)
     saved = write_agreement(run_dir, report)
     if as_json:

@@ -3,9 +3,11 @@
 Policies, stated once:
 - Raters answer "Does the rewrite satisfy the criterion / pass?": Yes = pass, No = fail
   (`RATER_ANSWER_FAILS`). "Other" (unsure, not applicable) and missing answers abstain.
-- The human label of an item is the majority among its Yes/No answers; a tie, including an item
-  where everyone abstained, has no majority (None). Such items are counted and reported, never
-  broken by a coin or by the judge.
+- The human label of an item is an absolute majority of its panel (App. D.4.1): more than half of
+  the raters gave the same Yes/No answer, so two matching votes of three. An abstention ("Other",
+  blank, not yet answered) is a vote for neither side: Yes/Yes/Other is Yes, but Yes/No/Other and
+  Yes/Other/Other have no majority (None). Such items are counted and listed, never broken by a
+  coin or by the judge.
 - A statistic that is undefined for the data (precision with no predicted failure, kappa with
   one class only) is None, not 0.
 """
@@ -80,12 +82,17 @@ def _rater_label(label: str | None) -> str | None:
 
 
 def majority_label(labels: Sequence[str | None]) -> str | None:
-    """The majority of the Yes/No answers; None on a tie (no majority). 'Other' and missing abstain."""
+    """'Yes' or 'No' when more than half of the panel (all of `labels`) chose it; None otherwise.
+
+    `labels` holds one entry per rater, abstentions included, so 'Other' and missing answers
+    count towards the panel but for neither side.
+    """
     counts = Counter(label for label in map(_rater_label, labels) if label is not None)
-    yes, no = counts["Yes"], counts["No"]
-    if yes == no:
-        return None
-    return "Yes" if yes > no else "No"
+    needed = len(labels) // 2 + 1
+    for answer in ("Yes", "No"):
+        if counts[answer] >= needed:
+            return answer
+    return None
 
 
 def human_fail(labels: Sequence[str | None]) -> bool | None:
@@ -102,10 +109,17 @@ def _units(table: Sequence[Sequence[Hashable | None]]) -> list[list[Hashable]]:
     return [[value for value in row if not _is_missing(value)] for row in table]
 
 
+def _answered_column(table: Sequence[Sequence[Hashable | None]], column: int) -> bool:
+    return any(column < len(row) and not _is_missing(row[column]) for row in table)
+
+
 def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
     """Fleiss' kappa over items × raters labels; items missing any rating are left out (Fleiss needs equal counts)."""
     from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
 
+    # a rater of the panel who has answered nothing yet would otherwise leave every item incomplete
+    answered = [c for c in range(max((len(row) for row in table), default=0)) if _answered_column(table, c)]
+    table = [[row[c] for c in answered if c < len(row)] for row in table]
     complete = [row for row, kept in zip(table, _units(table)) if len(kept) == len(row) and len(row) >= 2]
     if not complete:
         return None
