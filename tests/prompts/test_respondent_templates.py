@@ -202,3 +202,18 @@ def test_a_reply_cut_off_by_the_token_limit_is_not_judged(reason: str) -> None:
         assert shown.text is None and shown.unjudged == "truncated"
     (a,) = select_templates(["A"])
     assert judged_text(a, "Ravi caught it.", "stop").text == "Ravi caught it."
+
+
+def test_every_tier_two_to_four_template_renders_for_the_paper_shaped_fixture() -> None:
+    from pathlib import Path
+
+    from cobe.dataset.loaders import load_dataset
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "datasets" / "paper.json"
+    scenarios = load_dataset(fixture).scenarios
+    assert scenarios and all(s.intervention is None for s in scenarios)  # official shape: no field
+    for scenario in scenarios:
+        clause = scenario.queries[1].split("what would have happened if ", 1)[1].rstrip(".")
+        for template in select_templates(["D", "E", "F", "G", "H1", "H2"]):
+            messages = respondent_messages(scenario, template)
+            assert messages is not None and clause in messages[0].content and "{" not in messages[0].content
