@@ -162,3 +162,50 @@ def test_default_is_the_embedded_model_and_says_so(tmp_path, data, monkeypatch):
 def test_help_lists_envvars(tmp_path):
     r = cobe("eval", "--help", cwd=tmp_path)
     assert r.returncode == 0 and "COBE_MAX_COST" in r.stdout and "COBE_RUN_DIR" in r.stdout
+
+
+def test_reasoning_effort_from_the_environment_is_recorded_and_a_provider_without_it_says_so(tmp_path, data):
+    env = {"COBE_REASONING_EFFORT": "medium"}
+    args = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--run-dir", "r")
+    r = cobe(*args, cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stderr.splitlines() if "reasoning-effort" in line]
+    assert notes == [
+        "note: mock/echo has no reasoning-effort setting: --reasoning-effort medium stays in the "
+        "calls' keys and records but is not sent"
+    ]
+    settings = json.loads((tmp_path / "r" / "summary.json").read_text())["respondent_settings"]
+    assert settings["reasoning_effort"] == "medium" and settings["max_tokens"] == 20480  # room to think and answer
+    plain = cobe(*args[:-2], "--run-dir", "p", "--reasoning-effort", "default", cwd=tmp_path)
+    assert plain.returncode == 0 and "reasoning-effort" not in plain.stderr
+    assert json.loads((tmp_path / "p" / "summary.json").read_text())["respondent_settings"]["max_tokens"] == 512
+
+
+def test_sample_draws_the_same_scenarios_for_the_same_seed(tmp_path):
+    data = write_data(tmp_path / "many.jsonl", n=12)
+
+    def drawn(seed: str, run_dir: str) -> list[str]:
+        args = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--templates", "A")
+        r = cobe(*args, "--sample", "5", "--seed", seed, "--run-dir", run_dir, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        lines = (tmp_path / run_dir / "results.jsonl").read_text().splitlines()
+        return [json.loads(line)["scenario_id"] for line in lines]
+
+    first = drawn("7", "a")
+    assert len(first) == 5 and first == drawn("7", "b") and first != drawn("8", "c")
+    default_dir = cobe(
+        "eval",
+        "--model",
+        "mock/echo",
+        "--judge",
+        "mock/judge-pass",
+        "--data",
+        str(data),
+        "--sample",
+        "5",
+        "--seed",
+        "7",
+        "--dry-run",
+        cwd=tmp_path,
+    )
+    assert "sample-5-seed-7" in default_dir.stdout

@@ -226,7 +226,11 @@ class FakeLLMServer(AnthropicBatches):
             text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
             text = faults.reply if faults.reply is not None else rewrite(last_user)
-        limit = request.get("max_tokens") or (request.get("generationConfig") or {}).get("maxOutputTokens")
+        limit = (
+            request.get("max_tokens")
+            or request.get("max_completion_tokens")  # what OpenAI reasoning requests send instead
+            or (request.get("generationConfig") or {}).get("maxOutputTokens")
+        )
         words = text.split()
         truncated = bool(limit) and len(words) > limit
         if truncated:

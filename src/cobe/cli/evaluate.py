@@ -12,6 +12,8 @@ import click
 from pydantic import ValidationError
 
 from cobe.core.errors import BudgetExceeded, InputError
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
@@ -65,6 +67,21 @@ def run_options(f: Callable) -> Callable:
                 "--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4)."
             ),
             _opt("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios."),
+            _opt(
+                "--sample",
+                env="COBE_SAMPLE",
+                type=click.IntRange(min=1),
+                metavar="N",
+                help="Draw N scenarios at random with --seed, reproducibly (the paper's tier ablation: 500).",
+            ),
+            _opt(
+                "--seed",
+                env="COBE_SEED",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Seed of --sample: the same seed and data draw the same scenarios.",
+            ),
             _opt(
                 "--run-dir",
                 env="COBE_RUN_DIR",
@@ -140,12 +157,19 @@ def run_options(f: Callable) -> Callable:
                 help="Respondent sampling temperature.",
             ),
             _opt(
+                "--reasoning-effort",
+                env="COBE_REASONING_EFFORT",
+                type=click.Choice(["minimal", "low", "medium", "high", "default"]),
+                help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended thinking "
+                "and Gemini thinking with a budget per level. 'default' (or leaving it out) sends nothing, so "
+                "the provider's own default applies. The paper ran thinking models at medium.",
+            ),
+            _opt(
                 "--max-tokens",
                 env="COBE_MAX_TOKENS",
                 type=click.IntRange(min=1),
-                default=512,
-                show_default=True,
-                help="Respondent output token limit.",
+                help=f"Respondent output token limit, thinking included [default: {DEFAULT_MAX_TOKENS}, or "
+                f"{REASONING_MAX_TOKENS} with --reasoning-effort]. A reply cut off by it is left unscored.",
             ),
             _opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line."),
         ]
@@ -181,10 +205,11 @@ def judge_options(f: Callable) -> Callable:
     f = _opt(
         "--judge-prompts",
         env="COBE_JUDGE_PROMPTS",
-        default="default",
+        default=DEFAULT_JUDGE_PROMPTS,
         show_default=True,
         metavar="NAME|DIR",
-        help="Judge prompt set: a bundled name or a directory.",
+        help="Judge prompt set: a bundled name (paper: shaped like the paper's judge, the story never shown; "
+        "contextual: the judge also sees the story) or a directory of prompts (see `cobe prompts show`).",
     )(f)
     return f
 

@@ -41,6 +41,7 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
         *tier_column,
         ("accuracy", "right"),
         ("95% CI", "right"),
+        ("errors as F", "right"),  # accuracy with respondent errors counted as failures
         ("passes/scored", "right"),
         ("unscored", "right"),
         ("errors", "right"),
@@ -57,6 +58,7 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             *([str(row.tier)] if tiers else []),
             f"{_num(row.accuracy)} ± {_num(row.std)}",
             ci,
+            _num(row.accuracy_incl_errors),
             f"{row.passes}/{row.scored}",
             str(row.unscored),
             str(row.errors),

@@ -30,11 +30,16 @@ def criterion(check: str, scenario: Scenario) -> str:
 
 
 def row_status(verdicts: dict[str, Verdict | None], response_error: str | None) -> tuple[Status, bool | None]:
-    """Pass only with three T; any missing verdict makes the row unscored, never a pass or fail."""
+    """The pass rule: one F fails the row whatever else is missing; pass only with three T; otherwise unscored.
+
+    A row is unscored only when no check says F and at least one verdict is missing, so a
+    missing verdict can never lift a failing response out of the denominator.
+    """
     if response_error is not None:
         return "error", None
     values = [verdicts.get(check) for check in CHECKS]
+    if any(value == "F" for value in values):
+        return "failed", False
     if any(value is None for value in values):
         return "unscored", None
-    passed = all(value == "T" for value in values)
-    return ("passed" if passed else "failed"), passed
+    return "passed", True

@@ -11,6 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
+#: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium")
+ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+#: the finish reason every provider reports for a reply cut off by its token limit
+TRUNCATED = "length"
+# the SDKs' own words for that (Anthropic stop_reason, Gemini FinishReason), mapped onto TRUNCATED
+_TRUNCATION_WORDS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
+
 
 class Message(BaseModel):
     """One chat message."""
@@ -35,6 +42,22 @@ class GenerateConfig(BaseModel):
     # restrict the answer to one of these strings where the provider can (local llama.cpp);
     # providers that cannot ignore it and rely on the prompt's instruction
     choices: tuple[str, ...] | None = None
+    # thinking / reasoning effort where the provider has it (see `Provider.reasoning`); None sends
+    # nothing, so the provider's own default applies
+    reasoning_effort: ReasoningEffort | None = None
+
+
+def finish_reason(raw: object) -> str | None:
+    """A provider's finish reason as recorded: truncation spelled `length` whatever the SDK calls it."""
+    if raw is None:
+        return None
+    value = str(getattr(raw, "value", raw))
+    return TRUNCATED if value in _TRUNCATION_WORDS else value
+
+
+def is_truncated(reason: str | None) -> bool:
+    """Whether a recorded finish reason says the reply was cut off by the token limit."""
+    return reason is not None and reason in _TRUNCATION_WORDS
 
 
 def sampling_fields(config: GenerateConfig) -> dict[str, Any]:
@@ -82,6 +105,9 @@ class Provider(ABC):
     provider: str
     #: the model name part of the spec
     model: str
+    #: whether `GenerateConfig.reasoning_effort` reaches the model (mapped onto the SDK's own parameter);
+    #: a run with an effort set says once in its notices which of its providers ignore it
+    reasoning: bool = False
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model
@@ -91,6 +117,9 @@ class Provider(ABC):
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
         """Run one chat completion. `scenario` is context for baselines only, never sent to a model."""
+
+    def check_config(self, config: GenerateConfig) -> None:  # noqa: B027  (an optional hook)
+        """Refuse, before any call, settings this provider cannot send (raises InputError)."""
 
     def should_retry(self, exc: BaseException) -> bool:
         """Whether an exception is transient (rate limit, 5xx, timeout, connection error)."""

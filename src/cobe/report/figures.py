@@ -58,12 +58,11 @@ FIGURES: tuple[FigureSpec, ...] = (
     ),
     FigureSpec(
         "checks",
-        "checks",
-        "check_label",
+        "error_types",
+        "error_label",
         "failure_rate",
-        "Failure rate per judge check",
+        "Failure rate by error type (E1-E3: judge checks; E4-E5: responses on numeric / latent scenarios)",
         "failure rate (%)",
-        query="subset == 'all'",
     ),
     FigureSpec("tiers", "tiers", "tier", "accuracy", "Accuracy by prompt tier", "accuracy (%)"),
 )

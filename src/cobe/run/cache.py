@@ -14,11 +14,22 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# fields added after calls were first stored: left out while unset, so every earlier key stays valid
+_LATER_FIELDS = ("reasoning_effort",)
+
+
 def settings_dict(config: GenerateConfig) -> dict[str, Any]:
-    """Every sampling field, None included, so adding a default later cannot collide old keys."""
+    """Every sampling field, None included, so adding a default later cannot collide old keys.
+
+    Fields added later (`_LATER_FIELDS`) appear only when set: a store written before them keeps
+    answering the calls it holds, and a call that sets one gets a key of its own.
+    """
     data = config.model_dump()
     if data.get("stop") is not None:
         data["stop"] = list(data["stop"])
+    for name in _LATER_FIELDS:
+        if data.get(name) is None:
+            data.pop(name, None)
     return data
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models.base import ReasoningEffort
+from cobe.models.reasoning import default_max_tokens
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
@@ -20,10 +24,12 @@ class EvalConfig(BaseModel):
     data: str = "builtin:starter"
     models: list[str] = Field(default_factory=list)
     judge: str | None = None
-    judge_prompts: str = "default"
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
     tier: int | None = None
     limit: int | None = Field(default=None, ge=1)
+    sample: int | None = Field(default=None, ge=1)  # draw this many scenarios (the paper's ablation: 500)
+    seed: int = 0  # the seed of --sample: the same seed and data give the same scenarios
     run_dir: Path | None = None
     runs_root: Path = Path("runs")
     force_new: bool = False
@@ -37,7 +43,10 @@ class EvalConfig(BaseModel):
     prices: Path | None = None
     dry_run: bool = False
     temperature: float | None = 0.0  # respondent; recorded with every call
-    max_tokens: int = Field(default=512, ge=1)  # respondent
+    # respondent thinking / reasoning effort (App. D.1: "medium" or the provider's default); None: not sent
+    reasoning_effort: ReasoningEffort | None = None
+    # respondent token limit; None: 512, or room for thinking plus the answer when an effort is set
+    max_tokens: int | None = Field(default=None, ge=1)
     judge_temperature: float | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: float = Field(default=30.0, gt=0)  # seconds between batch status polls
@@ -47,8 +56,29 @@ class EvalConfig(BaseModel):
     def _unique(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
 
+    @field_validator("reasoning_effort", mode="before")
+    @classmethod
+    def _provider_default(cls, value: object) -> object:
+        # "default" asks for the provider's own behaviour: send nothing
+        return None if value == "default" else value
+
+    @model_validator(mode="after")
+    def _token_limit(self) -> EvalConfig:
+        # resolved once here, so the stored config, the resume check and every call agree on it
+        if self.max_tokens is None:
+            self.max_tokens = default_max_tokens(self.reasoning_effort)
+        return self
+
+    @property
+    def respondent_max_tokens(self) -> int:
+        """The respondent token limit, resolved."""
+        return self.max_tokens or default_max_tokens(self.reasoning_effort)
+
     def identity(self) -> dict[str, Any]:
-        """The fields whose change changes results: a run dir refuses to resume with different ones."""
+        """The fields whose change changes results: a run dir refuses to resume with different ones.
+
+        --sample and --seed are not listed: the scenarios they draw are, through the data fingerprint.
+        """
         return {
             "models": sorted(self.models),
             "templates": self.templates,
@@ -56,6 +86,7 @@ class EvalConfig(BaseModel):
             "limit": self.limit,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
+            "reasoning_effort": self.reasoning_effort,
         }
 
     def stored(self) -> dict[str, Any]:
@@ -70,6 +101,8 @@ class EvalOptions(TypedDict, total=False):
     templates: list[str] | None
     tier: int | None
     limit: int | None
+    sample: int | None
+    seed: int
     run_dir: str | Path | None
     runs_root: str | Path
     force_new: bool
@@ -83,7 +116,8 @@ class EvalOptions(TypedDict, total=False):
     prices: str | Path | None
     dry_run: bool
     temperature: float | None
-    max_tokens: int
+    reasoning_effort: ReasoningEffort | None
+    max_tokens: int | None
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float

@@ -9,15 +9,16 @@ from typing import Any, Protocol
 
 from cobe.core.errors import BudgetExceeded
 from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import CallRecord
-from cobe.prompts.render import story_to_judge
+from cobe.prompts.render import judged_text
 from cobe.run.batch import BatchJudge, BatchRequest, batch_request
 from cobe.run.caller import Caller
 from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
 from cobe.run.export import write_exports
 from cobe.run.plan import Item, JudgeRef, RunPlan, plan_rejudge, plan_run
-from cobe.run.resume import StoredWork
+from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
 from cobe.run.store import Store, now
@@ -63,6 +64,7 @@ class Session:
         # the verdicts the exports show: this command's judge, else the one the run last used
         self.shown_judge = judge.ref if judge else _stored_judge(store)
         self.done = StoredWork(None, None, None)
+        self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -119,8 +121,9 @@ class Session:
         if plan.respondent is not None:
             self.progress.start("generate", len(plan.items), generated)
         if plan.judge is not None:
-            judged = sum(1 for i in plan.items if self.done.judged(i))
-            self.progress.start("judge", len(plan.items) if plan.respondent is not None else generated, judged)
+            self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
+            total = len(plan.items) if plan.respondent is not None else generated
+            self.progress.start("judge", total, len(self.judged_at_start))
         if self.batch is None:
             await self._work()
             return
@@ -146,9 +149,11 @@ class Session:
             response_row = self.done.response(item)
             if response_row is None:
                 continue
-            shown = story_to_judge(item.template, response_row["text"] or "")
+            story = shown(item, response_row).text
+            if story is None:
+                continue  # unscored without a judge call (cut off, or no final-story marker)
             for check in self.done.checks_left(response_row["id"]):
-                messages = self.judge.prompts.messages(check, item.scenario, shown)
+                messages = self.judge.prompts.messages(check, item.scenario, story)
                 out.append(batch_request(self.judge.provider, messages, self.judge.settings))
         return out
 
@@ -174,7 +179,7 @@ class Session:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
         response_row = self.done.response(item)
         if response_row is not None:
-            response_id, text = int(response_row["id"]), response_row["text"]
+            response_id, text, finish = int(response_row["id"]), response_row["text"], response_row["finish_reason"]
         elif self.plan.respondent is None or not generate:
             return  # judge-only (or the batch's judging pass): nothing to judge here
         else:
@@ -191,13 +196,18 @@ class Session:
                 if self.judge is not None:
                     self.progress.advance("judge", error=True)
                 return
-            text = call.text
+            text, finish = call.text, call.finish_reason
         if self.judge is None or not judge:
+            return
+        story = judged_text(item.template, text or "", finish).text
+        if story is None:  # cut off or without its marker: unscored, and no judge call is made
+            if item.response_key not in self.judged_at_start:
+                self.progress.advance("judge", error=True)
             return
         checks = self.done.checks_left(response_id)
         if not checks:
             return
-        results = await self.judge.checks(item.scenario, story_to_judge(item.template, text or ""), checks)
+        results = await self.judge.checks(item.scenario, story, checks)
         self._store_verdicts(response_id, results)
         self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
 
@@ -213,6 +223,7 @@ class Session:
                 "prompt": item.prompt,
                 "text": call.text,
                 "error": call.error,
+                "finish_reason": call.finish_reason,
                 "input_tokens": call.input_tokens,
                 "output_tokens": call.output_tokens,
                 "cost_usd": call.cost_usd,
@@ -322,7 +333,12 @@ def generate(config: EvalConfig, progress: Progress | None = None) -> RunSummary
 
 
 async def ajudge_run(
-    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+    run_dir: str | Path,
+    judge: str,
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    **options: Any,
 ) -> RunSummary:
     """Async form of `judge_run`."""
     run_dir = Path(run_dir)
@@ -336,7 +352,12 @@ async def ajudge_run(
 
 
 def judge_run(
-    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+    run_dir: str | Path,
+    judge: str,
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    **options: Any,
 ) -> RunSummary:
     """Judge a run's stored responses with `judge` (no respondent call); verdicts sit beside earlier judges'."""
     return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, **options))

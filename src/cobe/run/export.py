@@ -10,20 +10,12 @@ from typing import Any
 
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
-from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, row_status
-from cobe.prompts.render import story_to_judge
-from cobe.prompts.templates import Template
+from cobe.prompts.render import UNJUDGED_REASONS, query_text
 from cobe.run.plan import Item, JudgeRef
+from cobe.run.resume import shown
 from cobe.run.store import Store
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
-
-
-def _query(scenario: Scenario, template: Template, prompt: str) -> str:
-    """The request as the respondent read it: the dataset's query, or the template's words after the story."""
-    if template.tier == 1:
-        return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
-    return prompt[len(scenario.story) :].strip() if prompt.startswith(scenario.story) else prompt
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -54,7 +46,7 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "tier": t.tier,
             "phrasing": t.phrasing,
             "story": s.story,
-            "query": _query(s, t, item.prompt),
+            "query": query_text(s, t, item.prompt),
             "prompt": item.prompt,
             "preserve": list(s.preserve),
             "change": list(s.change),
@@ -63,8 +55,16 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             yield ResultRow(**row, status="pending")
             continue
         row["response"], row["response_error"] = response_row["text"], response_row["error"]
+        view = shown(item, response_row)
+        if response_row["error"] is None and view.text is None:
+            # cut off or without its marker: unscored with the reason, no verdict was ever asked for
+            reason = view.reason or ""
+            row |= {"unjudged": view.unjudged, "unscored": dict.fromkeys(CHECKS, reason)}
+            row["verdicts"] = dict.fromkeys(CHECKS)
+            yield ResultRow(**row, status="unscored")
+            continue
         if t.final_marker and response_row["text"] is not None:
-            row["judged_response"] = story_to_judge(t, response_row["text"])
+            row["judged_response"] = view.text
         got = {c: verdicts.get((response_row["id"], c)) for c in CHECKS}
         row["verdicts"] = {c: (v["verdict"] if v else None) for c, v in got.items()}
         row["judge_raw"] = {c: v["raw"] for c, v in got.items() if v}
@@ -123,8 +123,11 @@ def build_summary(
                 k: _num(rec[k]) for k in ("failure_rate", "failed", "judged", "unscored")
             }
         pending = df.groupby("model")["status"].apply(lambda s: int((s == "pending").sum())).to_dict()
+        unjudged = df.groupby("model")["unjudged"].value_counts().to_dict() if "unjudged" in df.columns else {}
         for model, entry in models.items():
             entry["pending"] = pending.get(model, 0)
+            # responses unscored without a judge call, by reason (also inside `unscored`)
+            entry["unjudged"] = {code: int(unjudged.get((model, code), 0)) for code in UNJUDGED_REASONS}
             entry["usage"] = usage.get(model, {})
     return {
         "run_id": run_id,
@@ -153,16 +156,20 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     templates = sorted({t for m in summary["models"].values() for t in m.get("per_template", {})})
     lines += [
         "",
-        "| model | accuracy % | ± std | " + " | ".join(templates) + " | n | scored | unscored | errors | pending |",
-        "|---|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|",
+        "| model | accuracy % | ± std | errors as failures % | "
+        + " | ".join(templates)
+        + " | n | scored | unscored | cut off | no marker | errors | pending |",
+        "|---|---:|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|---:|---:|",
     ]
     ranked = sorted(summary["models"].items(), key=lambda kv: -(kv[1].get("accuracy") or -1))
     for model, m in ranked:
         per = [_fmt(m.get("per_template", {}).get(t, {}).get("accuracy")) for t in templates]
+        unjudged = m.get("unjudged", {})
         lines.append(
-            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | "
+            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | {_fmt(m.get('accuracy_incl_errors'))} | "
             + " | ".join(per)
-            + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
+            + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
+            f" | {unjudged.get('no_final_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
     cmd = summary.get("command", {})
     if cmd:
@@ -177,7 +184,11 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     lines += [
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
-        "Unscored verdicts are left out of the denominator and counted.",
+        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
+        "when no check is F and a verdict is missing, and unscored rows are left out of the denominator "
+        "and counted. Cut off = replies stopped by the token limit, no marker = reasoning-template replies "
+        "without their final-story line: both unscored without a judge call. Errors as failures = the same "
+        "accuracy with respondent errors counted as failed responses.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -197,7 +208,15 @@ def write_exports(
         for row in iter_rows(store, run_id, items, judge):
             handle.write(row.model_dump_json())
             handle.write("\n")
-            slim.append({"model": row.model, "template": row.template, "status": row.status, "verdicts": row.verdicts})
+            slim.append(
+                {
+                    "model": row.model,
+                    "template": row.template,
+                    "status": row.status,
+                    "verdicts": row.verdicts,
+                    "unjudged": row.unjudged,
+                }
+            )
     summary = build_summary(store, run_id, slim, judge, extra)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices))

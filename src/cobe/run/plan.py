@@ -19,7 +19,7 @@ from cobe.judge.checker import judge_settings
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import get_provider
-from cobe.prompts.render import respondent_messages, select_templates
+from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
 from cobe.prompts.templates import Template
 from cobe.run.batch import check_batch_spec
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
@@ -85,7 +85,7 @@ class RunPlan:
     scenario_json: list[str]  # each scenario as the store keeps it (and the data fingerprint hashes)
     templates: list[Template]
     items: list[Item]
-    skipped: dict[str, int]  # template → scenarios that lack the fields it needs
+    skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
     providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
     respondent: GenerateConfig | None  # None: judge only, no respondent call
     judge: JudgePlan | None  # None: generate only
@@ -111,24 +111,29 @@ class RunPlan:
 
 
 def load_scenarios(config: EvalConfig) -> list[Scenario]:
-    """The scenarios of `config.data`, cut to `config.limit`."""
+    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`."""
     from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
+    from cobe.dataset.sample import sample_scenarios
 
     scenarios = list(load_dataset(config.data).scenarios)
+    if config.sample:
+        scenarios = sample_scenarios(scenarios, config.sample, config.seed)
     return scenarios[: config.limit] if config.limit else scenarios
 
 
 def build_items(
     models: list[str], scenarios: list[Scenario], templates: list[Template]
 ) -> tuple[list[Item], dict[str, int]]:
-    """Every model × scenario × template whose prompt the scenario can fill, and per template the
-    number of scenarios skipped because they lack the fields it needs."""
+    """Every model × scenario × template, and per tier-1 template the scenarios without a query in its phrasing.
+
+    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario.
+    """
     chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
     skipped: dict[str, int] = {}
     for scenario in scenarios:
         for template in templates:
             messages = respondent_messages(scenario, template)
-            if messages is None:  # tiers 2-4 need intervention / original_condition
+            if messages is None:  # only a tier-1 phrasing the scenario does not have
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
                 chats.append((scenario, template, tuple(messages)))
@@ -137,13 +142,38 @@ def build_items(
 
 
 def skip_notice(skipped: dict[str, int]) -> list[str]:
-    """A line saying which templates skipped how many scenarios, if any did."""
+    """A line saying which phrasings skipped how many scenarios, if any did."""
     if not skipped:
         return []
     detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
     return [
-        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
-        f"the template needs (intervention, original_condition): {detail}"
+        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario has no query in that phrasing: {detail}"
+    ]
+
+
+def fallback_notice(scenarios: list[Scenario], templates: list[Template]) -> list[str]:
+    """A line saying which templates used their wording without the original condition, and how often."""
+    counts = {t.name: sum(uses_fallback(s, t) for s in scenarios) for t in templates}
+    used = {name: count for name, count in counts.items() if count}
+    if not used:
+        return []
+    detail = ", ".join(f"{name}: {count}" for name, count in used.items())
+    return [
+        f"{sum(used.values())} scenario × template pairs state the change without the original condition, "
+        f"which those scenarios do not give (the template's fallback wording): {detail}"
+    ]
+
+
+def reasoning_notice(providers: dict[str, Provider], models: list[str], respondent: GenerateConfig) -> list[str]:
+    """A line naming the respondents that cannot take --reasoning-effort, once per run."""
+    if respondent.reasoning_effort is None:
+        return []
+    without = [spec for spec in models if not providers[spec].reasoning]
+    if not without:
+        return []
+    return [
+        f"{', '.join(without)} {'has' if len(without) == 1 else 'have'} no reasoning-effort setting: "
+        f"--reasoning-effort {respondent.reasoning_effort} stays in the calls' keys and records but is not sent"
     ]
 
 
@@ -175,6 +205,15 @@ def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
     return ([SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []) + skip_notice(skipped)
 
 
+def respondent_settings(config: EvalConfig) -> GenerateConfig:
+    """The respondent's call settings: temperature, the resolved token limit and the reasoning effort."""
+    return GenerateConfig(
+        temperature=config.temperature,
+        max_tokens=config.respondent_max_tokens,
+        reasoning_effort=config.reasoning_effort,
+    )
+
+
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
     """The plan of `eval` (or of `generate` with `with_judge=False`) from its config."""
     if not config.models:
@@ -193,12 +232,21 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     _check_prices(config, specs)
     items, skipped = build_items(config.models, scenarios, templates)
     if not items:
-        raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
+        raise InputError("no scenario has a query in the chosen phrasings")
+    providers = _providers(specs)
+    respondent = respondent_settings(config)
+    for spec in config.models:
+        providers[spec].check_config(respondent)
     scenario_json = [s.model_dump_json() for s in scenarios]
     stored = config.stored() | {
         "data_fingerprint": data_fingerprint(scenario_json),
         "template_names": [t.name for t in templates],
     }
+    notices = (
+        _notices(specs, skipped)
+        + fallback_notice(scenarios, templates)
+        + reasoning_notice(providers, config.models, respondent)
+    )
     return RunPlan(
         command=command,
         config=config,
@@ -208,11 +256,11 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         templates=templates,
         items=items,
         skipped=skipped,
-        providers=_providers(specs),
-        respondent=GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens),
+        providers=providers,
+        respondent=respondent,
         judge=_judge(config, prompts, judge_spec) if judge_spec and prompts else None,
         stored_config=stored,
-        notices=_notices(specs, skipped),
+        notices=notices,
     )
 
 

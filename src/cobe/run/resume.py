@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cobe.judge.checks import CHECKS
+from cobe.prompts.render import Judged, judged_text
 
 if TYPE_CHECKING:
     import sqlite3
@@ -44,6 +45,11 @@ class StoredWork:
         return tuple(c for c in CHECKS if (v := self.verdicts.get((response_id, c))) is None or v["error"] is not None)
 
     def judged(self, item: Item) -> bool:
-        """Whether the item's response exists and every check of it has a verdict."""
+        """Whether the item's response exists and every check of it has a verdict, or it is never judged."""
         row = self.response(item)
-        return row is not None and not self.checks_left(row["id"])
+        return row is not None and (shown(item, row).text is None or not self.checks_left(row["id"]))
+
+
+def shown(item: Item, row: sqlite3.Row) -> Judged:
+    """What the judge sees of a stored response: its story, or why it is unscored without a judge call."""
+    return judged_text(item.template, row["text"] or "", row["finish_reason"])

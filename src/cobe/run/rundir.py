@@ -53,7 +53,8 @@ def data_slug(data: str) -> str:
 
 
 def default_run_dir(config: EvalConfig) -> Path:
-    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N]`: the same command finds the same dir."""
+    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N][__sample-N-seed-S][__effort-E]`: the same
+    command finds the same dir."""
     parts = ["+".join(m.replace("/", "_") for m in config.models), data_slug(config.data)]
     if config.templates:
         parts.append("tpl-" + "-".join(config.templates))
@@ -61,6 +62,10 @@ def default_run_dir(config: EvalConfig) -> Path:
         parts.append(f"tier-{config.tier}")
     if config.limit is not None:
         parts.append(f"limit-{config.limit}")
+    if config.sample is not None:
+        parts.append(f"sample-{config.sample}-seed-{config.seed}")
+    if config.reasoning_effort is not None:
+        parts.append(f"effort-{config.reasoning_effort}")
     return config.runs_root / "__".join(slug(p) for p in parts)
 
 

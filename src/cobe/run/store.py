@@ -168,11 +168,12 @@ class Store:
         with write_transaction(self.db):
             cur = self.db.execute(
                 "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
-                " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model, :scenario_id, :template,"
-                " :call_key, :prompt, :text, :error, :input_tokens, :output_tokens, :cost_usd, :created)"
+                " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
+                " :scenario_id, :template, :call_key, :prompt, :text, :error, :finish_reason, :input_tokens,"
+                " :output_tokens, :cost_usd, :created)"
                 " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
                 " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
-                " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+                " finish_reason = excluded.finish_reason, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
                 " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
                 row,
             )
