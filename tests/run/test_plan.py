@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cobe.core.errors import BudgetExceeded
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.models.base import Message
-from cobe.run import EvalConfig, evaluate, generate
+from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.config import EvalOptions
 from cobe.run.engine import open_session
 from cobe.run.plan import plan_rejudge, plan_run
@@ -155,3 +155,16 @@ def test_a_session_judges_with_the_plans_settings(data_file):
 
 def test_run_eval_options_name_every_other_config_field():
     assert set(typing.get_type_hints(EvalOptions)) == set(EvalConfig.model_fields) - {"models", "judge", "data"}
+
+
+def test_a_template_reworded_since_the_stored_responses_is_refused_not_mixed(mixed_data, tmp_path):
+    config = EvalConfig(data=str(mixed_data), models=["mock/echo"], templates=["A", "E"], run_dir=tmp_path / "run")
+    generate(config)
+    db = sqlite3.connect(tmp_path / "run" / STORE_NAME)
+    db.execute("UPDATE responses SET prompt = 'older wording of the request' WHERE template = 'E'")
+    db.commit()
+    db.close()
+    with pytest.raises(InputError, match="stored responses to template E answered other prompt wording"):
+        generate(config)
+    # judging the stored answers calls no respondent, so it is not refused
+    assert judge_run(tmp_path / "run", "mock/judge-pass").state == "complete"

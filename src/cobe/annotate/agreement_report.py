@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import InputError
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -304,7 +305,7 @@ def analyze_judges(
     study: str | Path,
     judges: list[str],
     *,
-    judge_prompts: str = "default",
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     concurrency: int | None = None,
     resamples: int = 1000,
     seed: int = 0,

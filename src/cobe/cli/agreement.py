@@ -22,6 +22,7 @@ from cobe.annotate.agreement_report import (
 )
 from cobe.core.errors import InputError
 from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 
 def _console() -> Console:
@@ -158,7 +159,9 @@ def judges() -> None:
 @judges.command("analyze")
 @click.argument("study", type=click.Path(exists=True))
 @click.option("--judge", "judge_specs", multiple=True, required=True, help="Judge model spec; repeat for several.")
-@click.option("--judge-prompts", default="default", show_default=True, help="Judge prompt set: a name or a directory.")
+@click.option(
+    "--judge-prompts", default=DEFAULT_JUDGE_PROMPTS, show_default=True, help="Judge prompt set: a name or a directory."
+)
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
 @click.option(
     "--resamples",

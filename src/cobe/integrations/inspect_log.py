@@ -23,6 +23,7 @@ from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir,
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
 from cobe.models import Message
+from cobe.models.base import finish_reason
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample, EvalScore
@@ -264,6 +265,7 @@ def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> Ext
         error=sample.error.message if sample.error else None,
         input_tokens=usage.input_tokens if usage else 0,
         output_tokens=usage.output_tokens if usage else 0,
+        finish_reason=finish_reason(sample.output.stop_reason) if sample.output else None,
     )
 
 

@@ -27,9 +27,9 @@ from cobe.core.errors import InputError
 from cobe.dataset import Scenario, load_dataset
 from cobe.judge import CHECKS, Judge, Verdict, row_status
 from cobe.judge.checker import judge_settings
-from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
 from cobe.models import Message, get_provider, known_prefixes, parse_spec
-from cobe.prompts import respondent_messages, select_templates, story_to_judge
+from cobe.prompts import judged_text, respondent_messages, select_templates
 from cobe.run import Caller, EvalConfig, Scheduler, Store
 from cobe.score.accuracy import mean_and_std
 
@@ -39,7 +39,6 @@ PASSED = "passed"
 #: the respondent settings `cobe eval` uses by default, so both harnesses ask the same question
 DEFAULT_TEMPERATURE = EvalConfig.model_fields["temperature"].default
 DEFAULT_MAX_TOKENS = EvalConfig.model_fields["max_tokens"].default
-DEFAULT_JUDGE_PROMPTS = EvalConfig.model_fields["judge_prompts"].default
 
 
 def sample_id(scenario_id: str, template: str) -> str:
@@ -169,7 +168,13 @@ def cobe_judge(
     async def score(state: TaskState, target: Target) -> Score:
         scenario = Scenario.model_validate(state.metadata["scenario"])
         template = select_templates([state.metadata["template"]])[0]
-        shown = story_to_judge(template, state.output.completion)
+        # inspect says "max_tokens" where cobe's providers say "length": a cut-off reply is never judged
+        finish = "length" if state.output.stop_reason == "max_tokens" else state.output.stop_reason
+        judged = judged_text(template, state.output.completion, finish)
+        if judged.text is None:
+            reason = judged.reason or "not judged"
+            return verdict_score(dict.fromkeys(CHECKS), dict.fromkeys(CHECKS, reason), None, identity)
+        shown = judged.text
         results = await lazy.get().checks(scenario, shown)
         return verdict_score(
             {c: r.verdict for c, r in results.items()},

@@ -16,7 +16,7 @@ TRL itself is not needed to build or call it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,12 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.dataset import Dataset, Scenario, load_dataset
 from cobe.judge import CHECKS
-from cobe.prompts import respondent_messages, select_templates, story_to_judge
-from cobe.run import EvalConfig, JudgedItem, judge_responses
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.prompts import judged_text, respondent_messages, select_templates
+from cobe.run import JudgedItem, judge_responses
 
 DEFAULT_STORE = "cobe-reward.sqlite"
 #: the judge prompt set `cobe eval` uses when none is named
-DEFAULT_JUDGE_PROMPTS = EvalConfig.model_fields["judge_prompts"].default
 
 
 def grpo_rows(
@@ -101,13 +101,16 @@ class CobeReward:
         if len(scenario_id) != len(completions):
             raise InputError(f"scenario_id: {len(scenario_id)} values for {len(completions)} completions")
         names = list(template) if template is not None else [None] * len(completions)
-        items = [
-            (self._scenario(sid), self._shown(name, completion_text(c)))
-            for sid, name, c in zip(scenario_id, names, completions)
-        ]
-        judged = _off_loop(self._judge, items)
-        self._count(len(items), judged.totals)
-        return [self.reward(item) for item in judged]
+        shown = [self._shown(name, completion_text(c)) for name, c in zip(names, completions)]
+        # a reply that is never judged (an H2 answer without its marker) scores None with no judge call
+        items = [(self._scenario(sid), text) for sid, text in zip(scenario_id, shown) if text is not None]
+        totals: dict[str, Any] = {}
+        judged: Iterator[JudgedItem] = iter(())
+        if items:
+            results = _off_loop(self._judge, items)
+            totals, judged = results.totals, iter(results)
+        self._count(len(completions), totals)
+        return [None if text is None else self.reward(next(judged)) for text in shown]
 
     def reward(self, item: JudgedItem) -> float | None:
         """1.0 / 0.0 by the pass rule (or the share of T with `partial`); None when unscored."""
@@ -129,9 +132,10 @@ class CobeReward:
             raise InputError(f"scenario_id: {sid!r} is not in the reward's dataset") from None
 
     @staticmethod
-    def _shown(template: str | None, text: str) -> str:
-        # templates that ask for reasoning first are judged on the story after their marker, as in `cobe eval`
-        return story_to_judge(select_templates([template])[0], text) if template else text
+    def _shown(template: str | None, text: str) -> str | None:
+        # as in `cobe eval`: a template that asks for reasoning first is judged on the story after its
+        # marker, and a reply without the marker is not judged at all (None)
+        return judged_text(select_templates([template])[0], text).text if template else text
 
     def _count(self, completions: int, totals: dict[str, Any]) -> None:
         # what this batch spent: calls answered from the store cost nothing again

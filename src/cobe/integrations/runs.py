@@ -35,6 +35,8 @@ class ExternalResponse:
     error: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+    # as cobe records it ("length" for a reply cut off by the token limit, which is then never judged)
+    finish_reason: str | None = None
 
 
 @dataclass
@@ -140,6 +142,7 @@ def _row(run_id: str, response: ExternalResponse) -> dict[str, Any]:
         "prompt": response.prompt,
         "text": response.text,
         "error": response.error,
+        "finish_reason": response.finish_reason,
         "input_tokens": response.input_tokens,
         "output_tokens": response.output_tokens,
         "cost_usd": None,

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from cobe.core.errors import BudgetExceeded
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.judge.checker import CheckResult, Judge
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import CallRecord
@@ -292,6 +292,15 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
         else:
             run_id = plan.run_id
         caller = _caller(store, plan.config)
+        if plan.respondent is not None:
+            # a stored response is reused by (model, scenario, template): if that template's words have
+            # changed since, resuming would mix answers to two different prompts in one run
+            changed = StoredWork(store, run_id, None).reworded(plan.items)
+            if changed is not None:
+                raise InputError(
+                    f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
+                    f"prompt wording (scenario {changed.scenario.id}); use --force-new or another --run-dir"
+                )
         if plan.judge is not None:
             ref = plan.judge.ref
             store.set_judge(run_id, ref.spec, ref.prompt_set, ref.fingerprint)

@@ -40,6 +40,14 @@ class StoredWork:
         row = self.responses.get(item.response_key)
         return row if row is not None and row["error"] is None else None
 
+    def reworded(self, items: list[Item]) -> Item | None:
+        """The first item whose stored response answered other prompt text (a template reworded since)."""
+        for item in items:
+            row = self.responses.get(item.response_key)
+            if row is not None and row["prompt"] != item.prompt:
+                return item
+        return None
+
     def checks_left(self, response_id: int) -> tuple[str, ...]:
         """The checks of a response with no verdict yet, or whose judge call failed."""
         return tuple(c for c in CHECKS if (v := self.verdicts.get((response_id, c))) is None or v["error"] is not None)
