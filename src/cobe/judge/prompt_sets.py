@@ -10,10 +10,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_mapping, read_text
 from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, criterion
 from cobe.models.base import GenerateConfig, Message
@@ -105,14 +105,9 @@ def _resolve(name_or_dir: str) -> Path:
 
 
 def _load_config(path: Path) -> JudgeConfig:
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: missing; a judge prompt set needs config.yaml beside its check files")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a mapping of settings")
+    data = read_mapping(path, "a judge prompt config (YAML)")
     try:
         return JudgeConfig.model_validate(data)
     except ValidationError as exc:
@@ -123,9 +118,9 @@ def _load_config(path: Path) -> JudgeConfig:
 
 def _load_check(root: Path, check: str) -> str:
     path = root / f"{check}.txt"
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: missing; a judge prompt set needs one text file per check ({', '.join(CHECKS)})")
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "a judge prompt text file")
     used = set(_PLACEHOLDER.findall(text))
     unknown = used - JUDGE_FIELDS
     if unknown:
@@ -143,7 +138,7 @@ def load_judge_prompts(name_or_dir: str = "default") -> JudgePromptSet:
     config = _load_config(root / "config.yaml")
     texts: dict[str, str] = {check: _load_check(root, check) for check in CHECKS}
     system_path = root / "system.txt"
-    system = system_path.read_text(encoding="utf-8").strip() if system_path.is_file() else None
+    system = read_text(system_path, "a system prompt text file").strip() if system_path.exists() else None
     payload = {"config": config.model_dump(mode="json"), "texts": texts, "system": system}
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()[:12]
     return JudgePromptSet(
