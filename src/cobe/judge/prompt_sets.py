@@ -16,7 +16,7 @@ from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_mapping, read_text
 from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, criterion
-from cobe.models.base import GenerateConfig, Message
+from cobe.models.base import GenerateConfig, MaxTokens, Message, Temperature
 
 JUDGES_DIR = Path(str(files("cobe.judge").joinpath("prompts")))
 JUDGE_FIELDS: frozenset[str] = frozenset({"story", "criterion", "response"})
@@ -36,8 +36,8 @@ class JudgeConfig(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     name: str | None = None
-    temperature: float = 0.0
-    max_tokens: int = 5
+    temperature: Temperature = 0.0
+    max_tokens: MaxTokens = 5
     logprobs: bool = True
     parser: Literal["tf"] = "tf"
     # answers a provider may restrict decoding to (llama.cpp does); others rely on the prompt
