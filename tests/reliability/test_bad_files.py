@@ -42,8 +42,11 @@ MAKERS = {
     "binary": lambda p: p.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4),
     "bad-utf8": lambda p: p.write_bytes(b'{"id": "1v0", "story": "caf\xe9 \xff\xfe"}\n'),
     "missing": lambda p: None,
+    "csv-big-field": lambda p: p.write_text("rater,item,label\nr1," + "x" * 200_000 + ",yes\n"),
+    "csv-binary": lambda p: p.write_bytes(b"rater,item,label\n" + bytes(range(1, 256)) * 4),
 }
 JSON_KINDS = ["deep-json", "fifo", "device", "directory", "empty", "binary", "bad-utf8", "missing"]
+CSV_KINDS = ["csv-big-field", "csv-binary", "bad-utf8", "fifo", "device"]
 YAML_KINDS = ["deep-yaml", "yaml-bomb", "yaml-list", "fifo", "device", "directory", "binary", "bad-utf8", "missing"]
 MOCKS = ["mock/echo", "mock/judge-pass"]
 
@@ -75,6 +78,9 @@ READERS: dict[str, tuple[str, list[str], list[str]]] = {
         YAML_KINDS,
     ),
     "report": ("results.jsonl", ["report", "{f}"], JSON_KINDS),
+    "annotate create": ("results.jsonl", ["annotate", "create", "{f}", "--out", "study"], JSON_KINDS),
+    "import csv": ("verdicts.csv", ["import", "{f}", "--out", "imported"], CSV_KINDS),
+    "agreement csv": ("ratings.csv", ["agreement", "{f}", "--run", "{run}"], CSV_KINDS),
 }
 CASES = [(reader, kind) for reader, (_, _, kinds) in READERS.items() for kind in kinds]
 
@@ -123,7 +129,23 @@ def test_a_hostile_file_is_refused_in_one_line(tmp_path, reader, kind):
     hostile = prompts / name if reader == "judge config" else tmp_path / name
     MAKERS[kind](hostile)
     assert run_cobe("curate", "init", "project", cwd=tmp_path).returncode == 0
-    values = {"f": str(hostile), "data": str(data), "csv": str(csv), "prompts": str(prompts), "project": "project"}
+    run = tmp_path / "finished"
+    if "{run}" in template:  # a finished run for the commands that join ratings with its verdicts
+        done = run_cobe(
+            "eval",
+            "-m",
+            MOCKS[0],
+            "-j",
+            MOCKS[1],
+            "--data",
+            str(data),
+            "--run-dir",
+            str(run),
+            "--no-report",
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr
+    values = {"f": hostile, "data": data, "csv": csv, "prompts": prompts, "project": "project", "run": run}
     args = [part.format(**values) for part in template]
     if args[0] == "eval":
         args += ["--run-dir", "run"]
@@ -132,7 +154,7 @@ def test_a_hostile_file_is_refused_in_one_line(tmp_path, reader, kind):
     assert not blocked.is_set(), "the command blocked reading a FIFO"
     assert_clean_failure(result)
     # nothing was written: no run directory, no import, no converted file, no report
-    for made in ("run", "imported", "out.jsonl", "report.html"):
+    for made in ("run", "imported", "out.jsonl", "report.html", "study", "finished/agreement.json"):
         assert not (tmp_path / made).exists(), made
 
 

@@ -145,3 +145,13 @@ def test_a_refused_key_on_the_batch_api_is_exit_6_too(fake, data_file, tmp_path)
     assert result.returncode == AuthenticationFailed.exit_code
     assert_one_line_error(result, SPEC, "batch API", "FAKE_API_KEY", "[redacted]")
     assert state_of(run_dir) == "stopped-auth"
+
+
+def test_rejudging_a_run_with_failed_responses_says_which_command_redoes_them(fake, data_file, tmp_path):
+    fake.control(server_error=1)  # one respondent call fails for good
+    run_dir = tmp_path / "run"
+    first = cobe_at(fake, *eval_args(data_file, run_dir, "--max-retries", "0", "--concurrency", "1"))
+    assert first.returncode == RunIncomplete.exit_code
+    again = cobe_at(fake, "judge", str(run_dir), "--judge", "mock/judge-fail", "--no-report")
+    assert again.returncode == RunIncomplete.exit_code
+    assert_one_line_error(again, "1 of 9 items unfinished", "`cobe eval`")

@@ -257,10 +257,14 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
     if report and summary.dry_run is None and summary.judge:
         _refresh_report(summary.run_dir)
     if summary.dry_run is None and summary.state == RunIncomplete.state:
+        again = "run the same command again to retry them"
+        if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
+            again = (
+                "run it again to retry failed judge calls, and `cobe eval` with the run's options for failed responses"
+            )
         raise RunIncomplete(
             f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries "
-            f"(see response_error and unscored in {Path(summary.run_dir) / 'results.jsonl'}); "
-            "run the same command again to retry them"
+            f"(see response_error and unscored in {Path(summary.run_dir) / 'results.jsonl'}); {again}"
         )
 
 

@@ -95,7 +95,11 @@ def ensure_dir(path: Path, what: str = "directory") -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise InputError(f"{path}: is a file, not a directory; expected a {what}") from None
+        try:
+            kind = file_kind(os.stat(path).st_mode)
+        except OSError:
+            kind = "not a directory"
+        raise InputError(f"{path}: is {kind}, not a directory; expected a {what}") from None
     except NotADirectoryError:
         raise InputError(f"{path}: a part of the path is a file, not a directory; expected a {what}") from None
     except PermissionError:

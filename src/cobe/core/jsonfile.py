@@ -1,4 +1,4 @@
-"""Reading the files users hand to cobe: regular files only, text as UTF-8, JSON, JSON lines and YAML.
+"""Reading the files users hand to cobe: regular files only, text as UTF-8, JSON, JSON lines, YAML and CSV.
 
 Every reader of a user's file goes through here (datasets, imported verdicts, results.jsonl,
 mock scripts, price files, mapping files, judge prompt configs), so each kind of bad file gets
@@ -7,11 +7,14 @@ one wording everywhere:
 - binary content and invalid UTF-8 name the line;
 - JSON or YAML nested deeper than any cobe file needs is refused, instead of Python's parsers
   overflowing the stack (RecursionError) or later code recursing into it;
-- YAML aliases that expand into a huge document (a "billion laughs") are refused by size.
+- YAML aliases that expand into a huge document (a "billion laughs") are refused by size;
+- a CSV the csv module cannot read (a field over its size limit, a stray NUL) names the line.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import stat
@@ -179,6 +182,17 @@ def read_mapping(path: str | Path, what: str = "a YAML file") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise FileProblem(path, f"expected a mapping of key: value at the top level, got {kind_of(value)}")
     return value
+
+
+def read_csv(path: str | Path, what: str = "a CSV file") -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
+    """(header, [(line number, row)]) of a CSV file with a header row; FileProblem naming the line if unreadable."""
+    reader = csv.DictReader(io.StringIO(read_text(path, what), newline=""))
+    try:
+        rows = [(reader.line_num, dict(row)) for row in reader]
+    except csv.Error as exc:
+        # the reader counts the lines it finished; the error is in the one after them
+        raise FileProblem(path, f"invalid CSV: {exc}", reader.line_num + 1) from None
+    return list(reader.fieldnames or []), rows
 
 
 def kind_of(value: Any) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import tempfile
@@ -15,7 +14,7 @@ from pydantic import ValidationError
 
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write, ensure_dir
-from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_mapping, read_text
+from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
 from cobe.core.results import ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
 from cobe.judge.checks import CHECKS, row_status
@@ -60,13 +59,9 @@ RESULTS_FILE = "a results file (CSV, a JSON array or JSON lines)"
 
 def read_records(path: Path) -> list[tuple[int, dict]]:
     """(line number, record) pairs from a CSV, a JSON array or a JSONL file."""
-    text = read_text(path, RESULTS_FILE)
     if path.suffix.lower() == ".csv":
-        reader = csv.DictReader(text.splitlines())
-        try:
-            return [(reader.line_num, dict(row)) for row in reader]
-        except csv.Error as exc:
-            raise InputError(f"{path}:{reader.line_num}: not valid CSV ({exc})") from None
+        return read_csv(path, RESULTS_FILE)[1]
+    text = read_text(path, RESULTS_FILE)
     stripped = text.lstrip()
     if stripped.startswith("["):
         data = parse_json(text, path)
