@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import http.client
 import itertools
 import json
@@ -39,7 +40,17 @@ from support.llm_replies import (
 )
 
 JUDGE_MARKER = "Answer with exactly one letter"
-_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+}
+# where each dialect carries the API key: OpenAI a bearer token, Anthropic and Gemini their own header
+_KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key")
 
 
 @dataclass
@@ -58,6 +69,8 @@ class Faults:
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
+    fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
+    echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
 
 
 @dataclass
@@ -76,6 +89,8 @@ class Stats:
     batch_lines: int = 0  # requests answered inside batches
     batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
     held: int = 0  # chat requests waiting now for hold_after to be lifted
+    failed: int = 0  # chat requests answered with fail_status
+    bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -129,7 +144,7 @@ class FakeLLMServer(AnthropicBatches):
                     return
                 lines = head.decode("latin-1").split("\r\n")
                 method, path, _ = lines[0].split(" ", 2)
-                length, close = 0, False
+                length, close, key = 0, False, ""
                 for line in lines[1:]:
                     name, _, value = line.partition(":")
                     name = name.lower()
@@ -137,8 +152,10 @@ class FakeLLMServer(AnthropicBatches):
                         length = int(value)
                     elif name == "connection" and value.strip().lower() == "close":
                         close = True
+                    elif name in _KEY_HEADERS:
+                        key = value.strip().removeprefix("Bearer ").strip()
                 body = await reader.readexactly(length) if length else b""
-                status, payload, headers = await self.route(method, path.split("?", 1)[0], body)
+                status, payload, headers = await self.route(method, path.split("?", 1)[0], body, key)
                 self.notify()
                 writer.write(_response(status, payload, headers))
                 if close:
@@ -147,7 +164,7 @@ class FakeLLMServer(AnthropicBatches):
         finally:
             writer.close()
 
-    async def route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+    async def route(self, method: str, path: str, body: bytes, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Dispatch one request to its endpoint."""
         if path == "/_stats":
             return 200, json.dumps(asdict(self.stats)).encode(), {}
@@ -165,6 +182,10 @@ class FakeLLMServer(AnthropicBatches):
                 ).encode(),
                 {},
             )
+        if path.startswith(("/v1/messages/batches", "/v1/files", "/v1/batches")) and self.faults.fail_status:
+            self.stats.failed += 1  # the batch endpoints refuse a bad key like the chat ones
+            said = f"Incorrect API key provided: {key}." if self.faults.echo_key else "request refused"
+            return self.faults.fail_status, _error_body(self.faults.fail_status, said), {}
         if path.startswith("/v1/messages/batches"):
             return self.message_batch_route(method, path, body)
         if path.startswith(("/v1/files", "/v1/batches")):
@@ -179,12 +200,14 @@ class FakeLLMServer(AnthropicBatches):
             kind = "google"
         else:
             return 404, _error_body(404, f"no route {method} {path}"), {}
-        return await self.answer(kind, path, json.loads(body))
+        return await self.answer(kind, path, json.loads(body), key)
 
-    async def answer(self, kind: str, path: str, request: dict) -> tuple[int, bytes, dict[str, str]]:
+    async def answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Apply faults in order, then reply in the dialect `kind` speaks."""
         faults, stats = self.faults, self.stats
         stats.requests += 1
+        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+        stats.bodies[digest] = stats.bodies.get(digest, 0) + 1
         if faults.hold_after is not None and stats.requests > faults.hold_after:
             stats.held += 1
             self.notify()
@@ -194,10 +217,15 @@ class FakeLLMServer(AnthropicBatches):
                 stats.held -= 1
         if faults.delay_s:
             await asyncio.sleep(faults.delay_s)
+        if faults.fail_status:
+            stats.failed += 1
+            said = f"Incorrect API key provided: {key}." if faults.echo_key else "request refused"
+            return faults.fail_status, _error_body(faults.fail_status, said), {}
         if faults.rate_limit > 0:
             faults.rate_limit -= 1
             stats.rate_limited += 1
-            return 429, _error_body(429, "rate limited"), {"Retry-After": faults.retry_after}
+            said = f"rate limited for key {key}" if faults.echo_key else "rate limited"
+            return 429, _error_body(429, said), {"Retry-After": faults.retry_after}
         if faults.server_error > 0:
             faults.server_error -= 1
             stats.server_errors += 1
@@ -353,7 +381,13 @@ def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
 
 
 def _error_body(status: int, message: str) -> bytes:
-    kind = {429: "rate_limit_error", 500: "api_error", 404: "not_found_error"}.get(status, "invalid_request_error")
+    kind = {
+        401: "authentication_error",
+        403: "permission_error",
+        404: "not_found_error",
+        429: "rate_limit_error",
+        500: "api_error",
+    }.get(status, "invalid_request_error")
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
@@ -423,7 +457,7 @@ class ThreadedServer(ServerClient):
         with self.app.changed:
             if not self.app.changed.wait_for(lambda: condition(self.app.stats), timeout):
                 raise AssertionError(f"the fake server never reached the awaited state: {self.app.stats}")
-            return replace(self.app.stats, models=dict(self.app.stats.models))
+            return replace(self.app.stats, models=dict(self.app.stats.models), bodies=dict(self.app.stats.bodies))
 
     def close(self) -> None:
         """Stop the loop and join the thread."""

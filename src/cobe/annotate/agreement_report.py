@@ -6,7 +6,6 @@ or a CSV of ratings, plus the run's results.jsonl), lays out the report and writ
 
 from __future__ import annotations
 
-import csv
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_csv
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -76,12 +76,9 @@ def _study_near(path: Path, run_dir: Path | None) -> Path | None:
 def labels_from_csv(path: str | Path, run_dir: str | Path | None = None) -> list[HumanLabel]:
     """Answers from a CSV with columns rater, item, label[, comment]; item is a key or a study item id."""
     path = Path(path)
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            records = list(csv.DictReader(handle))
-            fields = set(records[0]) if records else set()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ratings ({exc.strerror})") from exc
+    header, rows = read_csv(path, "a CSV of ratings (rater, item, label[, comment])")
+    records = [record for _, record in rows]
+    fields = set(header) if records else set()
     missing = {"rater", "item", "label"} - fields
     if records and missing:
         raise InputError(

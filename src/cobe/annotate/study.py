@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from cobe.annotate.store import Principal, StudyStore, study_file
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import iter_jsonl
 from cobe.core.results import ResultRow
 from cobe.web.tokens import new_token
 
@@ -40,19 +41,16 @@ def read_results(run_dir: str | Path) -> list[ResultRow]:
     path = Path(run_dir)
     if path.is_dir():
         path = path / RESULTS_FILE
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no results file (expected a run directory holding {RESULTS_FILE})")
     rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(ResultRow.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "row"
-                raise InputError(f"{path}:{number}: field {where}: {first['msg']}") from exc
+    for number, data in iter_jsonl(path, f"a {RESULTS_FILE} of result rows"):
+        try:
+            rows.append(ResultRow.model_validate(data))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "row"
+            raise InputError(f"{path}:{number}: field {where}: {first['msg']}") from exc
     return rows
 
 

@@ -20,6 +20,7 @@ from cobe.annotate.agreement_report import (
     study_panel,
     write_agreement,
 )
+from cobe.cli.types import RESAMPLES, SEED
 from cobe.core.errors import InputError
 from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -123,12 +124,12 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--resamples",
-    type=click.IntRange(min=0),
+    type=RESAMPLES,
     default=1000,
     show_default=True,
     help="Bootstrap resamples for the CIs (0: none).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Bootstrap seed.")
 def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resamples: int, seed: int) -> None:
     """Judge–human agreement for SOURCE: a study (directory or study.sqlite) or a CSV of ratings.
 
@@ -165,7 +166,7 @@ def judges() -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
 @click.option(
     "--resamples",
-    type=click.IntRange(min=0),
+    type=RESAMPLES,
     default=1000,
     show_default=True,
     help="Bootstrap resamples for kappa's CI.",

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from pydantic import ValidationError
 
-from cobe.core.errors import BudgetExceeded, InputError
+from cobe.core.errors import INTERRUPTED, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
@@ -19,6 +18,10 @@ from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
     from cobe.run.progress import PlainProgress, RichProgress
+
+
+#: the exit codes, shown under the help of every command that runs models
+EXIT_EPILOG = "\b\nExit codes:\n" + "\n".join(exit_code_lines())
 
 
 def _opt(*names: str, env: str | None, **kwargs: Any) -> Callable:
@@ -33,6 +36,18 @@ def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     if not names:
         raise click.BadParameter("expected template names separated by commas, e.g. A,B,C")
     return names
+
+
+max_retry_wait_option = _opt(
+    "--max-retry-wait",
+    env="COBE_MAX_RETRY_WAIT",
+    type=float,
+    default=120.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest wait a server's Retry-After may ask for; past it the call is recorded as rate-limited "
+    "and redone when the command runs again.",
+)
 
 
 def run_options(f: Callable) -> Callable:
@@ -134,6 +149,7 @@ def run_options(f: Callable) -> Callable:
                 show_default=True,
                 help="Retries of a call on 429, 5xx, timeouts and connection errors.",
             ),
+            max_retry_wait_option,
             _opt(
                 "--max-cost",
                 env="COBE_MAX_COST",
@@ -154,7 +170,7 @@ def run_options(f: Callable) -> Callable:
                 type=float,
                 default=0.0,
                 show_default=True,
-                help="Respondent sampling temperature.",
+                help="Respondent sampling temperature, 0-2.",
             ),
             _opt(
                 "--reasoning-effort",
@@ -200,7 +216,7 @@ def judge_options(f: Callable) -> Callable:
         "--judge-temperature",
         env="COBE_JUDGE_TEMPERATURE",
         type=float,
-        help="Judge temperature (default: the prompt set's, 0).",
+        help="Judge temperature, 0-2 (default: the prompt set's, 0).",
     )(f)
     f = _opt(
         "--judge-prompts",
@@ -215,14 +231,11 @@ def judge_options(f: Callable) -> Callable:
 
 
 def _config(params: dict[str, Any]) -> EvalConfig:
+    """The EvalConfig of a command's options; a value providers would refuse is an InputError naming the flag."""
     fields = set(EvalConfig.model_fields)
     data = {k: v for k, v in params.items() if k in fields and v is not None}
     data["models"] = list(params.get("models") or [])
-    try:
-        return EvalConfig(**data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
+    return EvalConfig(**data)
 
 
 def _progress(quiet: bool) -> PlainProgress | RichProgress | None:
@@ -249,7 +262,7 @@ def report_option(f: Callable) -> Callable:
 
 
 def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool, report: bool = False) -> None:
-    """Run with progress, then print one summary line; budget stops and Ctrl-C end cleanly."""
+    """Run with progress, then print one summary line; stops, unfinished items and Ctrl-C end with their exit code."""
     progress = _progress(quiet)
     try:
         if progress is not None:
@@ -260,17 +273,39 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
     except KeyboardInterrupt:
         where = f" in {run_dir}" if run_dir else ""
         click.echo(f"Interrupted; finished work is saved{where}. Run the same command again to resume.", err=True)
-        sys.exit(130)
-    except BudgetExceeded as exc:
-        raise BudgetExceeded(f"{exc} (run dir: {run_dir})") from None
+        sys.exit(INTERRUPTED)
+    except RunStopped as exc:  # --max-cost, or a provider refusing the key: the same command resumes
+        raise type(exc)(f"{exc} (run dir: {run_dir})") from None
     for notice in summary.notices:
         click.echo(f"note: {notice}", err=True)
     click.echo(summary_line(summary))
     if report and summary.dry_run is None and summary.judge:
-        from cobe.report.writer import refresh_run_report
+        _refresh_report(summary.run_dir)
+    if summary.dry_run is None and summary.state == RunIncomplete.state:
+        again = "run the same command again to retry them"
+        if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
+            again = (
+                "run it again to retry failed judge calls, and `cobe eval` with the run's options for failed responses"
+            )
+        raise RunIncomplete(
+            f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries "
+            f"(see response_error and unscored in {Path(summary.run_dir) / 'results.jsonl'}); {again}"
+        )
 
-        if refresh_run_report(summary.run_dir):
-            click.echo(f"report: {Path(summary.run_dir) / 'report.html'}", err=True)
+
+def _refresh_report(run_dir: Path) -> None:
+    """Redraw the run's report.html, under the run directory's lock like every write there."""
+    from cobe.core.lock import directory_lock
+    from cobe.report.writer import refresh_run_report
+
+    try:
+        with directory_lock(run_dir, "report"):
+            drawn = refresh_run_report(run_dir)
+    except RunDirBusy as exc:  # another command took the directory the moment this one let go
+        click.echo(f"note: report not redrawn; {exc}", err=True)
+        return
+    if drawn:
+        click.echo(f"report: {Path(run_dir) / 'report.html'}", err=True)
 
 
 def _fmt_acc(value: Any) -> str:
@@ -306,10 +341,13 @@ def summary_line(summary: RunSummary) -> str:
     if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
         made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
     cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch") if r in calls)
-    return f"{summary.run_dir}: {summary.state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
+    state = summary.state
+    if summary.unfinished:
+        state += f" ({summary.unfinished} of {summary.items} items unfinished)"
+    return f"{summary.run_dir}: {state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
 
 
-@click.command("eval")
+@click.command("eval", epilog=EXIT_EPILOG)
 @run_options
 @_opt("--judge", "-j", env="COBE_JUDGE", metavar="SPEC", help="Judge model spec, e.g. openai/gpt-5.4.")
 @judge_options
@@ -331,7 +369,7 @@ def eval_cmd(**params: Any) -> None:
     _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"], params["report"])
 
 
-@click.command("generate")
+@click.command("generate", epilog=EXIT_EPILOG)
 @run_options
 def generate_cmd(**params: Any) -> None:
     """Generate responses only; judge them later with `cobe judge RUN_DIR --judge SPEC`."""
@@ -342,7 +380,7 @@ def generate_cmd(**params: Any) -> None:
     _run(lambda progress: generate(config, progress), run_dir, params["quiet"])
 
 
-@click.command("judge")
+@click.command("judge", epilog=EXIT_EPILOG)
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @_opt("--judge", "-j", env="COBE_JUDGE", required=True, metavar="SPEC", help="Judge model spec.")
 @judge_options
@@ -358,6 +396,7 @@ def generate_cmd(**params: Any) -> None:
     show_default=True,
     help="Retries per call.",
 )
+@max_retry_wait_option
 @_opt(
     "--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command."
 )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -11,8 +13,9 @@ from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
+from cobe.cli.types import ALPHA, RESAMPLES, SEED
 from cobe.core.errors import InputError
-from cobe.report.writer import DEFAULT_FORMATS, build_report
+from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,12 +86,22 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
     help="Comma-separated outputs: md, html, csv, json, png, svg.",
 )
 @click.option(
-    "--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none)."
+    "--resamples",
+    type=RESAMPLES,
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples for the 95% CIs (0: none).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
 def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs."""
-    report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed)
+    from cobe.core.lock import directory_lock
+
+    target = Path(out) if out is not None else default_out(runs)
+    # writing into a directory that exists (a run directory, by default) waits for no one: a command
+    # at work there holds its lock, and this report would be overwritten by that command's anyway
+    with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
+        report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed)
     console = _console()
     console.print(leaderboard_table(report.leaderboard))
     console.print(f"Wrote {len(report.files)} files under {report.out}")
@@ -102,9 +115,9 @@ def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: 
 @click.argument("run_b", type=RUNS)
 @click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
 @click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
-@click.option("--resamples", type=int, default=1000, show_default=True, help="Paired bootstrap resamples.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--resamples", type=RESAMPLES, default=1000, show_default=True, help="Paired bootstrap resamples.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--alpha", type=ALPHA, default=0.05, show_default=True, help="Significance level.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_cmd(
     run_a: str,

@@ -8,7 +8,6 @@ in the summary, and never averaged as a score.
 
 from __future__ import annotations
 
-import csv
 import random
 import sqlite3
 import statistics
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_csv
 from cobe.curate.project import RELEASABLE, Item, Project, now
 from cobe.curate.review import add_reviewer
 
@@ -185,14 +185,11 @@ def import_ratings(project: Project, path: str | Path, audit_id: int | None = No
     """
     audit_id = audit_id or latest_audit(project)
     source = Path(path)
-    if not source.is_file():
-        raise InputError(f"{source}: no such file")
-    with source.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in ("expert", "item_id") if c not in (reader.fieldnames or [])]
-        if missing:
-            raise InputError(f"{source}: missing column {missing[0]!r}; expected {', '.join(CSV_COLUMNS)}")
-        rows = list(reader)
+    header, lines = read_csv(source, "a CSV of expert ratings")
+    missing = [c for c in ("expert", "item_id") if c not in header]
+    if missing:
+        raise InputError(f"{source}: missing column {missing[0]!r}; expected {', '.join(CSV_COLUMNS)}")
+    rows = [row for _, row in lines]
     for line, row in enumerate(rows, start=2):
         where = f"{source}:{line}"
         expert = (row.get("expert") or "").strip()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.curate.audit import audit_summary, summary_markdown
 from cobe.curate.datasheet import pipeline_counts, render_datasheet
 from cobe.curate.project import RELEASABLE, Item, Project, now
@@ -87,7 +88,7 @@ def release(
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"{target}: exists and is not a directory")
-    target.mkdir(parents=True, exist_ok=True)
+    ensure_dir(target, "release directory")
     sides = assign_split(project, items, public_share, seed)
     scenarios = [i.scenario for i in items]
     result = ReleaseResult(target, [i.id for i in items], held_back=held_back)

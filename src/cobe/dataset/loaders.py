@@ -64,9 +64,8 @@ def _read(raw: RawFile) -> LoadResult:
         scenario = build_scenario(rec, record_shape)
         result.problems.extend(rec.sink.problems)
         if scenario is not None:
-            result.scenarios.append(scenario)
-            result.lines.setdefault(scenario.id, rec.line)
-            if result.lines[scenario.id] != rec.line:
+            # by id, not by line: a JSON file written on one line has every record on line 1
+            if scenario.id in result.lines:
                 result.problems.append(
                     Problem(
                         file=raw.path,
@@ -76,6 +75,8 @@ def _read(raw: RawFile) -> LoadResult:
                         message="duplicate id (earlier in this file)",
                     )
                 )
+            result.scenarios.append(scenario)
+            result.lines.setdefault(scenario.id, rec.line)
     return result
 
 

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_mapping, read_text
 from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, criterion
-from cobe.models.base import GenerateConfig, Message
+from cobe.models.base import GenerateConfig, MaxTokens, Message, Temperature
 
 JUDGES_DIR = Path(str(files("cobe.judge").joinpath("prompts")))
 #: the set a command uses when no --judge-prompts is given: the paper's structure (App. D.2)
@@ -56,8 +57,8 @@ class JudgeConfig(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     name: str | None = None
-    temperature: float = 0.0
-    max_tokens: int = 5
+    temperature: Temperature = 0.0
+    max_tokens: MaxTokens = 5
     logprobs: bool = True
     parser: Literal["tf"] = "tf"
     # answers a provider may restrict decoding to (llama.cpp does); others rely on the prompt
@@ -149,12 +150,7 @@ def _resolve(name_or_dir: str) -> Path:
 
 
 def _read_config(path: Path) -> JudgeConfig:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a mapping of settings")
+    data = read_mapping(path, "a judge prompt config (YAML)")
     try:
         return JudgeConfig.model_validate(data)
     except ValidationError as exc:
@@ -166,7 +162,7 @@ def _read_config(path: Path) -> JudgeConfig:
 def _load_config(root: Path) -> JudgeConfig:
     """The folder's config.yaml; without one, the bundled paper set's settings under the folder's name."""
     path = root / "config.yaml"
-    if path.is_file():
+    if os.path.lexists(path):  # anything there is read as a config, so a FIFO or a folder is refused, not skipped
         return _read_config(path)
     paper = _read_config(JUDGES_DIR / DEFAULT_JUDGE_PROMPTS / "config.yaml")
     return paper.model_copy(update={"name": root.name})
@@ -174,9 +170,9 @@ def _load_config(root: Path) -> JudgeConfig:
 
 def _load_check(root: Path, check: str) -> str:
     path = root / f"{check}.txt"
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: missing; a judge prompt set needs one text file per check ({', '.join(CHECKS)})")
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, "a judge prompt text file")
     used = placeholders(text)
     unknown = used - JUDGE_FIELDS - set(PAPER_FIELDS.values())
     if unknown:
@@ -206,7 +202,7 @@ def load_judge_prompts(name_or_dir: str = DEFAULT_JUDGE_PROMPTS) -> JudgePromptS
         config = config.model_copy(update={"name": name_or_dir})
     texts: dict[str, str] = {check: _load_check(root, check) for check in CHECKS}
     system_path = root / "system.txt"
-    system = system_path.read_text(encoding="utf-8").strip() if system_path.is_file() else None
+    system = read_text(system_path, "a system prompt text file").strip() if system_path.exists() else None
     payload = {"config": config.model_dump(mode="json"), "texts": texts, "system": system}
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()[:12]
     return JudgePromptSet(

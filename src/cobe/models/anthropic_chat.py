@@ -8,6 +8,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
 from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
@@ -145,7 +146,9 @@ class AnthropicChat(Provider):
 
 @register("anthropic")
 def _anthropic_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("ANTHROPIC_API_KEY")
+    key = env_secret("ANTHROPIC_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the ANTHROPIC_API_KEY environment variable")
-    return AnthropicChat(spec, model, api_key=key, base_url=os.environ.get("ANTHROPIC_BASE_URL") or None)
+    provider = AnthropicChat(spec, model, api_key=key, base_url=os.environ.get("ANTHROPIC_BASE_URL") or None)
+    provider.key_env = "ANTHROPIC_API_KEY"
+    return provider

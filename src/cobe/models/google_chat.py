@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
 from cobe.models.openai_chat import TOP_LOGPROBS
 from cobe.models.reasoning import thinking_budget
@@ -129,7 +130,9 @@ class GoogleChat(Provider):
 
 @register("google")
 def _google_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")
+    key = env_secret("GOOGLE_API_KEY", "GEMINI_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the GOOGLE_API_KEY (or GEMINI_API_KEY) environment variable")
-    return GoogleChat(spec, model, api_key=key, base_url=os.environ.get("GOOGLE_GEMINI_BASE_URL") or None)
+    provider = GoogleChat(spec, model, api_key=key, base_url=os.environ.get("GOOGLE_GEMINI_BASE_URL") or None)
+    provider.key_env = "GOOGLE_API_KEY" if os.environ.get("GOOGLE_API_KEY") else "GEMINI_API_KEY"
+    return provider

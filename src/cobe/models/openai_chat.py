@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason, sampling_fields
 from cobe.models.registry import register
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
@@ -159,10 +160,12 @@ def _env_name(service: str, suffix: str) -> str:
 
 @register("openai")
 def _openai_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("OPENAI_API_KEY")
+    key = env_secret("OPENAI_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the OPENAI_API_KEY environment variable")
-    return OpenAIChat(spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None)
+    provider = OpenAIChat(spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None)
+    provider.key_env = "OPENAI_API_KEY"
+    return provider
 
 
 @register("openai-api")
@@ -179,5 +182,7 @@ def _openai_api_factory(spec: str, model: str) -> Provider:
             " (several servers: comma-separated)"
         )
     # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy
-    key = os.environ.get(key_var) or "EMPTY"
-    return OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
+    key = env_secret(key_var) or "EMPTY"
+    provider = OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
+    provider.key_env = key_var
+    return provider

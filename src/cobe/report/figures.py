@@ -106,8 +106,10 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> pl
         ax.set_ylim(0, 110)
         ax.set_ylabel(spec.ylabel)
     ax.set_title(spec.title, loc="left", fontweight="bold")
-    # outside the axes, so the legend never hides a bar or the axis label
-    fig.legend(frameon=False, fontsize=8, loc="outside lower center", ncols=min(n_mod, 4))
+    # outside the axes, so the legend never hides a bar or the axis label; a run where nothing was
+    # scored draws no bar, and then has nothing to list
+    if ax.get_legend_handles_labels()[0]:
+        fig.legend(frameon=False, fontsize=8, loc="outside lower center", ncols=min(n_mod, 4))
     return fig
 
 

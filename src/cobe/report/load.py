@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +10,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import iter_jsonl, read_json
 from cobe.core.results import ResultRow
 from cobe.score.accuracy import rows_frame
 
@@ -37,7 +37,7 @@ def results_path(path: str | Path) -> Path:
     path = Path(path)
     if path.is_dir():
         path = path / RESULTS_FILE
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no results file; expected a run directory holding {RESULTS_FILE}")
     return path
 
@@ -46,31 +46,21 @@ def read_results(path: str | Path) -> list[dict]:
     """Every row of a results.jsonl, validated as a ResultRow; the first bad line raises InputError."""
     file = results_path(path)
     rows: list[dict] = []
-    with file.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{file}:{number}: not valid JSON ({exc.msg})") from None
-            try:
-                rows.append(ResultRow.model_validate(data).model_dump())
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(part) for part in first["loc"]) or "row"
-                raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
+    for number, data in iter_jsonl(file, f"a {RESULTS_FILE} of result rows"):
+        try:
+            rows.append(ResultRow.model_validate(data).model_dump())
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "row"
+            raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
     return rows
 
 
 def _read_agreement(directory: Path) -> dict | None:
     path = directory / AGREEMENT_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
+    data = read_json(path, "an agreement report (JSON)")
     if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
         raise InputError(f"{path}: metrics: expected a top-level object with a 'metrics' object")
     return data

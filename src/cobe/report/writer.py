@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.report.load import RunSet, load_runs
 from cobe.report.tables import build_tables, write_tables
 
@@ -89,7 +90,7 @@ def build_report(
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
     runs = load_runs(paths)
     out_dir = Path(out) if out is not None else default_out(paths)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
     labels = tables["leaderboard"]["label"].tolist()
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from cobe.core.errors import InputError
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
-from cobe.models.base import ReasoningEffort
+from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
 from cobe.models.reasoning import default_max_tokens
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
 SMOKE_NOTICE = f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing."
+
+
+# pacing, timeouts and money: finite (inf and nan parse as floats), and positive where zero means nothing
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 
 
 class EvalConfig(BaseModel):
@@ -33,23 +39,31 @@ class EvalConfig(BaseModel):
     run_dir: Path | None = None
     runs_root: Path = Path("runs")
     force_new: bool = False
-    concurrency: int | None = Field(default=None, ge=1)
-    rpm: float | None = Field(default=None, gt=0)
-    tpm: float | None = Field(default=None, gt=0)
-    timeout: float | None = Field(default=None, gt=0)
-    max_retries: int = Field(default=6, ge=0)
-    retry_backoff: float = Field(default=1.0, ge=0)  # first backoff in seconds; doubles per retry
-    max_cost: float | None = Field(default=None, ge=0)
+    concurrency: int | None = Field(default=None, ge=1, le=100_000)
+    rpm: Positive | None = None
+    tpm: Positive | None = None
+    timeout: Positive | None = None
+    max_retries: int = Field(default=6, ge=0, le=1000)
+    retry_backoff: NonNegative = 1.0  # first backoff in seconds; doubles per retry
+    max_retry_wait: NonNegative = 120.0  # the longest Retry-After waited; past it the call is given up
+    max_cost: NonNegative | None = None
     prices: Path | None = None
     dry_run: bool = False
-    temperature: float | None = 0.0  # respondent; recorded with every call
+    temperature: Temperature | None = 0.0  # respondent; recorded with every call
     # respondent thinking / reasoning effort (App. D.1: "medium" or the provider's default); None: not sent
     reasoning_effort: ReasoningEffort | None = None
     # respondent token limit; None: 512, or room for thinking plus the answer when an effort is set
-    max_tokens: int | None = Field(default=None, ge=1)
-    judge_temperature: float | None = None  # None: the judge prompt set's own (0 by default)
+    max_tokens: MaxTokens | None = None
+    judge_temperature: Temperature | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
-    batch_poll: float = Field(default=30.0, gt=0)  # seconds between batch status polls
+    batch_poll: Positive = 30.0  # seconds between batch status polls
+
+    def __init__(self, **data: Any) -> None:
+        """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise InputError(option_problem(exc)) from None
 
     @field_validator("models")
     @classmethod
@@ -94,6 +108,15 @@ class EvalConfig(BaseModel):
         return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run"})
 
 
+def option_problem(exc: ValidationError) -> str:
+    """The first problem of a ValidationError as one line: `--max-tokens 0: Input should be ...`."""
+    first = exc.errors()[0]
+    name = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "options"
+    given = first.get("input")
+    shown = f" {str(given)[:60]}" if isinstance(given, (int, float, str)) and not isinstance(given, bool) else ""
+    return f"{name}{shown}: {first['msg']}"
+
+
 class EvalOptions(TypedDict, total=False):
     """The keyword options of `cobe.run_eval`: every EvalConfig field but models, judge and data."""
 
@@ -112,6 +135,7 @@ class EvalOptions(TypedDict, total=False):
     timeout: float | None
     max_retries: int
     retry_backoff: float
+    max_retry_wait: float
     max_cost: float | None
     prices: str | Path | None
     dry_run: bool
@@ -148,3 +172,5 @@ class RunSummary(BaseModel):
     wall_s: float = 0.0
     notices: list[str] = Field(default_factory=list)
     dry_run: DryRunEstimate | None = None
+    items: int = 0  # model × scenario × template items of the run
+    unfinished: int = 0  # items with no response, or a check not judged, in the store (errors included)

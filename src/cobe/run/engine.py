@@ -7,7 +7,8 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
-from cobe.core.errors import BudgetExceeded, InputError
+from cobe.core.errors import InputError, RunStopped
+from cobe.core.lock import directory_lock
 from cobe.judge.checker import CheckResult, Judge
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import CallRecord
@@ -51,7 +52,7 @@ class Session:
         self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
         self.progress: Progress = progress or _NoProgress()
         self.notices = list(plan.notices)
-        self.stopped: BudgetExceeded | None = None
+        self.stopped: RunStopped | None = None  # a budget or authentication stop
         self.judge: Judge | None = None
         self.batch: BatchJudge | None = None
         if (judge := plan.judge) is not None:
@@ -69,11 +70,13 @@ class Session:
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
         start = time.perf_counter()
+        unfinished = 0
         session_id = self.store.start_session(self.run_id, self.plan.command)
         state = "interrupted"
         try:
             await self._pipeline()
-            state = "stopped-budget" if self.stopped else "complete"
+            unfinished = self._unfinished()
+            state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
             self.done.forget()  # free the preloaded rows before the exports reread them
             wall = time.perf_counter() - start
@@ -103,6 +106,8 @@ class Session:
             summary=summary,
             stats=stats,
             wall_s=wall,
+            items=len(self.plan.items),
+            unfinished=unfinished,
             notices=self.notices,
         )
 
@@ -136,10 +141,17 @@ class Session:
             self.done.reload_responses()
         try:
             await self.batch.run(self._batch_requests())
-        except BudgetExceeded as exc:
+        except RunStopped as exc:
             self.stopped = exc
             return
         await self._work(generate=False)
+
+    def _unfinished(self) -> int:
+        """Items whose response, or (with a judge) one of whose checks, is not in the store without error."""
+        left = StoredWork(self.store, self.run_id, self.plan.judge.ref if self.plan.judge else None)
+        if self.plan.judge is None:
+            return sum(1 for item in self.plan.items if left.response(item) is None)
+        return sum(1 for item in self.plan.items if not left.judged(item))
 
     def _batch_requests(self) -> list[BatchRequest]:
         """The first ask of every judge check not yet stored, for items whose response exists."""
@@ -169,8 +181,8 @@ class Session:
                     return
                 try:
                     await self._item(item, generate, judge)
-                except BudgetExceeded as exc:
-                    self.stopped = exc
+                except RunStopped as exc:  # --max-cost reached, or the provider refuses the key
+                    self.stopped = self.stopped or exc
                     return
 
         await asyncio.gather(*(worker() for _ in range(workers)))
@@ -269,6 +281,7 @@ def _caller(store: Store, config: EvalConfig) -> Caller:
         timeout=config.timeout,
         max_retries=config.max_retries,
         backoff=config.retry_backoff,
+        max_retry_wait=config.max_retry_wait,
     )
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
@@ -318,10 +331,12 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
         from cobe.run.estimate import estimate  # only dry runs need the estimator
 
         return estimate(plan)
-    store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
-    session = open_session(plan, store, progress)
-    session.notices.extend(set_aside)
-    return await session.run()
+    load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
+    with directory_lock(plan.run_dir, plan.command):  # one writer per run directory, for the whole command
+        store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
+        session = open_session(plan, store, progress)
+        session.notices.extend(set_aside)
+        return await session.run()
 
 
 async def aevaluate(
@@ -351,13 +366,16 @@ async def ajudge_run(
 ) -> RunSummary:
     """Async form of `judge_run`."""
     run_dir = Path(run_dir)
-    store = Store(find_store(run_dir))
-    try:
-        plan = plan_rejudge(store, run_dir, judge, judge_prompts, options)
-    except BaseException:
-        store.close()
-        raise
-    return await open_session(plan, store, progress).run()
+    path = find_store(run_dir)
+    load_prices(options.get("prices"))  # refused before the store is touched
+    with directory_lock(run_dir, "judge"):
+        store = Store(path)
+        try:
+            plan = plan_rejudge(store, run_dir, judge, judge_prompts, options)
+        except BaseException:
+            store.close()
+            raise
+        return await open_session(plan, store, progress).run()
 
 
 def judge_run(

@@ -47,6 +47,11 @@ class Limits:
         self.rpm = TokenBucket(rpm) if rpm else None
         self.tpm = TokenBucket(tpm) if tpm else None
         self.paused_until = 0.0  # monotonic time before which no new request starts
+        self.closed = False  # the provider refused the key: nothing more is sent to it
+
+    def close(self) -> None:
+        """Send nothing more through this lane (calls waiting for a slot give up instead of sending)."""
+        self.closed = True
 
     def pause(self, seconds: float) -> None:
         """The server asked us to wait (Retry-After): hold every new request of this provider."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.lock import lock_holder
 from cobe.core.sqlite import UnusableDatabase
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
@@ -170,6 +171,12 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
             db.close()
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"
+        holder = lock_holder(path)
+        if holder is not None:  # a command is at work here now, whatever the store says
+            entry["state"] = "running"
+            entry["held_by"] = holder
+        elif entry["state"] == "running":  # said running, but nobody holds the lock: killed
+            entry["state"] = "interrupted"
         summary = path / "summary.json"
         if summary.is_file():
             try:
