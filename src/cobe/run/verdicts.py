@@ -32,9 +32,16 @@ class Shown:
 
 def _result(check: str, row: sqlite3.Row) -> CheckResult:
     return CheckResult(
-        check, row["verdict"], row["raw"], row["p_true"], row["unscored_reason"], row["error"],
-        input_tokens=row["input_tokens"], output_tokens=row["output_tokens"], cost_usd=row["cost_usd"],
-    )  # fmt: skip
+        check,
+        row["verdict"],
+        row["raw"],
+        row["p_true"],
+        row["unscored_reason"],
+        row["error"],
+        input_tokens=row["input_tokens"],
+        output_tokens=row["output_tokens"],
+        cost_usd=row["cost_usd"],
+    )
 
 
 class ShownVerdicts:

@@ -184,8 +184,10 @@ def verdict_diff(
 ) -> pd.DataFrame:
     """How verdicts move between two judgings (a → b) of the same responses, per check and overall:
     the responses compared (scored by both), flips, their direction, and the pass rates (%) and change."""
-    counts = {target: {"compared": 0, "flips": 0, "t_to_f": 0, "f_to_t": 0, "pass_a": 0, "pass_b": 0}
-              for target in (*CHECKS, OVERALL)}  # fmt: skip
+    counts = {
+        target: {"compared": 0, "flips": 0, "t_to_f": 0, "f_to_t": 0, "pass_a": 0, "pass_b": 0}
+        for target in (*CHECKS, OVERALL)
+    }
     for a, b in pairs:
         letters: dict[str, tuple[Verdict | None, Verdict | None]] = {c: (a.get(c), b.get(c)) for c in CHECKS}
         letters[OVERALL] = (
