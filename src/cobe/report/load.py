@@ -128,4 +128,6 @@ def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("failure_modes", "tags", "preserve", "change"):
         if column in flat.columns:
             flat[column] = flat[column].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
+    if "member_verdicts" in flat.columns:  # judge → check → samples: nested, so one JSON text per row
+        flat["member_verdicts"] = flat["member_verdicts"].map(lambda v: json.dumps(v) if v else None)
     return flat
