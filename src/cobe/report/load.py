@@ -55,7 +55,10 @@ def read_results(path: str | Path) -> list[dict]:
             except json.JSONDecodeError as exc:
                 raise InputError(f"{file}:{number}: not valid JSON ({exc.msg})") from None
             try:
-                rows.append(ResultRow.model_validate(data).model_dump())
+                row = ResultRow.model_validate(data).model_dump()
+                if not row["member_verdicts"]:  # only panels and samples have them; no empty column otherwise
+                    del row["member_verdicts"]
+                rows.append(row)
             except ValidationError as exc:
                 first = exc.errors()[0]
                 where = ".".join(str(part) for part in first["loc"]) or "row"
@@ -129,5 +132,7 @@ def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
         if column in flat.columns:
             flat[column] = flat[column].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
     if "member_verdicts" in flat.columns:  # judge → check → samples: nested, so one JSON text per row
-        flat["member_verdicts"] = flat["member_verdicts"].map(lambda v: json.dumps(v) if v else None)
+        flat["member_verdicts"] = flat["member_verdicts"].map(
+            lambda v: json.dumps(v) if isinstance(v, dict) and v else None
+        )
     return flat

@@ -28,19 +28,30 @@ _PASS_LETTER: dict[str, Verdict] = {"passed": "T", "failed": "F"}
 Samples = Mapping[str, Sequence[Verdict | None]]  # check → each sample's verdict
 
 
+def members_of(value: Any) -> dict[str, Samples]:
+    """A row's member verdicts; {} where it has none (a missing cell of a frame mixing runs is NaN)."""
+    return value if isinstance(value, dict) else {}
+
+
 def judges_of(df: pd.DataFrame) -> list[str]:
     """The judges named in the rows' member verdicts, in first-seen order."""
     if df.empty or "member_verdicts" not in df.columns:
         return []
     seen: dict[str, None] = {}
     for members in df["member_verdicts"]:
-        seen.update(dict.fromkeys(members or {}))
+        seen.update(dict.fromkeys(members_of(members)))
     return list(seen)
 
 
 def judge_verdicts(samples: Samples) -> dict[str, Verdict | None]:
     """One judge's verdict per check: the strict majority of its samples (None on a tie or none)."""
     return {check: majority(samples.get(check, ()), "samples")[0] for check in CHECKS}
+
+
+def _error(rec: dict[str, Any]) -> str | None:
+    """A row's respondent error (a frame may hold NaN where a row has none)."""
+    value = rec.get("response_error")
+    return value if isinstance(value, str) else None
 
 
 def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
@@ -59,12 +70,12 @@ def member_frame(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFra
     for rec in _records(df):
         base = {key: rec[key] for key in (*by, "template")}
         out.append(base | {"judge": PANEL, "status": rec["status"]})
-        members = rec.get("member_verdicts") or {}
+        members = members_of(rec.get("member_verdicts"))
         for judge in judges:
             if judge not in members:
                 out.append(base | {"judge": judge, "status": rec["status"]})
                 continue
-            status, _ = row_status(judge_verdicts(members[judge]), rec.get("response_error"))
+            status, _ = row_status(judge_verdicts(members[judge]), _error(rec))
             out.append(base | {"judge": judge, "status": status})
     return rows_frame(out)
 
@@ -105,13 +116,13 @@ def judge_agreement(df: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=columns)
     tables: dict[str, list[list[Verdict | None]]] = {target: [] for target in (*CHECKS, OVERALL)}
     for rec in _records(df):
-        members = rec.get("member_verdicts") or {}
+        members = members_of(rec.get("member_verdicts"))
         if not members:
             continue
         verdicts = {judge: judge_verdicts(members.get(judge, {})) for judge in judges}
         for check in CHECKS:
             tables[check].append([verdicts[judge][check] for judge in judges])
-        statuses = [row_status(verdicts[judge], rec.get("response_error"))[0] for judge in judges]
+        statuses = [row_status(verdicts[judge], _error(rec))[0] for judge in judges]
         tables[OVERALL].append([_PASS_LETTER.get(status) for status in statuses])
     return pd.DataFrame([_agreement_row(target, table) for target, table in tables.items()], columns=columns)
 
@@ -123,7 +134,7 @@ def flip_rates(df: pd.DataFrame) -> pd.DataFrame:
     counts: dict[tuple[str, str], list[int]] = {}
     sampled = False
     for rec in _records(df):
-        for judge, samples in (rec.get("member_verdicts") or {}).items():
+        for judge, samples in members_of(rec.get("member_verdicts")).items():
             for check in CHECKS:
                 votes = list(samples.get(check, ()))
                 sampled = sampled or len(votes) > 1
