@@ -203,3 +203,20 @@ def test_a_submission_the_provider_never_received_is_sent_again(fake, data_file,
     assert evaluate(config(data_file, tmp_path / "run", True)).state == "complete"
     stats = fake.stats()
     assert stats["batches"] == 1 and stats["batch_lines"] == 36 and stats["judge_requests"] == 0
+
+
+def test_a_panel_with_samples_sends_one_batch_per_judge(fake, data_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE2_BASE_URL", fake.base_url)
+    panel = [SPEC, "openai-api/fake2/fake-model"]
+    normal = evaluate(
+        config(data_file, tmp_path / "normal", False).model_copy(update={"judge": panel, "judge_samples": 2})
+    )
+    before = fake.stats()
+    batch = evaluate(
+        config(data_file, tmp_path / "batch", True).model_copy(update={"judge": panel, "judge_samples": 2})
+    )
+    after = fake.stats()
+    assert after["judge_requests"] == before["judge_requests"], "no judge call went through chat.completions"
+    assert after["batches"] - before["batches"] == 2 and after["batch_lines"] - before["batch_lines"] == 144
+    assert batch.stats["judge-batch"]["calls_made"] == 144 and batch.stats["judge"]["calls_made"] == 0
+    assert results(batch.run_dir) == results(normal.run_dir)

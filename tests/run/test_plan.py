@@ -148,7 +148,8 @@ def test_a_session_judges_with_the_plans_settings(data_file):
     )
     session = open_session(plan, Store(plan.run_dir / STORE_NAME))
     try:
-        assert session.judge is not None and session.judge.settings is plan.judge.settings
+        assert session.panel is not None and plan.judge is not None
+        assert [judge.settings for judge in session.panel.members] == [plan.judge.settings]
     finally:
         session.store.close()
 

@@ -1,4 +1,5 @@
-"""`cobe agreement` (judge vs. human majority) and `cobe judges analyze` (rank judges by that agreement)."""
+"""`cobe agreement` (judge vs. human majority), `cobe judges analyze` (rank judges by that agreement) and
+`cobe judges diff` (verdict flips between two judge prompt sets)."""
 
 from __future__ import annotations
 
@@ -154,7 +155,7 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
 
 @click.group("judges")
 def judges() -> None:
-    """Compare judges against human ratings."""
+    """Compare judges: against human ratings, and one judge's verdicts across prompt sets."""
 
 
 @judges.command("analyze")
@@ -200,3 +201,80 @@ def analyze_cmd(
         )
     _console().print(table)
     _console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
+
+
+@judges.command("diff")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--prompts",
+    default="paper,contextual",
+    show_default=True,
+    metavar="A,B",
+    help="The two judge prompt sets to compare (names or directories).",
+)
+@click.option(
+    "--judge",
+    "judge_specs",
+    multiple=True,
+    metavar="SPEC",
+    help="Judge (repeat for a panel) whose verdicts to compare; verdicts it lacks under either set are judged "
+    "first, without changing which judge the run shows [default: the run's judge, and nothing is called].",
+)
+@click.option(
+    "--judge-samples", type=click.IntRange(min=1), default=None, metavar="K", help="Samples per check to compare."
+)
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
+@click.option("--max-cost", type=click.FloatRange(min=0), default=None, metavar="USD", help="Spending cap.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def diff_cmd(
+    run_dir: Path,
+    prompts: str,
+    judge_specs: tuple[str, ...],
+    judge_samples: int | None,
+    concurrency: int | None,
+    max_cost: float | None,
+    as_json: bool,
+) -> None:
+    """How many verdicts flip when RUN_DIR's responses are judged with a second prompt set.
+
+    Per check and for the overall pass/fail: responses compared (scored under both sets), flips and
+    their direction, the flip rate, and the pass rate under each set with its change.
+    """
+    from cobe.run.judge_diff import judges_diff
+
+    result = judges_diff(
+        run_dir,
+        prompts,
+        list(judge_specs) or None,
+        judge_samples=judge_samples,
+        concurrency=concurrency,
+        max_cost=max_cost,
+    )
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    first, second = result.prompts
+    samples = f", {result.samples} samples per check" if result.samples > 1 else ""
+    table = Table(title=f"{result.judge}: A = {first}, B = {second} ({result.responses} responses{samples})")
+    table.add_column("check", no_wrap=True, min_width=10)
+    for column in ("compared", "flips", "flip %", "T→F", "F→T", "pass % A", "pass % B", "change"):
+        table.add_column(column, justify="right")
+    for r in result.records():
+        change = r["pass_rate_change"]
+        table.add_row(
+            r["target"],
+            str(r["compared"]),
+            str(r["flips"]),
+            _num(r["flip_rate"], 1),
+            str(r["t_to_f"]),
+            str(r["f_to_t"]),
+            _num(r["pass_rate_a"], 1),
+            _num(r["pass_rate_b"], 1),
+            "—" if change is None else f"{change:+.1f}",
+        )
+    Console(highlight=False, markup=False, emoji=False, width=max(100, Console().width)).print(table)
+    for prompt_set, stats in result.judged.items():
+        _console().print(
+            f"Judged first with {prompt_set}: {stats.get('calls_made', 0)} calls made, "
+            f"{stats.get('calls_cached', 0)} from the store."
+        )

@@ -213,6 +213,16 @@ def judge_options(f: Callable) -> Callable:
         "asynchronous; a killed run resumes waiting on the same batch.",
     )(f)
     f = _opt(
+        "--judge-samples",
+        env="COBE_JUDGE_SAMPLES",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        metavar="K",
+        help="Ask each judge every check K times, at a temperature above 0 (1.0 unless --judge-temperature says "
+        "otherwise); its verdict is the majority of the K, a tie unscored. Reports the verdict flip rate per check.",
+    )(f)
+    f = _opt(
         "--judge-temperature",
         env="COBE_JUDGE_TEMPERATURE",
         type=float,
@@ -347,9 +357,15 @@ def summary_line(summary: RunSummary) -> str:
     return f"{summary.run_dir}: {state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
 
 
+JUDGE_HELP = (
+    "Judge model spec, e.g. openai/gpt-5.4. Repeat it (or give a comma list) for a panel: each check's verdict "
+    "is the strict majority of the judges with a parseable verdict, a tie unscored."
+)
+
+
 @click.command("eval", epilog=EXIT_EPILOG)
 @run_options
-@_opt("--judge", "-j", env="COBE_JUDGE", metavar="SPEC", help="Judge model spec, e.g. openai/gpt-5.4.")
+@_opt("--judge", "-j", env="COBE_JUDGE", multiple=True, metavar="SPEC", help=JUDGE_HELP)
 @judge_options
 @report_option
 def eval_cmd(**params: Any) -> None:
@@ -360,7 +376,7 @@ def eval_cmd(**params: Any) -> None:
     Repeating a command resumes its run: nothing finished is called again.
     """
     if not params["models"] and not params["judge"]:
-        params["models"], params["judge"] = [EMBEDDED_MODEL], EMBEDDED_MODEL
+        params["models"], params["judge"] = [EMBEDDED_MODEL], [EMBEDDED_MODEL]
         click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both. {SMOKE_NOTICE}", err=True)
     config = _config(params)
     from cobe.run.engine import evaluate
@@ -382,7 +398,7 @@ def generate_cmd(**params: Any) -> None:
 
 @click.command("judge", epilog=EXIT_EPILOG)
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
-@_opt("--judge", "-j", env="COBE_JUDGE", required=True, metavar="SPEC", help="Judge model spec.")
+@_opt("--judge", "-j", env="COBE_JUDGE", required=True, multiple=True, metavar="SPEC", help=JUDGE_HELP)
 @judge_options
 @_opt("--concurrency", env="COBE_CONCURRENCY", type=click.IntRange(min=1), help="Parallel requests to the judge.")
 @_opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute.")
@@ -403,15 +419,18 @@ def generate_cmd(**params: Any) -> None:
 @_opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False), help="Price YAML override.")
 @_opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
 @report_option
-def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, report: bool, **options: Any) -> None:
-    """Judge a run's stored responses again with another judge or prompt set; no respondent call.
+def judge_cmd(
+    run_dir: Path, judge: tuple[str, ...], judge_prompts: str, quiet: bool, report: bool, **options: Any
+) -> None:
+    """Judge a run's stored responses again with another judge, panel or prompt set; no respondent call.
 
     Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
     """
     from cobe.run.engine import judge_run
 
+    specs = list(judge)
     _run(
-        lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet, report
+        lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **options), run_dir, quiet, report
     )
 
 

@@ -48,5 +48,8 @@ class ResultRow(BaseModel):
     judge_raw: dict[str, str | None] = Field(default_factory=dict)
     p_true: dict[str, float | None] = Field(default_factory=dict)
     unscored: dict[str, str] = Field(default_factory=dict)  # check -> reason
+    # a judge panel or --judge-samples: judge spec -> check -> each sample's verdict (None: unparseable or
+    # failed); `verdicts` then holds their strict majority. Empty for one judge asked once.
+    member_verdicts: dict[str, dict[str, list[Verdict | None]]] = Field(default_factory=dict)
     passed: bool | None = None  # None when unscored or errored
     status: Status = "pending"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from cobe.core.results import Status, Verdict
@@ -43,3 +44,20 @@ def row_status(verdicts: dict[str, Verdict | None], response_error: str | None) 
     if any(value is None for value in values):
         return "unscored", None
     return "passed", True
+
+
+def majority(votes: Iterable[Verdict | None], voters: str = "judges") -> tuple[Verdict | None, str | None]:
+    """(T or F, None) when more parseable votes say it than the other letter; (None, reason) otherwise.
+
+    The one majority rule of judge panels and of repeated samples: an unparseable vote (None)
+    abstains, and a tie is unscored, never broken by the order of the votes.
+    """
+    cast = [vote for vote in votes if vote is not None]
+    t, f = cast.count("T"), cast.count("F")
+    if t > f:
+        return "T", None
+    if f > t:
+        return "F", None
+    if not cast:
+        return None, f"no verdict from any of the {voters}"
+    return None, f"{voters} split {t} T / {f} F"

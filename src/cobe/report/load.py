@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,11 +49,14 @@ def read_results(path: str | Path) -> list[dict]:
     rows: list[dict] = []
     for number, data in iter_jsonl(file, f"a {RESULTS_FILE} of result rows"):
         try:
-            rows.append(ResultRow.model_validate(data).model_dump())
+            row = ResultRow.model_validate(data).model_dump()
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first["loc"]) or "row"
             raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
+        if not row["member_verdicts"]:  # only panels and samples have them; no empty column otherwise
+            del row["member_verdicts"]
+        rows.append(row)
     return rows
 
 
@@ -118,4 +122,8 @@ def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("failure_modes", "tags", "preserve", "change"):
         if column in flat.columns:
             flat[column] = flat[column].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
+    if "member_verdicts" in flat.columns:  # judge → check → samples: nested, so one JSON text per row
+        flat["member_verdicts"] = flat["member_verdicts"].map(
+            lambda v: json.dumps(v) if isinstance(v, dict) and v else None
+        )
     return flat

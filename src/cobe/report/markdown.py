@@ -6,6 +6,8 @@ import math
 
 import pandas as pd
 
+from cobe.report.panel import panel_markdown
+
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),
     ("tiers", "Prompt tiers (Table 7)"),
@@ -125,4 +127,5 @@ def render_markdown(
             "",
             markdown_table(pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())})),
         ]
+    parts += panel_markdown(tables)
     return "\n".join(parts) + "\n"

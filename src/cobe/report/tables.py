@@ -8,6 +8,7 @@ import pandas as pd
 
 from cobe.dataset.schema import FAILURE_MODE_LABELS
 from cobe.judge.checks import CHECK_LABELS
+from cobe.report.panel import panel_tables
 from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, error_type_rates
 from cobe.score.bootstrap import bootstrap_accuracy
 
@@ -135,6 +136,7 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
         "checks": checks_table(main),
         "error_types": error_types_table(main),
     }
+    tables.update(panel_tables(main, df))  # judges: panels, samples, self-preference
     if df["tier"].nunique() > 1:
         tables["tiers"] = tier_table(df)
     return tables

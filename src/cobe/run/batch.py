@@ -39,9 +39,11 @@ def check_batch_spec(spec: str) -> None:
         )
 
 
-def batch_request(provider: Provider, messages: list[Message], settings: GenerateConfig) -> BatchRequest:
-    """The first ask of a judge call (attempt 0), keyed exactly as `Caller.call` keys it."""
-    request, key = Caller.request(provider, messages, settings)
+def batch_request(
+    provider: Provider, messages: list[Message], settings: GenerateConfig, sample: int = 0
+) -> BatchRequest:
+    """The first ask (attempt 0) of a judge call or of one of its samples, keyed exactly as `Caller.call` keys it."""
+    request, key = Caller.request(provider, messages, settings, sample=sample)
     return BatchRequest(key, request, ADAPTERS[provider.spec.partition("/")[0]].body(provider, messages, settings))
 
 

@@ -38,18 +38,30 @@ def messages_list(messages: list[Message]) -> list[dict[str, str]]:
     return [{"role": m.role, "content": m.content} for m in messages]
 
 
-def call_key(spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0) -> str:
-    """sha256 of the canonical request; `attempt` > 0 makes a deliberate re-ask a distinct call."""
-    return request_key(request_body(spec, model, settings, messages, attempt))[1]
+def call_key(
+    spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0, sample: int = 0
+) -> str:
+    """sha256 of the canonical request; `attempt` > 0 (a re-ask) or `sample` > 0 (a repeat) makes a distinct call."""
+    return request_key(request_body(spec, model, settings, messages, attempt, sample))[1]
 
 
 def request_body(
-    spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0
+    spec: str,
+    model: str,
+    settings: dict[str, Any],
+    messages: list[dict[str, str]],
+    attempt: int = 0,
+    sample: int = 0,
 ) -> dict[str, Any]:
-    """The request as the store records it; its canonical JSON is what the key hashes."""
+    """The request as the store records it; its canonical JSON is what the key hashes.
+
+    `attempt` and `sample` appear only when above 0, so the first ask keeps the key it always had.
+    """
     body: dict[str, Any] = {"spec": spec, "model": model, "settings": settings, "messages": messages}
     if attempt:
         body["attempt"] = attempt
+    if sample:
+        body["sample"] = sample
     return body
 
 

@@ -72,14 +72,16 @@ class Caller:
         role: str,
         scenario: Scenario | None = None,
         attempt: int = 0,
+        sample: int = 0,
     ) -> CallRecord:
         """One call, answered from the store when an identical one finished before; never raises on provider errors.
 
         An identical call already in flight is awaited, not sent again. Raises BudgetExceeded before a call
         that would not fit --max-cost, and AuthenticationFailed once the provider refused the key
-        AUTH_STOP_AFTER times in a row.
+        AUTH_STOP_AFTER times in a row. `sample` > 0 repeats a call on purpose (--judge-samples): same
+        messages, a key of its own.
         """
-        request, key = self.request(provider, messages, settings, attempt)
+        request, key = self.request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
         while True:
             row = self._stored(provider, key)
@@ -196,18 +198,17 @@ class Caller:
 
     @staticmethod
     def request(
-        provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0
+        provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> tuple[str, str]:
         """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
-        return request_key(
-            request_body(provider.spec, provider.model, settings_dict(settings), messages_list(messages), attempt)
-        )
+        plain = messages_list(messages)
+        return request_key(request_body(provider.spec, provider.model, settings_dict(settings), plain, attempt, sample))
 
     def stored(
-        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> sqlite3.Row | None:
         """The stored row of an identical earlier call that `call` would answer from, or None."""
-        return self._stored(provider, self.request(provider, messages, settings, attempt)[1])
+        return self._stored(provider, self.request(provider, messages, settings, attempt, sample)[1])
 
     def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:
         # answers of order-dependent providers (cycling scripts) are never replayed

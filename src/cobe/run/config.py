@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypedDict
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cobe.core.errors import InputError
+from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
 from cobe.models.reasoning import default_max_tokens
@@ -29,7 +30,7 @@ class EvalConfig(BaseModel):
 
     data: str = "builtin:starter"
     models: list[str] = Field(default_factory=list)
-    judge: str | None = None
+    judge: str | list[str] | None = None  # one judge spec, or a panel's (each check: the judges' strict majority)
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
     tier: int | None = None
@@ -57,6 +58,7 @@ class EvalConfig(BaseModel):
     judge_temperature: Temperature | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: Positive = 30.0  # seconds between batch status polls
+    judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
 
     def __init__(self, **data: Any) -> None:
         """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
@@ -64,6 +66,24 @@ class EvalConfig(BaseModel):
             super().__init__(**data)
         except ValidationError as exc:
             raise InputError(option_problem(exc)) from None
+
+    @field_validator("judge", mode="before")
+    @classmethod
+    def _judges(cls, value: object) -> object:
+        # "a,b", ["a", "b"] and ["a,b"] all name the panel a + b; one judge stays a plain spec
+        if value is None or value == [] or value == "":
+            return None
+        if not isinstance(value, (str, list, tuple)):
+            return value  # pydantic names the wrong type
+        specs = split_specs([value] if isinstance(value, str) else [str(v) for v in value])
+        return specs[0] if len(specs) == 1 else specs
+
+    @property
+    def judge_specs(self) -> list[str]:
+        """The judge specs: one, several (a panel), or none."""
+        if self.judge is None:
+            return []
+        return [self.judge] if isinstance(self.judge, str) else list(self.judge)
 
     @field_validator("models")
     @classmethod
@@ -145,6 +165,7 @@ class EvalOptions(TypedDict, total=False):
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float
+    judge_samples: int
 
 
 class DryRunEstimate(BaseModel):

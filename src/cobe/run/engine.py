@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from cobe.core.errors import InputError, RunStopped
 from cobe.core.lock import directory_lock
 from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
@@ -18,7 +20,8 @@ from cobe.run.caller import Caller
 from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
 from cobe.run.export import write_exports
-from cobe.run.plan import Item, JudgeRef, RunPlan, plan_rejudge, plan_run
+from cobe.run.judges import JudgeRef, stored_ref
+from cobe.run.plan import Item, RunPlan, plan_rejudge, plan_run
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
@@ -53,17 +56,18 @@ class Session:
         self.progress: Progress = progress or _NoProgress()
         self.notices = list(plan.notices)
         self.stopped: RunStopped | None = None  # a budget or authentication stop
-        self.judge: Judge | None = None
-        self.batch: BatchJudge | None = None
+        self.panel: JudgePanel | None = None  # one judge is a panel of one
+        self.batches: list[BatchJudge] = []  # one per judge with --judge-batch
         if (judge := plan.judge) is not None:
-            provider = plan.providers[judge.spec]
-            self.judge = Judge(caller, provider, judge.prompts, judge.settings)
+            members = [Judge(caller, plan.providers[m.spec], m.prompts, m.settings) for m in judge.members]
+            self.panel = JudgePanel(members, judge.samples)
             if judge.batch_poll_s is not None:
-                self.batch = BatchJudge(
-                    caller, provider, judge.settings, judge.batch_poll_s, self.progress, self.notices
-                )
+                self.batches = [
+                    BatchJudge(caller, m.provider, m.settings, judge.batch_poll_s, self.progress, self.notices)
+                    for m in members
+                ]
         # the verdicts the exports show: this command's judge, else the one the run last used
-        self.shown_judge = judge.ref if judge else _stored_judge(store)
+        self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
         self.done = StoredWork(None, None, None)
         self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
 
@@ -121,7 +125,10 @@ class Session:
 
     async def _pipeline(self) -> None:
         plan = self.plan
-        self.done = StoredWork(self.store, self.run_id, plan.judge.ref if plan.judge else None)
+        judge = plan.judge
+        self.done = StoredWork(
+            self.store, self.run_id, judge.ref if judge else None, judge.settings.temperature if judge else None
+        )
         generated = sum(1 for i in plan.items if self.done.response(i) is not None)
         if plan.respondent is not None:
             self.progress.start("generate", len(plan.items), generated)
@@ -129,7 +136,7 @@ class Session:
             self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
             total = len(plan.items) if plan.respondent is not None else generated
             self.progress.start("judge", total, len(self.judged_at_start))
-        if self.batch is None:
+        if not self.batches:
             await self._work()
             return
         # batch judging: generate everything first, answer the judge calls through one batch,
@@ -140,7 +147,11 @@ class Session:
                 return
             self.done.reload_responses()
         try:
-            await self.batch.run(self._batch_requests())
+            # each judge of a panel sends its own provider batch; they wait side by side
+            waits = (batch.run(asks) for batch, asks in zip(self.batches, self._batch_requests()))
+            for outcome in await asyncio.gather(*waits, return_exceptions=True):
+                if isinstance(outcome, BaseException):
+                    raise outcome
         except RunStopped as exc:
             self.stopped = exc
             return
@@ -148,15 +159,18 @@ class Session:
 
     def _unfinished(self) -> int:
         """Items whose response, or (with a judge) one of whose checks, is not in the store without error."""
-        left = StoredWork(self.store, self.run_id, self.plan.judge.ref if self.plan.judge else None)
-        if self.plan.judge is None:
+        judge = self.plan.judge
+        left = StoredWork(
+            self.store, self.run_id, judge.ref if judge else None, judge.settings.temperature if judge else None
+        )
+        if judge is None:
             return sum(1 for item in self.plan.items if left.response(item) is None)
         return sum(1 for item in self.plan.items if not left.judged(item))
 
-    def _batch_requests(self) -> list[BatchRequest]:
-        """The first ask of every judge check not yet stored, for items whose response exists."""
-        assert self.judge is not None
-        out = []
+    def _batch_requests(self) -> list[list[BatchRequest]]:
+        """Per judge, the first ask of every check and sample not yet stored, for items whose response exists."""
+        assert self.panel is not None
+        out: list[list[BatchRequest]] = [[] for _ in self.panel.members]
         for item in self.plan.items:
             response_row = self.done.response(item)
             if response_row is None:
@@ -164,9 +178,10 @@ class Session:
             story = shown(item, response_row).text
             if story is None:
                 continue  # unscored without a judge call (cut off, or no final-story marker)
-            for check in self.done.checks_left(response_row["id"]):
-                messages = self.judge.prompts.messages(check, item.scenario, story)
-                out.append(batch_request(self.judge.provider, messages, self.judge.settings))
+            for member, check, sample in self.done.asks_left(response_row["id"]):
+                judge = self.panel.members[member]
+                messages = judge.prompts.messages(check, item.scenario, story)
+                out[member].append(batch_request(judge.provider, messages, judge.settings, sample))
         return out
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
@@ -205,21 +220,21 @@ class Session:
             response_id = self._store_response(item, call)
             self.progress.advance("generate", error=call.error is not None)
             if call.error is not None:
-                if self.judge is not None:
+                if self.panel is not None:
                     self.progress.advance("judge", error=True)
                 return
             text, finish = call.text, call.finish_reason
-        if self.judge is None or not judge:
+        if self.panel is None or not judge:
             return
         story = judged_text(item.template, text or "", finish).text
         if story is None:  # cut off or without its marker: unscored, and no judge call is made
             if item.response_key not in self.judged_at_start:
                 self.progress.advance("judge", error=True)
             return
-        checks = self.done.checks_left(response_id)
-        if not checks:
+        asks = self.done.asks_left(response_id)
+        if not asks:
             return
-        results = await self.judge.checks(item.scenario, story, checks)
+        results = await self.panel.ask(item.scenario, story, asks)
         self._store_verdicts(response_id, results)
         self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
 
@@ -243,32 +258,34 @@ class Session:
             }
         )
 
-    def _store_verdicts(self, response_id: int, results: dict[str, CheckResult]) -> None:
-        """Commit the checks of one response in one transaction."""
-        assert self.judge is not None and self.plan.judge is not None
-        ref, settings, stamp = self.plan.judge.ref, self.judge.settings_json(), now()
+    def _store_verdicts(self, response_id: int, results: dict[Ask, CheckResult]) -> None:
+        """Commit the answers of one response (every judge, check and sample asked) in one transaction."""
+        assert self.panel is not None and self.plan.judge is not None
+        members, stamp = self.plan.judge.members, now()
+        settings = [judge.settings_json() for judge in self.panel.members]
         self.store.put_verdicts(
             [
                 {
                     "run_id": self.run_id,
                     "response_id": response_id,
-                    "judge": ref.spec,
-                    "prompt_set": ref.prompt_set,
-                    "prompt_fingerprint": ref.fingerprint,
+                    "judge": members[member].spec,
+                    "prompt_set": members[member].prompts.name,
+                    "prompt_fingerprint": members[member].prompts.fingerprint,
                     "check_name": check,
+                    "sample": sample,
                     "verdict": r.verdict,
                     "raw": r.raw,
                     "p_true": r.p_true,
                     "unscored_reason": r.unscored,
                     "error": r.error,
-                    "judge_settings": settings,
+                    "judge_settings": settings[member],
                     "call_key": r.call_key,
                     "input_tokens": r.input_tokens,
                     "output_tokens": r.output_tokens,
                     "cost_usd": r.cost_usd,
                     "created": stamp,
                 }
-                for check, r in results.items()
+                for (member, check, sample), r in results.items()
             ]
         )
 
@@ -290,7 +307,7 @@ def _stored_judge(store: Store) -> JudgeRef | None:
     row = store.latest_run()
     if row is None or not row["judge"]:
         return None
-    return JudgeRef(row["judge"], row["judge_prompts"], row["judge_fingerprint"])
+    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
@@ -314,9 +331,9 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
                     f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
                     f"prompt wording (scenario {changed.scenario.id}); use --force-new or another --run-dir"
                 )
-        if plan.judge is not None:
+        if plan.judge is not None and plan.judge.show:
             ref = plan.judge.ref
-            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.fingerprint)
+            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
         if plan.run_id is not None:
             store.set_state(run_id, "running")
         return Session(plan, store, run_id, caller, progress)
@@ -358,10 +375,11 @@ def generate(config: EvalConfig, progress: Progress | None = None) -> RunSummary
 
 async def ajudge_run(
     run_dir: str | Path,
-    judge: str,
+    judge: str | Sequence[str],
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     progress: Progress | None = None,
+    show: bool = True,
     **options: Any,
 ) -> RunSummary:
     """Async form of `judge_run`."""
@@ -371,7 +389,9 @@ async def ajudge_run(
     with directory_lock(run_dir, "judge"):
         store = Store(path)
         try:
-            plan = plan_rejudge(store, run_dir, judge, judge_prompts, options)
+            plan = plan_rejudge(
+                store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show
+            )
         except BaseException:
             store.close()
             raise
@@ -380,11 +400,13 @@ async def ajudge_run(
 
 def judge_run(
     run_dir: str | Path,
-    judge: str,
+    judge: str | Sequence[str],
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     progress: Progress | None = None,
+    show: bool = True,
     **options: Any,
 ) -> RunSummary:
-    """Judge a run's stored responses with `judge` (no respondent call); verdicts sit beside earlier judges'."""
-    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, **options))
+    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
+    beside earlier judges'. The exports then show this judge, unless `show` is False."""
+    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, show=show, **options))

@@ -12,10 +12,13 @@ from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS, row_status
 from cobe.prompts.render import UNJUDGED_REASONS, query_text
-from cobe.run.plan import Item, JudgeRef
+from cobe.run.judges import JudgeRef
+from cobe.run.plan import Item
 from cobe.run.resume import shown
 from cobe.run.store import Store
+from cobe.run.verdicts import ShownVerdicts
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
+from cobe.score.panel import PANEL, panel_summary
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -26,7 +29,7 @@ def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | N
 def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> Iterator[ResultRow]:
     """The rows of `build_rows`, one at a time, so a large run is never held whole in memory."""
     responses = store.responses(run_id)
-    verdicts = store.verdicts(run_id, judge.spec, judge.fingerprint) if judge else {}
+    verdicts = ShownVerdicts(store, run_id, judge)
     for item in items:
         s, t = item.scenario, item.template
         response_row = responses.get(item.response_key)
@@ -65,12 +68,10 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             continue
         if t.final_marker and response_row["text"] is not None:
             row["judged_response"] = view.text
-        got = {c: verdicts.get((response_row["id"], c)) for c in CHECKS}
-        row["verdicts"] = {c: (v["verdict"] if v else None) for c, v in got.items()}
-        row["judge_raw"] = {c: v["raw"] for c, v in got.items() if v}
-        row["p_true"] = {c: v["p_true"] for c, v in got.items() if v}
-        row["unscored"] = {c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]}
-        if response_row["error"] is None and (judge is None or any(v is None for v in got.values())):
+        got = verdicts.of(response_row["id"])
+        row |= {"verdicts": got.verdicts, "judge_raw": got.raw, "p_true": got.p_true, "unscored": got.unscored}
+        row["member_verdicts"] = got.members
+        if response_row["error"] is None and not got.complete:
             yield ResultRow(**row, status="pending")  # generated, judging not finished
             continue
         status, passed = row_status(row["verdicts"], response_row["error"])
@@ -93,14 +94,19 @@ def _role_usage(store: Store, run_id: str, judge: JudgeRef | None) -> dict[str, 
     q = "SELECT model, sum(input_tokens), sum(output_tokens), sum(cost_usd) FROM responses WHERE run_id = ? GROUP BY model"
     for model, i, o, c in store.db.execute(q, (run_id,)):
         usage.setdefault(model, {})["respondent"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
-    if judge:
-        q = (
-            "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
-            " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
-            " GROUP BY r.model"
-        )
-        for model, i, o, c in store.db.execute(q, (run_id, judge.spec, judge.fingerprint)):
-            usage.setdefault(model, {})["judge"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
+    q = (
+        "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
+        " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
+        " GROUP BY r.model"
+    )
+    for member in judge.judges if judge else ():  # a panel's usage is its judges' together, every sample
+        for model, i, o, c in store.db.execute(q, (run_id, member.spec, member.fingerprint)):
+            total = usage.setdefault(model, {}).setdefault(
+                "judge", {"input_tokens": 0, "output_tokens": 0, "cost_usd": None}
+            )
+            total["input_tokens"] += i
+            total["output_tokens"] += o
+            total["cost_usd"] = c if total["cost_usd"] is None else total["cost_usd"] + (c or 0.0)
     return usage
 
 
@@ -129,14 +135,11 @@ def build_summary(
             # responses unscored without a judge call, by reason (also inside `unscored`)
             entry["unjudged"] = {code: int(unjudged.get((model, code), 0)) for code in UNJUDGED_REASONS}
             entry["usage"] = usage.get(model, {})
-    return {
-        "run_id": run_id,
-        "judge": judge.spec if judge else None,
-        "judge_prompts": judge.prompt_set if judge else None,
-        "judge_fingerprint": judge.fingerprint if judge else None,
-        "models": models,
-        **extra,
-    }
+    judged = judge.summary_fields() if judge else dict.fromkeys(("judge", "judge_prompts", "judge_fingerprint"))
+    summary = {"run_id": run_id, **judged, "models": models, **extra}
+    if judge is not None and judge.combined and not df.empty:
+        summary["panel"] = panel_summary(df)
+    return summary
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -190,7 +193,47 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         "without their final-story line: both unscored without a judge call. Errors as failures = the same "
         "accuracy with respondent errors counted as failed responses.",
     ]
+    if summary.get("panel"):
+        lines += ["", *panel_markdown(summary["panel"], summary.get("judge_samples", 1))]
     return "\n".join(lines) + "\n"
+
+
+def panel_markdown(panel: dict[str, Any], samples: int) -> list[str]:
+    """report.md's judge-panel section: each judge's accuracy beside the panel's, agreement, flip rates."""
+    judges = [PANEL, *panel["judges"]]
+    lines = [
+        "## Judges",
+        "",
+        "Each check's verdict is the strict majority of the judges with a parseable verdict"
+        + (f", each judge's verdict the majority of its {samples} samples" if samples > 1 else "")
+        + "; a tie is unscored. Accuracy % by each judge alone, beside the panel's:",
+        "",
+        "| model | " + " | ".join(f"`{j}`" for j in judges) + " |",
+        "|---|" + "---:|" * len(judges),
+    ]
+    for model, by_judge in panel["accuracy"].items():
+        cells = [_fmt((by_judge.get(j) or {}).get("accuracy")) for j in judges]
+        lines.append(f"| `{model}` | " + " | ".join(cells) + " |")
+    if panel.get("agreement"):
+        lines += ["", "| agreement among judges | items | Fleiss' κ | Krippendorff's α | unanimous % |"]
+        lines.append("|---|---:|---:|---:|---:|")
+        for target, a in panel["agreement"].items():
+            lines.append(
+                f"| {target} | {a['items']} | {_fmt(a['fleiss_kappa'], 3)} | {_fmt(a['krippendorff_alpha'], 3)} "
+                f"| {_fmt(a['unanimous'])} |"
+            )
+    if panel.get("flip_rates"):
+        lines += ["", "| verdict flip rate % (samples disagree) | " + " | ".join(CHECKS) + " |"]
+        lines.append("|---|" + "---:|" * len(CHECKS))
+        for judge, by_check in panel["flip_rates"].items():
+            cells = [
+                f"{_fmt(by_check[c]['flip_rate'])} ({by_check[c]['flips']}/{by_check[c]['pairs']})"
+                if c in by_check
+                else "–"
+                for c in CHECKS
+            ]
+            lines.append(f"| `{judge}` | " + " | ".join(cells) + " |")
+    return lines
 
 
 def write_exports(
@@ -206,7 +249,8 @@ def write_exports(
     slim = []
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
-            handle.write(row.model_dump_json())
+            # one judge asked once writes the row exactly as before panels existed
+            handle.write(row.model_dump_json(exclude=None if row.member_verdicts else {"member_verdicts"}))
             handle.write("\n")
             slim.append(
                 {
@@ -215,6 +259,7 @@ def write_exports(
                     "status": row.status,
                     "verdicts": row.verdicts,
                     "unjudged": row.unjudged,
+                    "member_verdicts": row.member_verdicts,
                 }
             )
     summary = build_summary(store, run_id, slim, judge, extra)

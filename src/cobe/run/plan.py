@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.judge.checker import judge_settings
-from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
+from cobe.judge.panel import self_preference_notices
+from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import get_provider
 from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
@@ -24,6 +24,7 @@ from cobe.prompts.templates import Template
 from cobe.run.batch import check_batch_spec
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.cost import load_prices
+from cobe.run.judges import JudgePlan, plan_judges
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
@@ -50,30 +51,6 @@ class Item:
         return self.model, self.scenario.id, self.template.name
 
 
-@dataclass(frozen=True)
-class JudgeRef:
-    """Which judge's verdicts a run shows: its spec and its prompt set's name and fingerprint."""
-
-    spec: str
-    prompt_set: str
-    fingerprint: str
-
-
-@dataclass(frozen=True)
-class JudgePlan:
-    """The judge of a command: spec, prompt set, call settings (--judge-temperature applied) and batching."""
-
-    spec: str
-    prompts: JudgePromptSet
-    settings: GenerateConfig
-    batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
-
-    @property
-    def ref(self) -> JudgeRef:
-        """How the store and the exports name this judge."""
-        return JudgeRef(self.spec, self.prompts.name, self.prompts.fingerprint)
-
-
 @dataclass
 class RunPlan:
     """Everything one command will do, before anything is called."""
@@ -88,7 +65,7 @@ class RunPlan:
     skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
     providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
     respondent: GenerateConfig | None  # None: judge only, no respondent call
-    judge: JudgePlan | None  # None: generate only
+    judge: JudgePlan | None  # None: generate only; one judge or a panel
     stored_config: dict[str, Any]  # the configuration as the store records it
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
@@ -196,9 +173,22 @@ def _check_prices(config: EvalConfig, specs: list[str]) -> None:
         raise InputError(f"--max-cost: no price known for {', '.join(unknown)}; add it to a --prices FILE")
 
 
-def _judge(config: EvalConfig, prompts: JudgePromptSet, spec: str) -> JudgePlan:
-    settings = judge_settings(prompts, config.judge_temperature)
-    return JudgePlan(spec, prompts, settings, config.batch_poll if config.judge_batch else None)
+def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[JudgePlan, list[str]]:
+    """The judging plan of a config (one judge or a panel) and its notices: a temperature chosen for
+    --judge-samples, and every judge that grades a respondent of its own kind."""
+    specs = config.judge_specs
+    if config.judge_batch:
+        for spec in specs:
+            check_batch_spec(spec)
+    plan, notices = plan_judges(
+        specs,
+        load_judge_prompts(config.judge_prompts),
+        temperature=config.judge_temperature,
+        samples=config.judge_samples,
+        batch_poll_s=config.batch_poll if config.judge_batch else None,
+        show=show,
+    )
+    return plan, notices + self_preference_notices(specs, models)
 
 
 def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
@@ -220,15 +210,12 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
-    judge_spec = config.judge if with_judge else None
-    if judge_spec and config.judge_batch:
-        check_batch_spec(judge_spec)
+    judge, judge_notices = _judge(config, config.models) if with_judge else (None, [])
     scenarios = load_scenarios(config)
     if not scenarios:
         raise InputError(f"{config.data}: no scenarios to evaluate")
     templates = select_templates(config.templates, config.tier)
-    prompts = load_judge_prompts(config.judge_prompts) if judge_spec else None
-    specs = [*config.models, *([judge_spec] if judge_spec else [])]
+    specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
     items, skipped = build_items(config.models, scenarios, templates)
     if not items:
@@ -246,6 +233,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         _notices(specs, skipped)
         + fallback_notice(scenarios, templates)
         + reasoning_notice(providers, config.models, respondent)
+        + judge_notices
     )
     return RunPlan(
         command=command,
@@ -258,14 +246,23 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         skipped=skipped,
         providers=providers,
         respondent=respondent,
-        judge=_judge(config, prompts, judge_spec) if judge_spec and prompts else None,
+        judge=judge,
         stored_config=stored,
         notices=notices,
     )
 
 
-def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, options: dict[str, Any]) -> RunPlan:
-    """The plan of `judge`: the stored run's items, judged by `judge`; `options` are EvalConfig fields."""
+def plan_rejudge(
+    store: Store,
+    run_dir: Path,
+    judge: str | list[str],
+    judge_prompts: str,
+    options: dict[str, Any],
+    *,
+    show: bool = True,
+) -> RunPlan:
+    """The plan of `judge`: the stored run's items, judged by `judge` (one spec or a panel's); `options` are
+    EvalConfig fields. With `show=False` the run's exports keep showing the judge they showed."""
     row = store.latest_run()
     if row is None:
         raise InputError(f"{run_dir}: the store holds no run")
@@ -277,11 +274,9 @@ def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, op
         models=stored["models"],
         data=stored["data"],
     )
-    if config.judge_batch:
-        check_batch_spec(judge)
-    _check_prices(config, [judge])
-    prompts = load_judge_prompts(judge_prompts)
-    providers = _providers([judge])
+    judging, judge_notices = _judge(config, stored["models"], show)
+    _check_prices(config, config.judge_specs)
+    providers = _providers(config.judge_specs)
     scenario_json = store.scenarios(row["id"])
     scenarios = [Scenario.model_validate_json(doc) for doc in scenario_json]
     templates = select_templates(stored["template_names"])
@@ -297,8 +292,8 @@ def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, op
         skipped=skipped,
         providers=providers,
         respondent=None,
-        judge=_judge(config, prompts, judge),
+        judge=judging,
         stored_config=stored,
-        notices=_notices([*stored["models"], judge], skipped),
+        notices=_notices([*stored["models"], *config.judge_specs], skipped) + judge_notices,
         run_id=row["id"],
     )

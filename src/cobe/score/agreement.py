@@ -15,7 +15,7 @@ Policies, stated once:
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -135,25 +135,25 @@ def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
 
 
 def krippendorff_alpha(table: Sequence[Sequence[Hashable | None]]) -> float | None:
-    """Krippendorff's alpha for nominal labels over items × raters, missing values allowed."""
-    coincidences: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)
-    for values in _units(table):
-        m = len(values)
-        if m < 2:
-            continue  # a unit with one value has no pair to agree or disagree
-        for i, a in enumerate(values):
-            for j, b in enumerate(values):
-                if i != j:
-                    coincidences[(a, b)] += 1 / (m - 1)
-    marginals: defaultdict[Hashable, float] = defaultdict(float)
-    for (a, _), weight in coincidences.items():
-        marginals[a] += weight
-    n = sum(marginals.values())
-    observed = sum(weight for (a, b), weight in coincidences.items() if a != b)
-    expected = sum(marginals[a] * marginals[b] for a in marginals for b in marginals if a != b)
-    if n <= 1 or expected == 0:
-        return None  # a single value in all the data: disagreement is undefined
-    return 1 - (n - 1) * observed / expected
+    """Krippendorff's alpha for nominal labels over items × raters, missing values allowed (the
+    `krippendorff` package); None where it is undefined (one value in all the data, no item rated twice)."""
+    import krippendorff
+
+    units = _units(table)
+    categories = sorted({value for values in units for value in values}, key=str)
+    if len(categories) < 2 or not any(len(values) >= 2 for values in units):
+        return None
+    index = {category: float(i) for i, category in enumerate(categories)}
+    raters = max(len(row) for row in table)
+    # the package reads raters × units, one number per value, NaN where a rater gave none
+    data = np.full((raters, len(table)), np.nan)
+    for unit, row in enumerate(table):
+        for rater, value in enumerate(row):
+            if not _is_missing(value):
+                data[rater, unit] = index[value]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+    return None if math.isnan(value) else value
 
 
 def bootstrap_ci(
