@@ -12,13 +12,7 @@ from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
 from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
-from cobe.models.retry import (
-    is_malformed_body,
-    is_transport_error,
-    retry_after_from,
-    retryable_status,
-    status_of,
-)
+from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 
 if TYPE_CHECKING:
@@ -118,14 +112,7 @@ class AnthropicChat(Provider):
 
     def should_retry(self, exc: BaseException) -> bool:
         """Rate limits, overload (529), timeouts, lost connections, 5xx and malformed bodies."""
-        anthropic = self._anthropic
-        if isinstance(exc, anthropic.APIConnectionError):  # includes APITimeoutError
-            return True
-        if isinstance(exc, anthropic.APIStatusError):
-            return retryable_status(exc.status_code)
-        if isinstance(exc, anthropic.APIResponseValidationError):
-            return True
-        return is_malformed_body(exc) or is_transport_error(exc) or retryable_status(status_of(exc))
+        return sdk_error_is_transient(self._anthropic, exc)
 
     def retry_after(self, exc: BaseException) -> float | None:
         """Seconds from the Retry-After header of the failed response."""

@@ -10,7 +10,7 @@ from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason, sampling_fields
 from cobe.models.registry import register
-from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
+from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
 
 if TYPE_CHECKING:
@@ -127,14 +127,7 @@ class OpenAIChat(Provider):
 
     def should_retry(self, exc: BaseException) -> bool:
         """Rate limits, timeouts, lost connections, 5xx and malformed bodies are transient."""
-        openai = self._openai
-        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-            return True
-        if isinstance(exc, openai.APIStatusError):
-            return retryable_status(exc.status_code)
-        if isinstance(exc, openai.APIResponseValidationError):
-            return True
-        return is_malformed_body(exc) or retryable_status(status_of(exc))
+        return sdk_error_is_transient(self._openai, exc)
 
     def retry_after(self, exc: BaseException) -> float | None:
         """Seconds from the Retry-After (or retry-after-ms) header of the failed response."""

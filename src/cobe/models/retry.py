@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 # 408 request timeout and 429 rate limit are transient; so is every 5xx (529 = overloaded)
 _RETRYABLE_4XX = frozenset({408, 409, 429})
@@ -66,6 +67,21 @@ def is_malformed_body(exc: BaseException) -> bool:
         seen.add(id(current))
         current = current.__cause__ or current.__context__
     return False
+
+
+def sdk_error_is_transient(sdk: Any, exc: BaseException) -> bool:
+    """Whether an openai or anthropic SDK error is worth a retry: both SDKs raise the same classes.
+
+    Connection errors (timeouts included), 408/409/429/5xx, bodies the SDK could not read, and
+    transport errors raised around the SDK; never a 4xx the request itself caused.
+    """
+    if isinstance(exc, sdk.APIConnectionError):  # includes APITimeoutError
+        return True
+    if isinstance(exc, sdk.APIStatusError):
+        return retryable_status(exc.status_code)
+    if isinstance(exc, sdk.APIResponseValidationError):
+        return True
+    return is_malformed_body(exc) or is_transport_error(exc) or retryable_status(status_of(exc))
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
