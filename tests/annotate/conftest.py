@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +10,7 @@ import pytest
 
 from cobe.annotate.app import create_app
 from cobe.annotate.study import create_study
+from cobe.web.serving import listen
 
 from .synthetic import make_row, write_run
 
@@ -36,12 +35,6 @@ def small_study(small_run: Path, tmp_path: Path):
 N_ITEMS = 5
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     """A real uvicorn server on 127.0.0.1 (in a thread) serving a fresh 5-item, 2-rater study."""
@@ -50,17 +43,13 @@ def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     rows = [make_row(i, "mock/a" if i % 2 else "mock/b") for i in range(N_ITEMS)]
     rows[1]["response"] = "<img src=x onerror=alert(1)> kept as text"
     run_dir = write_run(tmp_path / "run", rows)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
+    sock = listen("127.0.0.1", 0)  # bound and listening now: early requests wait in its backlog
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     links = create_study(run_dir, n=N_ITEMS, seed=7, raters=2, base_url=base)
-    config = uvicorn.Config(create_app(links.path), host="127.0.0.1", port=port, access_log=False, log_level="warning")
+    config = uvicorn.Config(create_app(links.path), access_log=False, log_level="warning")
     srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     yield base, links
     srv.should_exit = True
     thread.join(timeout=10)

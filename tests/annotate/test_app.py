@@ -230,9 +230,14 @@ def test_tokens_never_reach_logs(monkeypatch, small_study):
     RedactTokens().filter(record)
     assert token not in record.getMessage()
     seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: seen.update(kwargs))
-    app_module.serve(small_study.path)
-    assert seen["access_log"] is False and seen["host"] == "127.0.0.1"
+
+    def run(self, sockets=None):
+        seen.update(access_log=self.config.access_log, address=sockets[0].getsockname())
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    app_module.serve(small_study.path, port=0)
+    assert seen["access_log"] is False and seen["address"][0] == "127.0.0.1"
 
 
 def test_real_server_refuses_without_token_and_logs_no_token(server, caplog):

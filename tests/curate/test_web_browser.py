@@ -9,8 +9,6 @@ import re
 import socket
 import sqlite3
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -51,12 +49,8 @@ def served(tmp_path: Path):
         stderr=subprocess.STDOUT,
     )
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(f"{base}/style.css", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
+        # the command prints its "serving" line only once its port is bound and listening
+        assert server.stdout is not None and server.stdout.readline().startswith(b"serving ")
         yield proj, base, links
     finally:
         server.terminate()

@@ -48,3 +48,15 @@ def test_a_port_out_of_range_is_one_line(port: int) -> None:
     with pytest.raises(InputError, match=rf"^--port {port}: expected a port from 1 to 65535$"):
         check_port(port)
     assert check_port(8765) == 8765
+
+
+def test_a_port_already_in_use_is_one_line_not_a_server_log() -> None:
+    from cobe.core.errors import InputError
+    from cobe.web.serving import listen
+
+    taken = listen("127.0.0.1", 0)
+    try:
+        with pytest.raises(InputError, match=r"--port \d+: cannot listen there \(Address already in use\)"):
+            listen("127.0.0.1", taken.getsockname()[1])
+    finally:
+        taken.close()

@@ -12,7 +12,8 @@ from cobe.annotate.routes.context import RatingSite
 from cobe.annotate.store import ACCESS_TABLES, StudyStore
 from cobe.web.access import Access, Clock, SessionPolicy, utc_now
 from cobe.web.pages import new_app, templates
-from cobe.web.security import install_log_redaction
+from cobe.web.serving import listen
+from cobe.web.serving import serve as serve_app
 
 HERE = Path(str(files("cobe.annotate")))
 
@@ -37,8 +38,4 @@ def create_app(study_db_path: str | Path, *, policy: SessionPolicy | None = None
 
 def serve(study: str | Path, host: str = "127.0.0.1", port: int = 8765) -> None:
     """Run the app with uvicorn; the access log is off so no URL (and no token) is ever logged."""
-    import uvicorn
-
-    app = create_app(study)
-    install_log_redaction()
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", server_header=False)
+    serve_app(create_app(study), listen(host, port))

@@ -159,11 +159,13 @@ def status_cmd(study: str) -> None:
 @click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
 def serve_cmd(study: str, host: str, port: int) -> None:
     """Serve the rating app for STUDY (raters open their private links; Ctrl-C stops)."""
-    from cobe.annotate.app import serve
+    from cobe.annotate.app import create_app
+    from cobe.web.serving import listen, serve
 
     check_port(port)
     store = open_study(study)
+    sock = listen(host, port)  # bound first: the line below is printed once the port accepts connections
     click.echo(f"Serving {store.path} on http://{host}:{port}/ (no access log: links carry tokens). Ctrl-C to stop.")
     if host not in ("127.0.0.1", "localhost", "::1"):
         click.echo("warning: reachable from other machines; put it behind HTTPS before sending links.", err=True)
-    serve(store.path, host=host, port=port)
+    serve(create_app(store.path), sock)

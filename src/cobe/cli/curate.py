@@ -226,16 +226,14 @@ def resolve_cmd(directory: str, item_id: str, actor: str, approve: bool | None, 
 @click.option("--port", type=int, default=DEFAULT_PORT, show_default=True)
 def serve_cmd(directory: str, host: str, port: int) -> None:
     """Serve the review and contribution web app."""
-    import uvicorn
-
     from cobe.curate.web import create_app
-    from cobe.web.security import install_log_redaction
+    from cobe.web.serving import listen, serve
 
     check_port(port)
     _open(directory).close()  # a one-line error for a wrong directory, before the server starts
-    install_log_redaction()
+    sock = listen(host, port)  # bound first: the line below is printed once the port accepts connections
     click.echo(f"serving {directory} on http://{host}:{port}/ (open a private link from `cobe curate reviewers`)")
-    uvicorn.run(create_app(directory), host=host, port=port, access_log=False, log_level="warning", server_header=False)
+    serve(create_app(directory), sock)
 
 
 @curate.command("audit")
