@@ -48,6 +48,9 @@ class Faults:
     batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
+    # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
+    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
+    script: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -191,7 +194,10 @@ class FakeLLMServer(AnthropicBatches):
             model = request.get("model", "")
             texts, last_user = _chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
-        if judged:
+        scripted = _scripted(faults.script, texts)
+        if scripted is not None:
+            text = scripted
+        elif judged:
             text = _hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
             text = faults.reply if faults.reply is not None else _rewrite(last_user)
@@ -362,6 +368,15 @@ def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
         "purpose": purpose,
         "status": "processed",
     }
+
+
+def _scripted(script: list[dict[str, Any]], texts: list[str]) -> str | None:
+    """The answer of the first script rule whose strings all occur in the request, or None."""
+    joined = "\n".join(texts)
+    for rule in script:
+        if all(part in joined for part in rule["contains"]):
+            return str(rule["answer"])
+    return None
 
 
 def _hashed_verdict(texts: list[str]) -> str:

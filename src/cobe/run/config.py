@@ -9,7 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
-SMOKE_NOTICE = f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing."
+SMOKE_NOTICE = (
+    f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing; "
+    "the judge self-test (--judge-check) measures how far its verdicts can be trusted."
+)
+#: scenarios of the judge self-test that `cobe eval` runs by default when the embedded model judges
+EMBEDDED_JUDGE_CHECK = 10
 
 
 class EvalConfig(BaseModel):
@@ -41,6 +46,7 @@ class EvalConfig(BaseModel):
     judge_temperature: float | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: float = Field(default=30.0, gt=0)  # seconds between batch status polls
+    judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
 
     @field_validator("models")
     @classmethod
@@ -87,6 +93,7 @@ class EvalOptions(TypedDict, total=False):
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float
+    judge_check: int | None
 
 
 class DryRunEstimate(BaseModel):

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cobe.core.errors import BudgetExceeded
+from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult, Judge
 from cobe.models.base import CallRecord
 from cobe.prompts.render import story_to_judge
@@ -20,6 +21,7 @@ from cobe.run.plan import Item, JudgeRef, RunPlan, plan_rejudge, plan_run
 from cobe.run.resume import StoredWork
 from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
+from cobe.run.selftest import check_pool, run_self_test
 from cobe.run.store import Store, now
 
 
@@ -63,6 +65,8 @@ class Session:
         # the verdicts the exports show: this command's judge, else the one the run last used
         self.shown_judge = judge.ref if judge else _stored_judge(store)
         self.done = StoredWork(None, None, None)
+        self.check_pool: list[Scenario] = []  # --judge-check: the scenarios the self-test draws from
+        self.judge_check: dict[str, Any] | None = None
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -70,6 +74,7 @@ class Session:
         session_id = self.store.start_session(self.run_id, self.plan.command)
         state = "interrupted"
         try:
+            await self._judge_check()
             await self._pipeline()
             state = "stopped-budget" if self.stopped else "complete"
         finally:
@@ -84,6 +89,8 @@ class Session:
                 "command": {"name": self.plan.command, "calls": stats, "wall_s": round(wall, 3)},
                 "updated": now(),
             }
+            if self.judge_check is not None:
+                fields["judge_check"] = self.judge_check
             summary = write_exports(
                 self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
             )
@@ -103,6 +110,18 @@ class Session:
             wall_s=wall,
             notices=self.notices,
         )
+
+    async def _judge_check(self) -> None:
+        """--judge-check N: the judge's self-test first, through a caller of its own on the run's store."""
+        judge, n = self.plan.judge, self.plan.config.judge_check
+        if judge is None or not n or not self.check_pool:
+            return
+        caller = Caller(self.store, self.caller.scheduler, self.caller.prices, self.caller.budget)
+        provider = self.plan.providers[judge.spec]
+        result = await run_self_test(
+            caller, provider, judge.prompts, judge.settings, self.check_pool, data=self.plan.config.data, n=n
+        )
+        self.judge_check = result.model_dump(mode="json")
 
     def _note_ignored_settings(self) -> None:
         for provider in self.plan.providers.values():  # settings a provider's API no longer takes
@@ -298,9 +317,11 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
         from cobe.run.estimate import estimate  # only dry runs need the estimator
 
         return estimate(plan)
+    pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
     store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
     session = open_session(plan, store, progress)
     session.notices.extend(set_aside)
+    session.check_pool = pool
     return await session.run()
 
 
