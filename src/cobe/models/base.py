@@ -82,6 +82,9 @@ class Provider(ABC):
     provider: str
     #: the model name part of the spec
     model: str
+    #: whether the model follows chat turns (a chat template); base models without one get the plain
+    #: completion format of `cobe.prompts.completion` instead, and their calls record it in the prompt
+    chat_template: bool = True
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model

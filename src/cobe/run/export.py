@@ -12,18 +12,22 @@ from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
 from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, row_status
-from cobe.prompts.render import story_to_judge
+from cobe.prompts.render import respondent_messages, story_to_judge
 from cobe.prompts.templates import Template
 from cobe.run.plan import Item, JudgeRef
 from cobe.run.store import Store
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
+from cobe.score.selftest import judge_check_markdown
 
 
 def _query(scenario: Scenario, template: Template, prompt: str) -> str:
     """The request as the respondent read it: the dataset's query, or the template's words after the story."""
     if template.tier == 1:
         return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
-    return prompt[len(scenario.story) :].strip() if prompt.startswith(scenario.story) else prompt
+    # from the chat request, not the prompt sent: a base model's completion prompt wraps it in an example
+    chat = respondent_messages(scenario, template)
+    request = chat[-1].content if chat else prompt
+    return request[len(scenario.story) :].strip() if request.startswith(scenario.story) else request
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -55,7 +59,8 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "phrasing": t.phrasing,
             "story": s.story,
             "query": _query(s, t, item.prompt),
-            "prompt": item.prompt,
+            # the prompt as sent and stored (a re-judge plans chat prompts; the store knows the real one)
+            "prompt": response_row["prompt"] if response_row is not None and response_row["prompt"] else item.prompt,
             "preserve": list(s.preserve),
             "change": list(s.change),
         }
@@ -179,6 +184,8 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
         "Unscored verdicts are left out of the denominator and counted.",
     ]
+    if summary.get("judge_check"):
+        lines += ["", "## Judge self-test", "", *judge_check_markdown(summary["judge_check"])]
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ Building a plan calls no model and writes nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,9 @@ from cobe.dataset.schema import Scenario
 from cobe.judge.checker import judge_settings
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.baseline import bind_scenarios
 from cobe.models.registry import get_provider
+from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates
 from cobe.prompts.templates import Template
 from cobe.run.batch import check_batch_spec
@@ -119,10 +122,11 @@ def load_scenarios(config: EvalConfig) -> list[Scenario]:
 
 
 def build_items(
-    models: list[str], scenarios: list[Scenario], templates: list[Template]
+    models: list[str], scenarios: list[Scenario], templates: list[Template], completion: Collection[str] = ()
 ) -> tuple[list[Item], dict[str, int]]:
     """Every model × scenario × template whose prompt the scenario can fill, and per template the
-    number of scenarios skipped because they lack the fields it needs."""
+    number of scenarios skipped because they lack the fields it needs. Models in `completion` (base
+    models without a chat template) get each prompt in the plain completion format."""
     chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
     skipped: dict[str, int] = {}
     for scenario in scenarios:
@@ -132,7 +136,11 @@ def build_items(
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
                 chats.append((scenario, template, tuple(messages)))
-    items = [Item(model, scenario, template, messages) for model in models for scenario, template, messages in chats]
+    items = [
+        Item(model, scenario, template, tuple(completion_messages(messages)) if model in completion else messages)
+        for model in models
+        for scenario, template, messages in chats
+    ]
     return items, skipped
 
 
@@ -191,7 +199,10 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     prompts = load_judge_prompts(config.judge_prompts) if judge_spec else None
     specs = [*config.models, *([judge_spec] if judge_spec else [])]
     _check_prices(config, specs)
-    items, skipped = build_items(config.models, scenarios, templates)
+    providers = _providers(specs)
+    bind_scenarios(providers.values(), scenarios)
+    completion = {model for model in config.models if not providers[model].chat_template}
+    items, skipped = build_items(config.models, scenarios, templates, completion)
     if not items:
         raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
     scenario_json = [s.model_dump_json() for s in scenarios]
@@ -208,7 +219,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         templates=templates,
         items=items,
         skipped=skipped,
-        providers=_providers(specs),
+        providers=providers,
         respondent=GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens),
         judge=_judge(config, prompts, judge_spec) if judge_spec and prompts else None,
         stored_config=stored,
