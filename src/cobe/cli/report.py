@@ -34,12 +34,15 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
+    calibrated = "calibrated" in table.columns
+    calibrated_column: list[tuple[str, JustifyMethod]] = [("human-calibrated", "right")] if calibrated else []
     columns: list[tuple[str, JustifyMethod]] = [
         ("#", "right"),
         ("model", "left"),
         *tier_column,
         ("accuracy", "right"),
         ("95% CI", "right"),
+        *calibrated_column,
         ("passes/scored", "right"),
         ("unscored", "right"),
         ("errors", "right"),
@@ -56,12 +59,19 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             *([str(row.tier)] if tiers else []),
             f"{_num(row.accuracy)} ± {_num(row.std)}",
             ci,
+            *([_calibrated(row)] if calibrated else []),
             f"{row.passes}/{row.scored}",
             str(row.unscored),
             str(row.errors),
         ]
         out.add_row(*cells)
     return out
+
+
+def _calibrated(row: Any) -> str:
+    if row.calibrated is None or math.isnan(row.calibrated):
+        return "–"
+    return f"{row.calibrated:.2f} [{row.calibrated_low:.2f}, {row.calibrated_high:.2f}]"
 
 
 @click.command("report")
@@ -83,9 +93,20 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
     "--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none)."
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
-def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int) -> None:
+@click.option(
+    "--study",
+    type=click.Path(exists=True),
+    default=None,
+    help="A rating study of the run, for human-calibrated pass rates [default: RUN/study/ where it exists].",
+)
+def report_cmd(
+    runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int, study: str | None
+) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs."""
-    report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed)
+    from cobe.annotate.labels import run_labels
+
+    human = run_labels(list(runs), study)
+    report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
     console = _console()
     console.print(leaderboard_table(report.leaderboard))
     console.print(f"Wrote {len(report.files)} files under {report.out}")
