@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
-from cobe.models.llama_prefix import PrefixStates, evaluate_prompt
+from cobe.models.llama_prefix import PrefixStates
 from cobe.models.registry import register
 
 if TYPE_CHECKING:
@@ -88,12 +88,10 @@ def _new_llama(path: Path, *, logits_all: bool) -> Any:
             llama_module.llama_cpp.llama_model_default_params = original
 
 
-def _first_paragraph(llm: Any, prompt: str) -> Any:
+def _first_paragraph(llm: Any, n_prompt: int) -> Any:
     """Stop once the answer has text followed by a blank line: base models otherwise repeat
     themselves until max_tokens, and a plain "\\n\\n" stop would end answers that open with one."""
     from llama_cpp import StoppingCriteriaList
-
-    n_prompt = len(llm.tokenize(prompt.encode("utf-8")))
 
     def done(tokens: Any, logits: Any) -> bool:
         return b"\n\n" in llm.detokenize(tokens[n_prompt:]).lstrip()
@@ -152,18 +150,21 @@ class LlamaCppProvider(Provider):
         if plain:
             if config.logprobs:
                 kwargs["logprobs"] = 5
-            prompt = plain_prompt(messages)
-            kwargs["stopping_criteria"] = _first_paragraph(llm, prompt)
-            # put the saved state sharing most of this prompt in place; the completion reuses it
-            states = self._states[config.logprobs]
-            states.restore(llm, llm.tokenize(prompt.encode("utf-8"), special=True))
-            response = llm.create_completion(prompt, **kwargs)
-            states.save(llm)
+            tokens = llm.tokenize(plain_prompt(messages).encode("utf-8"), special=True)
+            kwargs["stopping_criteria"] = _first_paragraph(llm, len(tokens))
+            # all but the last token in the fixed pieces of PrefixStates (a saved beginning reused);
+            # the completion, given the same tokens, reads the last one and samples
+            self._states[config.logprobs].read(llm, tokens[:-1])
+            response = llm.create_completion(tokens, **kwargs)
             choice = response["choices"][0]
             text = choice["text"].strip().split("\n\n", 1)[0]
             top = (choice.get("logprobs") or {}).get("top_logprobs") or [None]
             first = {str(k): float(v) for k, v in top[0].items()} if top[0] else None
         else:
+            # a prompt read in pieces gets slightly different logits, which can flip a greedy argmax:
+            # start afresh, so the answer never depends on the calls before it
+            llm.reset()
+            self._states[config.logprobs].forget_current()
             response = llm.create_chat_completion(
                 messages=[{"role": m.role, "content": m.content} for m in messages], **kwargs
             )
@@ -197,7 +198,7 @@ class LlamaCppProvider(Provider):
             return None
         tokens = llm.tokenize(plain_prompt(messages).encode("utf-8"))
         start = time.perf_counter()
-        evaluate_prompt(llm, tokens, self._states[False])
+        self._states[False].read(llm, tokens)
         # with logits_all off the context keeps only the last position's logits: all we need
         logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
         top = logits.max()

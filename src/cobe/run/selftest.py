@@ -116,7 +116,8 @@ async def self_test(
             answer = baselines[probe.name].answer(scenario)
             return await judge.checks(scenario, answer, tuple(probe.expected))
 
-    jobs = [(probe, scenario) for probe in PROBES for scenario in chosen]
+    # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
+    jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
     answers = await asyncio.gather(*(ask(probe, scenario) for probe, scenario in jobs))
     verdicts: dict[tuple[str, str], list[str | None]] = {}
     for (probe, _), results in zip(jobs, answers):
