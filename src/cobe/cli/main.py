@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.agreement:judges",
+    "plan": "cobe.cli.plan:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }
 
@@ -38,7 +39,8 @@ SHORT_HELP: dict[str, str] = {
     "import": "Import verdicts produced elsewhere as a run.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
-    "judges": "Rank judges by their agreement with human ratings.",
+    "judges": "Self-test judges on probes; rank them by agreement with human ratings.",
+    "plan": "How many scenarios and human labels a study needs; what difference it detects.",
     "curate": "Build a dataset: contributions, augmentation, checks, review, release.",
 }
 
