@@ -23,6 +23,7 @@ eval: $(VENV)/.installed
 # Every test, the slow (embedded model) and browser groups included, after the static checks.
 test: lint
 	scripts/browser.sh
+	$(PY) scripts/check_collected.py
 	$(PY) -m pytest
 
 # Lint, format, types and import layers (the rules live in pyproject.toml); CI runs them through `make test`.

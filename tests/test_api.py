@@ -9,7 +9,9 @@ import cobe
 
 
 def test_import_cobe_loads_no_sdk_and_no_pandas():
-    code = "import sys, cobe; print(any(m in sys.modules for m in ('pandas', 'openai', 'anthropic', 'llama_cpp')))"
+    # a None entry in sys.modules blocks an import rather than recording one
+    names = "('pandas', 'openai', 'anthropic', 'llama_cpp')"
+    code = f"import sys, cobe; print(any(sys.modules.get(m) is not None for m in {names}))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
 
 

@@ -3,9 +3,10 @@
 Every record is a `Scenario` built and validated by the pydantic model; its three queries are
 written from the intervention clause by `tier1_queries`. Besides the model's own validation this
 script checks what makes the set usable as a benchmark sample: ids and variations, story length,
-each criterion sentence linked to exactly one graph fact, preserve facts outside the
-intervention's reach (unless invariant), change facts inside it, the graph-type label against
-the graph's shape, and that the three variations of a core share one causal structure.
+each criterion sentence linked to exactly one graph fact, the graph checks of
+`cobe.dataset.graph.check_graph` (preserve facts outside the intervention's reach unless
+invariant or holding despite it, change facts inside it), the graph-type label against the
+graph's shape, and that the three variations of a core share one causal structure.
 
     .venv/bin/python scripts/starter/build_starter.py            # write the file
     .venv/bin/python scripts/starter/build_starter.py --check    # exit 1 if it is out of date
@@ -27,12 +28,13 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from stories import CORES  # noqa: E402
 
-from cobe.dataset.graph import children_of, descendants  # noqa: E402
+from cobe.dataset.graph import check_graph, children_of  # noqa: E402
 from cobe.dataset.queries import tier1_queries  # noqa: E402
 from cobe.dataset.schema import CausalGraph, Edge, Fact, Scenario, make_id  # noqa: E402
 
 OUTPUT = ROOT / "src" / "cobe" / "dataset" / "builtin" / "starter.jsonl"
 MIN_WORDS, MAX_WORDS = 20, 55
+MAX_CHANGE = 4
 
 
 class StarterError(Exception):
@@ -104,11 +106,15 @@ def signature(graph: CausalGraph) -> tuple:
 
 
 def facts(entries: list[tuple]) -> tuple[list[str], list[Fact]]:
+    """Criterion sentences and their graph facts; a third element names a flag (INV or DESPITE)."""
     texts, linked = [], []
     for entry in entries:
-        text, variable, *rest = entry
+        text, variable, *flags = entry
+        unknown = set(flags) - {"invariant", "holds_despite"}
+        if unknown:
+            raise StarterError(f"fact {text!r}: unknown flag {sorted(unknown)[0]!r}")
         texts.append(text)
-        linked.append(Fact(text=text, variable=variable, invariant=bool(rest and rest[0])))
+        linked.append(Fact(text=text, variable=variable, **{flag: True for flag in flags}))
     return texts, linked
 
 
@@ -154,27 +160,16 @@ def check(s: Scenario) -> None:
     words = len(s.story.split())
     if not MIN_WORDS <= words <= MAX_WORDS:
         fail(f"story has {words} words (want {MIN_WORDS}–{MAX_WORDS})")
-    if not 1 <= len(s.preserve) <= 3 or not 1 <= len(s.change) <= 2:
-        fail("want 1–3 preserve and 1–2 change sentences")
+    # one change sentence per derived figure (core 17: the total and each share apart), so up to 4
+    if not 1 <= len(s.preserve) <= 3 or not 1 <= len(s.change) <= MAX_CHANGE:
+        fail(f"want 1–3 preserve and 1–{MAX_CHANGE} change sentences")
     if " had " not in (s.intervention or "") or s.intervention.rstrip() != s.intervention:
         fail("intervention must be a past-perfect clause with ' had '")
     g = s.graph
     assert g is not None
-    if g.intervened not in g.variables:
-        fail(f"intervened variable {g.intervened!r} is not in the graph")
-    if len(set(g.variables)) != len(g.variables):
-        fail("duplicate variable")
-    reach = descendants(g, g.intervened) | {g.intervened}
-    for fact in g.preserve_facts:
-        if fact.variable not in g.variables:
-            fail(f"preserve fact names unknown variable {fact.variable!r}")
-        if fact.variable in reach and not fact.invariant:
-            fail(f"preserve fact {fact.text!r} is about {fact.variable!r}, which the intervention reaches")
-    for fact in g.change_facts:
-        if fact.variable not in g.variables:
-            fail(f"change fact names unknown variable {fact.variable!r}")
-        if fact.variable not in reach or fact.invariant:
-            fail(f"change fact {fact.text!r} is about {fact.variable!r}, which the intervention cannot reach")
+    # the same graph checks `cobe data validate --strict` applies: warnings count as errors here
+    for finding in check_graph(g, s.preserve, s.change):
+        fail(f"{finding.field}: {finding.message}")
     if shape_of(g) != s.graph_type.value:
         fail(f"labelled {s.graph_type.value} but the graph is {shape_of(g)}")
     if set(s.preserve) & set(s.change):

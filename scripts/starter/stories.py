@@ -2,18 +2,24 @@
 
 Twenty core stories, three variations each. A variation keeps its core's causal structure,
 graph type, failure modes and tags, and its criteria pattern, but tells a different story.
+The set is easier than CoBe (shorter stories, small graphs, explicit causes, written by one
+team rather than selected from contributions): it tests the pipeline, not a model.
 
 Per variation:
 - `graph`: directed edges "cause>effect", bidirected (confounded) pairs "a<>b";
   the variables are the ones the edges name, in order of first appearance;
 - `do`: the variable the intervention sets;
-- `preserve` / `change`: (sentence, variable) pairs, or (sentence, variable, True) for an
-  invariant fact (a physical law, a fixed price or rule, a definition).
+- `preserve` / `change`: (sentence, variable) pairs, or (sentence, variable, INV) for an
+  invariant fact (a fixed price or rule, a definition), or (sentence, variable, DESPITE) for a
+  preserve fact about a consequence of the intervention that another cause keeps true.
+  Every preserve sentence is stated in the story itself: a fact the story never states (a
+  physical law the reader is assumed to know) is not a criterion.
 """
 
 from __future__ import annotations
 
-INV = True  # marks an invariant preserve fact
+INV = "invariant"  # marks an invariant preserve fact
+DESPITE = "holds_despite"  # marks a preserve fact that holds despite the intervention
 
 
 def V(domain, story, intervention, original, answer, graph, do, preserve, change):  # noqa: N802
@@ -221,7 +227,6 @@ CORES: list[dict] = [
                 "warmth",
                 [
                     ("Farid mixed fresh yeast into his bread dough.", "yeast"),
-                    ("Yeast dough rises very slowly in the cold.", "risen", INV),
                 ],
                 [
                     ("Farid set the bowl beside the warm oven.", "warmth"),
@@ -324,7 +329,8 @@ CORES: list[dict] = [
                     ("Rosa's recipe makes 6 cupcakes.", "cupcakes", INV),
                 ],
                 [
-                    ("Rosa doubled her recipe and baked 12 cupcakes.", "scale"),
+                    ("Rosa doubled her recipe.", "scale"),
+                    ("Rosa baked 12 cupcakes.", "cupcakes"),
                     ("Rosa's cupcakes filled exactly two trays of six.", "trays"),
                 ],
             ),
@@ -340,7 +346,8 @@ CORES: list[dict] = [
                 "overtime",
                 [("Ahmed's rent was $900.", "rent_due"), ("Ahmed's overtime pays $20 an hour.", "earnings", INV)],
                 [
-                    ("Ahmed worked 30 overtime hours and earned $600.", "overtime"),
+                    ("Ahmed worked 30 overtime hours.", "overtime"),
+                    ("Ahmed earned $600 from his overtime.", "earnings"),
                     ("Ahmed borrowed $300 from his sister.", "borrowed"),
                 ],
             ),
@@ -359,7 +366,8 @@ CORES: list[dict] = [
                     ("The trail to the mountain hut was 24 kilometres long.", "plan"),
                 ],
                 [
-                    ("The club walked at 4 kilometres an hour and took 6 hours.", "pace"),
+                    ("The club walked at 4 kilometres an hour.", "pace"),
+                    ("The club took 6 hours to reach the hut.", "duration"),
                     ("The club reached the mountain hut at 4 p.m.", "arrival"),
                 ],
             ),
@@ -459,6 +467,7 @@ CORES: list[dict] = [
                     ("The roads were icy on Tuesday.", "icy_roads"),
                 ],
                 [
+                    ("Lena went to the office on Tuesday.", "office"),
                     ("Lena's mother came over to mind the children.", "babysitter"),
                     ("Lena spent two hours driving to work on icy roads.", "long_drive"),
                 ],
@@ -481,6 +490,7 @@ CORES: list[dict] = [
                     ("The buses ran only once an hour on Monday.", "hourly_buses"),
                 ],
                 [
+                    ("Aisha went into town on Monday to buy a birthday present.", "trip"),
                     ("Aisha waited forty minutes at the bus stop.", "bus_wait"),
                     ("Aisha found the bookshop closed.", "found_closed"),
                 ],
@@ -585,7 +595,7 @@ CORES: list[dict] = [
                 "Twenty years ago Carla spent her honeymoon at a small guesthouse in Lisbon. This spring she "
                 "stayed there again, and the owner, who greets every returning guest with a bottle of port, "
                 "welcomed her back with one.",
-                "Carla had booked a trip to Iceland this spring",
+                "Carla had travelled to Iceland this spring instead of returning to Lisbon",
                 "Carla stayed at the Lisbon guesthouse again this spring",
                 "Twenty years ago Carla spent her honeymoon at a small guesthouse in Lisbon. This spring she "
                 "went to Iceland instead, so there was no welcome-back bottle of port from the Lisbon owner.",
@@ -593,7 +603,6 @@ CORES: list[dict] = [
                 "booking",
                 [
                     ("Twenty years ago Carla spent her honeymoon at a small guesthouse in Lisbon.", "honeymoon"),
-                    ("The guesthouse owner greets every returning guest with a bottle of port.", "port_gift", INV),
                 ],
                 [
                     ("This spring Carla stayed at the Lisbon guesthouse again.", "booking"),
@@ -658,7 +667,8 @@ CORES: list[dict] = [
                 ],
                 [
                     ("Liam bought a $30 front-row concert ticket.", "ticket"),
-                    ("After buying the ticket, Liam had $20 left, not enough for the sushi dinner.", "money_left"),
+                    ("Liam had $20 left after buying the ticket.", "money_left"),
+                    ("Liam could not afford his friends' sushi dinner.", "sushi"),
                 ],
             ),
             V(
@@ -679,7 +689,9 @@ CORES: list[dict] = [
                 ],
                 [
                     ("Jana streamed a whole film on the train.", "activity"),
-                    ("Jana's phone had 20% left after the ride, not enough for the navigation.", "charge_left"),
+                    ("The film used 40% of the phone's battery.", "charge_left"),
+                    ("Jana's phone had 20% left after the ride.", "charge_left"),
+                    ("Jana's phone did not have enough charge left for the map navigation.", "navigation"),
                 ],
             ),
             V(
@@ -700,8 +712,10 @@ CORES: list[dict] = [
                     ("Friday's calibration run needs 200 mL of buffer.", "calibration", INV),
                 ],
                 [
-                    ("Dr. Silva ran seven samples, using 350 mL of buffer.", "samples"),
-                    ("Only 150 mL of buffer was left, not enough for Friday's calibration run.", "buffer_left"),
+                    ("Dr. Silva ran seven samples.", "samples"),
+                    ("Dr. Silva used 350 mL of buffer on the samples.", "buffer_left"),
+                    ("Only 150 mL of buffer was left.", "buffer_left"),
+                    ("There was not enough buffer left for Friday's calibration run.", "calibration"),
                 ],
             ),
         ],
@@ -1009,7 +1023,6 @@ CORES: list[dict] = [
                 "cooker",
                 [
                     ("Ana lives in a mountain town where water boils at about 92 degrees.", "altitude"),
-                    ("Beans cook more slowly in water that boils below 100 degrees.", "soft_beans", INV),
                 ],
                 [
                     ("Ana cooked the black beans in a pressure cooker.", "cooker"),
@@ -1030,7 +1043,6 @@ CORES: list[dict] = [
                 "fleece",
                 [
                     ("A hard frost fell on Tuesday night and whitened the lawn.", "frost"),
-                    ("Frost damages tomato plants that are left uncovered.", "tomatoes_ok", INV),
                 ],
                 [
                     ("Hal covered his tomato plants with garden fleece.", "fleece"),
@@ -1121,7 +1133,8 @@ CORES: list[dict] = [
                 ],
                 [
                     ("Uma paid $30 for the two tickets.", "tickets"),
-                    ("The evening cost $42 in total, or $21 each.", "share"),
+                    ("The evening cost $42 in total.", "total"),
+                    ("Uma and Rex each paid $21.", "share"),
                 ],
             ),
             V(
@@ -1137,7 +1150,8 @@ CORES: list[dict] = [
                 [("Tim stirred in 1 litre of cream.", "cream"), ("Each jar holds half a litre.", "jar_size")],
                 [
                     ("Bea used 3 litres of stock.", "stock"),
-                    ("The soup came to 4 litres and filled eight jars.", "jars"),
+                    ("The soup came to 4 litres.", "volume"),
+                    ("The soup filled eight jars.", "jars"),
                 ],
             ),
             V(
@@ -1156,7 +1170,8 @@ CORES: list[dict] = [
                 ],
                 [
                     ("The club rode 60 kilometres on Saturday.", "saturday_km"),
-                    ("The club rode 105 kilometres in all and raised $105.", "raised"),
+                    ("The club rode 105 kilometres in all.", "total_km"),
+                    ("The ride raised $105.", "raised"),
                 ],
             ),
         ],

@@ -11,20 +11,23 @@ if TYPE_CHECKING:
 
     from cobe.report.writer import Report
     from cobe.run.config import EvalOptions, RunSummary
+    from cobe.run.judge_diff import JudgeDiff
 
 
 def run_eval(
     model: str | Sequence[str],
-    judge: str | None,
+    judge: str | Sequence[str] | None,
     data: str | Path = "builtin:starter",
     **options: Unpack[EvalOptions],
 ) -> RunSummary:
-    """`cobe eval`: generate and judge; `options` are the other EvalConfig fields (templates, tier, limit, run_dir …)."""
+    """`cobe eval`: generate and judge; `judge` is one spec or a panel's list (each check: the judges' strict
+    majority); `options` are the other EvalConfig fields (templates, tier, limit, run_dir, judge_samples …)."""
     from cobe.run.config import EvalConfig
     from cobe.run.engine import evaluate
 
     models = [model] if isinstance(model, str) else list(model)
-    return evaluate(EvalConfig(models=models, judge=judge, data=str(data), **options))
+    judges = judge if judge is None or isinstance(judge, str) else list(judge)
+    return evaluate(EvalConfig(models=models, judge=judges, data=str(data), **options))
 
 
 def results(runs: str | Path | Sequence[str | Path]) -> pd.DataFrame:
@@ -70,3 +73,20 @@ def report(
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
     chosen = DEFAULT_FORMATS if formats is None else formats
     return build_report(paths, out, chosen, resamples, seed, human=run_labels(paths, study))
+
+
+def judges_diff(
+    run: str | Path,
+    prompts: str | Sequence[str] = ("paper", "contextual"),
+    judge: str | Sequence[str] | None = None,
+    *,
+    judge_samples: int | None = None,
+) -> JudgeDiff:
+    """`cobe judges diff`: verdict flips between two judge prompt sets on a run (`.table` per check and overall).
+
+    Without `judge` the run's own judge is compared and a missing verdict is an error; with it, what
+    either set lacks is judged first.
+    """
+    from cobe.run.judge_diff import judges_diff as diff
+
+    return diff(run, prompts, judge, judge_samples=judge_samples)

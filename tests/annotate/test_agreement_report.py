@@ -59,7 +59,12 @@ def check_worked_example(report: dict) -> None:
     assert round(m["f1"], 3) == 0.868
     assert round(m["kappa"], 3) == 0.811
     assert m["items"] == 253 and m["n"] == 250
-    assert (m["no_majority_tie"], m["no_majority_all_other"], m["judge_unscored"]) == (1, 1, 1)
+    assert (m["no_majority_split"], m["no_majority_abstained"], m["judge_unscored"]) == (1, 1, 1)
+    # the items left out for want of a majority are named, with what each rater said
+    assert [(e["item"], sorted(e["labels"].values())) for e in report["no_majority_items"]] == [
+        ("251v1:A:mock/a", ["No", "Other", "Yes"]),
+        ("252v1:A:mock/a", ["Other", "Other", "Other"]),
+    ]
     for name in ("accuracy", "precision", "recall", "f1", "kappa"):
         low, high = report["ci"][name]
         assert low <= m[name] <= high

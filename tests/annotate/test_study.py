@@ -85,3 +85,36 @@ def test_concurrent_writers_never_lose_answers(small_study):
     assert len(ratings) == 12 and all(r.comment == f"by {1 if r.rater == 'rater-1' else 2}" for r in ratings)
     with sqlite3.connect(store.path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def tiered_run(tmp_path):
+    """Two models, each answering tier 1 (A) and tier 2 (D) on eight scenarios."""
+    rows = []
+    for model in ("mock/a", "mock/b"):
+        for template, tier in (("A", 1), ("D", 2)):
+            for i in range(8):
+                row = make_row(i, model, template=template)
+                row["tier"] = tier
+                rows.append(row)
+    return write_run(tmp_path / "run", rows)
+
+
+def test_study_can_be_one_model_and_tier_one(tmp_path):
+    """The paper's design: responses of one model to the dataset's own queries."""
+    links = create_study(tiered_run(tmp_path), tmp_path / "s", n=5, seed=0, raters=3, models=["mock/b"], tier=1)
+    items = StudyStore(links.path).items()
+    assert links.per_model == {"mock/b": 5} and len(items) == 5
+    assert {item.model for item in items} == {"mock/b"} and {item.template for item in items} == {"A"}
+    store = StudyStore(links.path)
+    assert (store.meta("models"), store.meta("tier")) == ("mock/b", "1")
+    # without the restriction every model and tier is in the pool
+    everything = create_study(tiered_run(tmp_path / "all"), tmp_path / "s2", n=32, seed=0)
+    assert everything.per_model == {"mock/a": 16, "mock/b": 16}
+
+
+def test_restriction_that_matches_nothing_is_one_clear_error(tmp_path):
+    run = tiered_run(tmp_path)
+    with pytest.raises(InputError, match=r"--model mock/z: not in the run \(models in the run: mock/a, mock/b\)"):
+        create_study(run, tmp_path / "s", models=["mock/z"])
+    with pytest.raises(InputError, match=r"--tier 3: the run has no responses of that tier .*\(tiers: 1, 2\)"):
+        create_study(run, tmp_path / "s", models=["mock/a"], tier=3)

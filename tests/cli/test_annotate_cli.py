@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
+from annotate.synthetic import make_row, write_run
+from annotate.test_agreement_report import worked_example, write_csv
 from cobe.annotate.store import StudyStore
-from cobe.cli.main import cli, main
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ has no __init__: reach the shared fixtures
-from annotate.synthetic import make_row, write_run  # noqa: E402
-from annotate.test_agreement_report import worked_example, write_csv  # noqa: E402
+from cobe.cli.main import cli
+from support.cli import run_cobe
 
 
 def run(*args: str):
@@ -58,23 +55,39 @@ def test_create_prints_one_link_per_rater_and_admin(tmp_path):
     assert status.exit_code == 0 and "rater-3" in status.output
 
 
-def run_main(capsys, *args: str) -> tuple[int, str]:
+def test_create_one_model_tier_one_as_in_the_paper(tmp_path):
+    rows = []
+    for i in range(12):
+        row = make_row(i, "mock/a" if i % 2 else "mock/b", template="A" if i < 8 else "H1")
+        row["tier"] = 1 if i < 8 else 3
+        rows.append(row)
+    run_dir = write_run(tmp_path / "run", rows)
+    done = run_cobe("annotate", "create", str(run_dir), "--model", "mock/a", "--tier", "1", "--n", "250")
+    assert done.returncode == 0, done.stderr
+    assert "Items per model: mock/a 4\n" in done.stdout
+    assert "only 4 rateable responses matched, fewer than --n 250" in done.stdout
+    assert {(i.model, i.template) for i in StudyStore(run_dir / "study").items()} == {("mock/a", "A")}
+    helped = run_cobe("annotate", "create", "--help").stdout
+    assert "--model MODEL --tier 1 --n 250 --raters 3" in helped and "two matching Yes/No answers of three" in helped
+    code, err = run_main("annotate", "create", str(run_dir), "--model", "mock/c", "--out", str(tmp_path / "s"))
+    assert code == 2 and "--model mock/c: not in the run" in err and err.count("\n") == 1
+
+
+def run_main(*args: str) -> tuple[int, str]:
     """The real entry point: exit code and stderr."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    return exit_info.value.code, err
+    done = run_cobe(*args)
+    assert "Traceback" not in done.stderr
+    return done.returncode, done.stderr
 
 
-def test_create_errors_are_one_line(tmp_path, capsys):
+def test_create_errors_are_one_line(tmp_path):
     (tmp_path / "empty").mkdir()
-    code, err = run_main(capsys, "annotate", "create", str(tmp_path / "empty"))
+    code, err = run_main("annotate", "create", str(tmp_path / "empty"))
     assert code == 2 and err.startswith("error: ") and "no results file" in err and err.count("\n") == 1
     run_dir = write_run(tmp_path / "run", [make_row(0, "mock/a")])
-    code, err = run_main(capsys, "annotate", "create", str(run_dir), "--n", "0")
+    code, err = run_main("annotate", "create", str(run_dir), "--n", "0")
     assert code == 2 and "--n 0: expected at least 1 item" in err
-    code, err = run_main(capsys, "annotate", "serve", str(tmp_path / "empty"))
+    code, err = run_main("annotate", "serve", str(tmp_path / "empty"))
     assert code == 2 and "no rating study found" in err
 
 
@@ -113,6 +126,37 @@ def test_agreement_from_a_study_uses_its_run(tmp_path):
     saved = json.loads((study.parent / "agreement.json").read_text())
     # the synthetic run's judge passed everything, humans failed two items
     assert (saved["metrics"]["fn"], saved["metrics"]["tn"]) == (2, 4)
+
+
+def test_agreement_lists_items_without_a_majority(tmp_path):
+    """Three raters: Yes/Yes/Other is a majority, Yes/No/Other and a lone answer are not, and are named."""
+    rows = [make_row(i, "mock/a") for i in range(4)]
+    run_dir = write_run(tmp_path / "run", rows)
+    run("annotate", "create", str(run_dir), "--n", "4", "--raters", "3")
+    store = StudyStore(run_dir / "study")
+    raters = store.principals()[:3]
+    answers = {
+        "1v1": ["Yes", "Yes", "Other"],
+        "2v1": ["Yes", "No", "Other"],
+        "3v1": ["No", None, None],  # two raters have not answered yet: one vote of three
+        "4v1": ["No", "No", "Yes"],
+    }
+    for item in store.items():
+        for person, label in zip(raters, answers[item.scenario_id]):
+            if label:
+                store.save_rating(person.id, item.id, label, "")
+    result = run("agreement", str(run_dir / "study"), "--resamples", "0")
+    assert result.exit_code == 0, result.output
+    assert (
+        "Without a majority (fewer than two matching Yes/No votes of three; left out above): 2v1:A:mock/a, 3v1:A:mock/a"
+        in " ".join(result.output.split())
+    )
+    saved = json.loads((run_dir / "agreement.json").read_text())
+    m = saved["metrics"]
+    # the judge passed all four; humans pass 1v1 and fail 4v1; 2v1 and 3v1 are out of every figure
+    assert (m["n"], m["tn"], m["fn"], m["no_majority"]) == (2, 1, 1, 2)
+    assert (m["no_majority_split"], m["no_majority_abstained"]) == (1, 1)
+    assert saved["no_majority_items"][1] == {"item": "3v1:A:mock/a", "labels": {"rater-1": "No"}}
 
 
 def test_judges_analyze_ranks_by_kappa(tmp_path):

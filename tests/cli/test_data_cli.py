@@ -128,7 +128,10 @@ def test_directory_missing_and_binary_files(tmp_path) -> None:
         and out[0] == f"error: {tmp_path}: -: -: is a directory; expected a dataset file (.json, .jsonl or .csv)"
     )
     assert validate_lines(tmp_path / "nope.json")[1][0] == f"error: {tmp_path / 'nope.json'}: -: -: file not found"
-    assert validate_lines(binary)[1][0] == f"error: {binary}: -: -: is a binary file, not a text dataset"
+    assert (
+        validate_lines(binary)[1][0]
+        == f"error: {binary}: -: -: is a binary file; expected a dataset file (.json, .jsonl or .csv)"
+    )
 
 
 def test_strict_and_json(tmp_path) -> None:

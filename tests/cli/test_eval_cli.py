@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+from support.cli import CliResult, assert_one_line_error, run_cobe
+
 STORY = "Baker {i} kept the shop open late because a festival was on. Many visitors bought bread."
 
 
@@ -40,23 +38,13 @@ def write_data(path: Path, n: int = 2) -> Path:
     return path
 
 
-def cobe(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    return subprocess.run([*CLI, *args], cwd=cwd, env=clean | (env or {}), capture_output=True, text=True, timeout=120)
+def cobe(*args: str, cwd: Path, env: dict | None = None) -> CliResult:
+    return run_cobe(*args, cwd=cwd, env=env)
 
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     return write_data(tmp_path / "data.jsonl")
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess, *needles: str) -> None:
-    assert result.returncode != 0
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for needle in needles:
-        assert needle in lines[0]
 
 
 def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
@@ -150,13 +138,74 @@ def test_dry_run_prints_counts(tmp_path, data):
     assert not (tmp_path / "runs").exists()
 
 
-def test_default_is_the_embedded_model_and_says_so(tmp_path, data):
+def test_default_is_the_embedded_model_and_says_so(tmp_path, data, monkeypatch):
+    from cobe.models import llamacpp, registry
+    from cobe.models.mock import MockProvider
+
+    # a dry run builds its providers; what is tested is the choice of model, not its weights
+    built: list[str] = []
+
+    def stand_in(spec: str, model: str) -> MockProvider:
+        built.append(spec)
+        return MockProvider(spec, model, lambda messages: "unused", counts_calls=False)
+
+    # the real factory registered itself on import of llamacpp; the stand-in replaces it until the test ends
+    assert registry._FACTORIES["local"] is llamacpp._local_factory
+    monkeypatch.setitem(registry._FACTORIES, "local", stand_in)
     r = cobe("eval", "--data", str(data), "--dry-run", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "local/gemma-3-270m" in r.stderr and "smoke" in r.stderr
     assert "runs/local_gemma-3-270m__data" in r.stdout
+    assert set(built) == {"local/gemma-3-270m"}
 
 
 def test_help_lists_envvars(tmp_path):
     r = cobe("eval", "--help", cwd=tmp_path)
     assert r.returncode == 0 and "COBE_MAX_COST" in r.stdout and "COBE_RUN_DIR" in r.stdout
+
+
+def test_reasoning_effort_from_the_environment_is_recorded_and_a_provider_without_it_says_so(tmp_path, data):
+    env = {"COBE_REASONING_EFFORT": "medium"}
+    args = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--run-dir", "r")
+    r = cobe(*args, cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stderr.splitlines() if "reasoning-effort" in line]
+    assert notes == [
+        "note: mock/echo has no reasoning-effort setting: --reasoning-effort medium stays in the "
+        "calls' keys and records but is not sent"
+    ]
+    settings = json.loads((tmp_path / "r" / "summary.json").read_text())["respondent_settings"]
+    assert settings["reasoning_effort"] == "medium" and settings["max_tokens"] == 20480  # room to think and answer
+    plain = cobe(*args[:-2], "--run-dir", "p", "--reasoning-effort", "default", cwd=tmp_path)
+    assert plain.returncode == 0 and "reasoning-effort" not in plain.stderr
+    assert json.loads((tmp_path / "p" / "summary.json").read_text())["respondent_settings"]["max_tokens"] == 512
+
+
+def test_sample_draws_the_same_scenarios_for_the_same_seed(tmp_path):
+    data = write_data(tmp_path / "many.jsonl", n=12)
+
+    def drawn(seed: str, run_dir: str) -> list[str]:
+        args = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--templates", "A")
+        r = cobe(*args, "--sample", "5", "--seed", seed, "--run-dir", run_dir, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        lines = (tmp_path / run_dir / "results.jsonl").read_text().splitlines()
+        return [json.loads(line)["scenario_id"] for line in lines]
+
+    first = drawn("7", "a")
+    assert len(first) == 5 and first == drawn("7", "b") and first != drawn("8", "c")
+    default_dir = cobe(
+        "eval",
+        "--model",
+        "mock/echo",
+        "--judge",
+        "mock/judge-pass",
+        "--data",
+        str(data),
+        "--sample",
+        "5",
+        "--seed",
+        "7",
+        "--dry-run",
+        cwd=tmp_path,
+    )
+    assert "sample-5-seed-7" in default_dir.stdout

@@ -209,3 +209,14 @@ def test_a_file_made_here_that_could_not_be_opened_is_not_left_empty(tmp_path: P
     with pytest.raises(UnusableDatabase, match="unable to open database file"):
         open_database(tmp_path / "n.sqlite", [FIRST], what="notes file", create=True)
     assert list(tmp_path.iterdir()) == []  # no empty file that the next open would refuse
+
+
+def test_memory_path_opens_an_in_memory_database_and_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
+    from cobe.run.store import Store
+
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):  # a second open must not find a file named ':memory:' and refuse it
+        store = Store(":memory:")
+        assert store.latest_run() is None
+        store.close()
+    assert list(tmp_path.iterdir()) == []

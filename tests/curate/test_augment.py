@@ -8,6 +8,7 @@ import pytest
 
 from cobe.curate.augment import Rejected, augment, augment_messages, parse_output, prompt_fingerprint
 from cobe.dataset import load_dataset
+from cobe.dataset.schema import CausalGraph, Edge, Fact, GraphType, Scenario
 from support.curate_project import CORES
 
 CORE = load_dataset(CORES).get("1v0")
@@ -63,3 +64,50 @@ def test_augmenting_again_only_fills_missing_slots(project, tmp_path) -> None:
     assert augment(project, f"mock/file:{script}", per_core=1, core_ids=["1v0"]).added == ["1v1"]
     again = augment(project, f"mock/file:{script}", per_core=1, core_ids=["1v0"])
     assert again.calls == 0 and again.added == []
+
+
+def umbrella_core() -> Scenario:
+    """A core whose preserved umbrella is a consequence of the forecast that the repair errand keeps true."""
+    edges = [("forecast", "expects_rain"), ("expects_rain", "took_umbrella"), ("bent_spoke", "took_umbrella")]
+    return CORE.model_copy(
+        update={
+            "graph_type": GraphType.collider,
+            "graph": CausalGraph(
+                variables=["forecast", "expects_rain", "took_umbrella", "bent_spoke"],
+                edges=[Edge(source=a, target=b) for a, b in edges],
+                intervened="forecast",
+                preserve_facts=[Fact(text="Lena took her umbrella.", variable="took_umbrella", holds_despite=True)],
+                change_facts=[Fact(text="Lena expected rain.", variable="expects_rain")],
+            ),
+        }
+    )
+
+
+def test_a_variation_with_a_fact_that_holds_despite_the_change_is_accepted() -> None:
+    core = umbrella_core()
+    prompt = augment_messages(core, 1, 1)[1].content
+    assert "took_umbrella (holds despite the change" in prompt and '"holds_despite": true' in prompt
+    answer = GOOD | {
+        "story": "The almanac promised frost, so Ivan carried his gloves to the market; their seam also needed the tailor.",
+        "preserve": ["Ivan carried his gloves to the market."],
+        "change": ["Ivan expected frost."],
+        "graph": {
+            "variables": ["almanac", "expects_frost", "carried_gloves", "torn_seam"],
+            "edges": [
+                {"source": "almanac", "target": "expects_frost"},
+                {"source": "expects_frost", "target": "carried_gloves"},
+                {"source": "torn_seam", "target": "carried_gloves"},
+            ],
+            "intervened": "almanac",
+            "preserve_facts": [
+                {"text": "Ivan carried his gloves to the market.", "variable": "carried_gloves", "holds_despite": True}
+            ],
+            "change_facts": [{"text": "Ivan expected frost.", "variable": "expects_frost"}],
+        },
+    }
+    scenario = parse_output(json.dumps(answer), core, "1v5", 5)
+    assert scenario.graph is not None and scenario.graph.preserve_facts[0].holds_despite
+    # the same answer without the flag keeps a descendant as preserved: rejected, with the reason
+    answer["graph"]["preserve_facts"][0]["holds_despite"] = False
+    with pytest.raises(Rejected, match="graph.preserve_facts\\[0\\]: preserved fact is about 'carried_gloves'"):
+        parse_output(json.dumps(answer), core, "1v5", 5)

@@ -84,7 +84,9 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
     assert summary["per_expert"]["a1-expert1"]["validity"] == {"n": 4, "mean": 3.0, "std": 0.0}
 
     released = cobe("curate", "release", str(proj), "--out", str(out), "--public-share", "0.1", "--seed", "0")
-    assert "released 8 item(s)" in released.stdout
+    assert "released 5 item(s)" in released.stdout
+    # the paper releases variations only: the three approved core examples (v0) stay behind
+    assert "not released: 3 core example(s) (v0): 1v0, 2v0, 3v0" in released.stdout
 
     sheet = json.loads((out / "datasheet.json").read_text())
     assert sheet["pipeline"]["augment_rejects"] == {
@@ -95,14 +97,14 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
         "call_error": 0,
     }
     assert sheet["pipeline"]["candidates"] == 3 and sheet["pipeline"]["generated"] == 6
-    assert sheet["pipeline"]["rejected_in_review"] == 1 and sheet["pipeline"]["released"] == 8
-    assert sheet["stats"]["scenarios"] == 8 and sheet["stats"]["core_examples"] == 3
+    assert sheet["pipeline"]["rejected_in_review"] == 1 and sheet["pipeline"]["released"] == 5
+    assert sheet["stats"]["scenarios"] == 5 and sheet["stats"]["core_examples"] == 3
     markdown = (out / "datasheet.md").read_text()
     for line in (
         "| — invalid JSON | 1 |",
         "| — wrong number of queries | 1 |",
         "| — near-duplicate story | 1 |",
-        "| released | 8 |",
+        "| released | 5 |",
         "good spread of domains",
     ):
         assert line in markdown

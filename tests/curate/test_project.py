@@ -16,8 +16,8 @@ def test_init_creates_a_wal_database_with_all_migrations(tmp_path: Path) -> None
     init_project(tmp_path / "p").close()
     db = sqlite3.connect(tmp_path / "p" / "project.sqlite")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # 0003_access.sql: session expiry and revocable links
-    assert [r[0] for r in db.execute("SELECT version FROM schema_migrations ORDER BY version")] == [1, 2, 3]
+    # 0003_access.sql: session expiry and revocable links; 0004: unanswered audit questions stay missing
+    assert [r[0] for r in db.execute("SELECT version FROM schema_migrations ORDER BY version")] == [1, 2, 3, 4]
     with pytest.raises(InputError, match="already a dataset project"):
         init_project(tmp_path / "p")
     with pytest.raises(InputError, match="not a dataset project"):

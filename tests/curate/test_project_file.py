@@ -48,3 +48,22 @@ def test_an_empty_project_file_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"project.sqlite: not a usable dataset project \(an empty file, 0 bytes\)"):
         open_project(tmp_path)
     assert (tmp_path / "project.sqlite").read_bytes() == b""
+
+
+def test_migration_4_keeps_audit_ratings_and_lets_a_question_stay_unanswered(tmp_path: Path) -> None:
+    from cobe.core.sqlite import migrations_in, open_database
+
+    root = tmp_path / "p"
+    root.mkdir()
+    three = [m for m in migrations_in(MIGRATIONS) if m.version <= 3]  # a project made before 0004
+    db = open_database(root / "project.sqlite", three, what="dataset project", create=True)
+    db.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '1v1', 5, 4, 3, 'then')")
+    with pytest.raises(sqlite3.IntegrityError):  # the old table forced a score on every question
+        db.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '2v1', 5, NULL, 3, 'then')")
+    db.close()
+    with open_project(root) as project:
+        rows = project.conn.execute("SELECT item_id, coherence, grammar, validity FROM audit_ratings").fetchall()
+        assert [tuple(r) for r in rows] == [("1v1", 5, 4, 3)]
+        project.conn.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '2v1', 5, NULL, 3, 'now')")
+        with pytest.raises(sqlite3.IntegrityError):  # still never a score outside 1-5
+            project.conn.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '3v1', 0, NULL, 3, 'now')")

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from support.curate_project import COBE, CORES, cobe
+from cobe.curate import open_project
+from support.curate_project import COBE, CORES, add_variation, cobe
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -135,18 +136,25 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
             browser.close()
 
     out = tmp_path / "release"
+    # approved core examples alone make no release: only variations (v >= 1) are released
+    refused = cobe("curate", "release", str(proj), "--out", str(out), check=False)
+    assert refused.returncode == 2 and "3 approved core example(s) v0 are never released" in refused.stderr
+    with open_project(proj) as project:
+        variation = add_variation(project, "1v0")
+    for reviewer in ("alice", "bob"):
+        cobe("curate", "review", str(proj), variation, "--reviewer", reviewer, "--approve")
     cobe("curate", "release", str(proj), "--out", str(out))
     sheet = json.loads((out / "datasheet.json").read_text())["pipeline"]
     db = sqlite3.connect(proj / "project.sqlite")
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
-    assert sheet["released"] == one("SELECT COUNT(*) FROM items WHERE status = 'released'") == 3
-    assert sheet["candidates"] == one("SELECT COUNT(*) FROM items") == 4
+    assert sheet["released"] == one("SELECT COUNT(*) FROM items WHERE status = 'released'") == 1
+    assert sheet["candidates"] == one("SELECT COUNT(*) FROM items WHERE source != 'augment'") == 4
     assert sheet["core"] == one("SELECT COUNT(*) FROM items WHERE is_core = 1") == 3
-    assert sheet["reviews"]["reviews"] == one("SELECT COUNT(*) FROM reviews") == 6
+    assert sheet["reviews"]["reviews"] == one("SELECT COUNT(*) FROM reviews") == 8
     assert (
         sheet["reviews"]["disagreements"] == 1
         and sheet["reviews"]["resolved"] == one("SELECT COUNT(*) FROM resolutions") == 1
     )
-    assert sheet["reviews"]["approved_by_both"] == 2
+    assert sheet["reviews"]["approved_by_both"] == 3
     assert one("SELECT actor FROM events WHERE item_id = '3v0' AND to_status = 'approved'") == "admin:boss"
     assert "| disagreements resolved by the admin | 1 |" in (out / "datasheet.md").read_text()

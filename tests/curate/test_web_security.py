@@ -12,6 +12,7 @@ from cobe.curate import create_audit, record_review
 from cobe.curate.links import revoke_links, rotate_links
 from cobe.curate.review import add_reviewer, queue, reviews_of
 from cobe.curate.web import create_app
+from support.curate_project import add_variation
 
 CONTRIBUTION = {
     "domain": "weather",
@@ -144,7 +145,7 @@ def test_deep_or_oversized_contributions_get_400_or_413_and_add_nothing(project,
 
 
 def test_audit_experts_never_see_criteria_and_scores_are_ascii_digits(project, people) -> None:
-    for item_id in ("1v0", "2v0"):
+    for item_id in (add_variation(project, "1v0"), add_variation(project, "2v0")):
         record_review(project, item_id, "alice", "approve")
         record_review(project, item_id, "bob", "approve")
     audit = create_audit(project, n=2, seed=0, experts=1)

@@ -73,3 +73,46 @@ def test_unknown_variables_and_cycles_are_errors() -> None:
     messages = [f.message for f in check_graph(g, [], [])]
     assert messages[0] == "edge names unknown variable 'Q'"
     assert messages[1].startswith("directed cycle A → X → A")
+
+
+def umbrella_graph(**flags: bool) -> CausalGraph:
+    """Forecast → expects rain → takes umbrella ← bent spoke: the umbrella is taken either way."""
+    return graph(
+        "X>E",
+        "E>U",
+        "S>U",
+        preserve_facts=[{"text": "Lena took her umbrella.", "variable": "U", **flags}],
+        change_facts=[{"text": "Lena expected rain.", "variable": "E"}],
+    )
+
+
+def test_a_descendant_that_holds_despite_the_intervention_may_be_preserved() -> None:
+    assert check_graph(umbrella_graph(holds_despite=True), ["Lena took her umbrella."], ["Lena expected rain."]) == []
+    # without the flag the same fact is the error it always was
+    unflagged = check_graph(umbrella_graph(), ["Lena took her umbrella."], ["Lena expected rain."])
+    assert [(f.severity, f.field) for f in unflagged] == [("error", "graph.preserve_facts[0]")]
+    assert "holds_despite: true" in unflagged[0].message
+
+
+def test_holds_despite_is_checked_where_it_sits() -> None:
+    g = graph(
+        "X>A",
+        "B>A",
+        preserve_facts=[
+            {"text": "X held.", "variable": "X", "holds_despite": True},
+            {"text": "B held.", "variable": "B", "holds_despite": True},
+        ],
+        change_facts=[{"text": "A happened.", "variable": "A", "holds_despite": True}],
+    )
+    found = [
+        (f.severity, f.field, f.message.split(":")[0]) for f in check_graph(g, ["X held.", "B held."], ["A happened."])
+    ]
+    assert found == [
+        ("error", "graph.preserve_facts[0]", "holds_despite on the intervened variable 'X'"),
+        (
+            "warning",
+            "graph.preserve_facts[1]",
+            "holds_despite, but the intervention on 'X' cannot reach 'B'; drop the flag or fix the edges",
+        ),
+        ("error", "graph.change_facts[0]", "a fact that must change cannot hold despite the intervention"),
+    ]

@@ -34,6 +34,18 @@ def test_dataset_stats_tables() -> None:
     assert stats["graph_type_shares"] == {"unlabelled": 75.0, "collider": 25.0}
 
 
+def test_clauses_per_sentence_is_the_mean_of_per_scenario_ratios() -> None:
+    """Table 2's definition: the two ways differ whenever stories differ in length."""
+    base = read_file(FIXTURES / "native.jsonl").scenarios[0]
+    one = base.model_copy(update={"id": "1v1", "story": "Maya ran because it rained, and she got wet."})  # 1 s, 3 c
+    four = base.model_copy(update={"id": "2v1", "story": "Ada sang. Ben ate. Cai slept. Dot read."})  # 4 s, 4 c
+    assert [approx_clauses(s.story) for s in (one, four)] == [(1, 3), (4, 4)]
+    table = dataset_stats([one, four], method="approx")
+    assert (table["avg_sentences"], table["avg_clauses"]) == (2.5, 3.5)
+    # mean of ratios (3/1 + 4/4) / 2 = 2.0; the ratio of means 3.5 / 2.5 = 1.4 would be wrong
+    assert table["clauses_per_sentence"] == 2.0
+
+
 def test_spacy_method_fails_clearly_without_spacy_and_auto_falls_back(monkeypatch) -> None:
     monkeypatch.setattr(stats, "_spacy_counter", lambda: None)
     with pytest.raises(InputError, match="--method spacy needs spaCy"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataset_helpers import FIXTURES, native_record, paper_record, write_json, write_jsonl
 
 from cobe.dataset import validate, validate_paths
+from cobe.dataset.queries import tier1_queries
 
 
 def lines(problems) -> list[str]:
@@ -122,3 +123,46 @@ def test_ids_repeated_across_files(tmp_path) -> None:
     other = write_jsonl(tmp_path / "other.jsonl", [native_record(3, 0)])
     problems = validate_paths([FIXTURES / "paper.json", other])
     assert lines(problems) == [f"error: {other}:1: 3v0: id: duplicate id (already in {FIXTURES / 'paper.json'})"]
+
+
+def umbrella_record(**flags: bool) -> dict:
+    """A story whose preserved umbrella follows from the forecast yet is taken anyway, for the repair."""
+    rec = native_record(4, 1)
+    rec.update(
+        story="The radio forecast heavy rain, so Lena took her umbrella to town. She also meant to have "
+        "its bent spoke mended at the stall by the station.",
+        preserve=["Lena took her umbrella to town.", "Lena's umbrella had a bent spoke."],
+        change=["Lena expected heavy rain."],
+        queries=tier1_queries("the radio had forecast sunshine"),
+        intervention="the radio had forecast sunshine",
+        graph_type="collider",
+        graph={
+            "variables": ["forecast", "expects_rain", "took_umbrella", "bent_spoke"],
+            "intervened": "forecast",
+            "edges": [
+                {"source": "forecast", "target": "expects_rain"},
+                {"source": "expects_rain", "target": "took_umbrella"},
+                {"source": "bent_spoke", "target": "took_umbrella"},
+            ],
+            "preserve_facts": [
+                {"text": "Lena took her umbrella to town.", "variable": "took_umbrella", **flags},
+                {"text": "Lena's umbrella had a bent spoke.", "variable": "bent_spoke"},
+            ],
+            "change_facts": [{"text": "Lena expected heavy rain.", "variable": "expects_rain"}],
+        },
+    )
+    return rec
+
+
+def test_holds_despite_passes_strict_validation(tmp_path) -> None:
+    from support.cli import run_cobe
+
+    flagged = write_jsonl(tmp_path / "flagged.jsonl", [umbrella_record(holds_despite=True)])
+    assert validate_paths([flagged], strict=True) == []
+    done = run_cobe("data", "validate", "--strict", str(flagged))
+    assert done.returncode == 0, done.stdout + done.stderr
+    plain = write_jsonl(tmp_path / "plain.jsonl", [umbrella_record()])
+    assert [(p.severity, p.field) for p in validate_paths([plain], strict=True)] == [
+        ("error", "graph.preserve_facts[0]")
+    ]
+    assert run_cobe("data", "validate", "--strict", str(plain)).returncode == 1

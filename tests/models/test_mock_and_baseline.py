@@ -64,7 +64,7 @@ def test_file_errors(tmp_path):
         get_provider(f"mock/file:{tmp_path / 'missing.json'}")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    with pytest.raises(InputError, match="not valid JSON or YAML"):
+    with pytest.raises(InputError, match="bad.json:1: invalid JSON"):
         get_provider(f"mock/file:{bad}")
     bad.write_text("[1, 2]")
     with pytest.raises(InputError, match="expected a non-empty list"):

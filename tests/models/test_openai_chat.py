@@ -149,21 +149,27 @@ async def test_several_servers_of_one_model_share_the_calls(openai_server, monke
 
     second = ThreadedServer()
     try:
-        second.control(delay_s=0.05)  # a busier server should receive fewer calls
+        second.control(hold_after=0)  # a server that answers nothing until released: always the busier one
         monkeypatch.setenv("FLEET_BASE_URL", f"{openai_server.base_url}, {second.base_url}")
         provider = get_provider("openai-api/fleet/fake-model")
         assert provider.max_connections() == 64
         messages = [Message(role="user", content="Rewrite this.")]
-        lane = asyncio.Semaphore(8)  # as the scheduler's concurrency limit would
+        lanes = 8
+        lane = asyncio.Semaphore(lanes)  # as the scheduler's concurrency limit would
 
         async def one():
             async with lane:
                 return await provider.generate(messages, GenerateConfig(max_tokens=8))
 
-        outs = await asyncio.gather(*(one() for _ in range(40)))
+        calls = asyncio.gather(*(one() for _ in range(40)))
+        # the held server takes a call only while it has fewer in flight than the other, so at most
+        # half the lanes: the other server answers the remaining 36 or more
+        await asyncio.to_thread(openai_server.wait_for, lambda s: s.ok >= 40 - lanes // 2)
+        await asyncio.to_thread(second.control, hold_after=None)
+        outs = await calls
         assert all(o.text for o in outs)
         fast, slow = openai_server.stats()["requests"], second.stats()["requests"]
-        assert fast + slow == 40 and slow >= 1 and fast > slow
+        assert fast + slow == 40 and 1 <= slow <= lanes // 2
         assert provider.served == [fast, slow]
         await provider.aclose()
     finally:

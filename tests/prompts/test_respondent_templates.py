@@ -1,4 +1,4 @@
-"""Respondent templates: selection, rendering per tier, skips, and final-story extraction."""
+"""Respondent templates: selection, rendering per tier, clauses read from queries, and what the judge sees."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import pytest
 from cobe.core.errors import InputError
 from cobe.prompts import (
     extract_final_story,
+    judged_text,
     load_templates,
     respondent_messages,
     select_templates,
-    story_to_judge,
 )
 from cobe.prompts.templates import TEMPLATE_FIELDS
 
@@ -73,7 +73,10 @@ def test_higher_tiers_render_from_fields(scenario, name: str) -> None:
     messages = respondent_messages(scenario, template)
     assert messages is not None and len(messages) == 1
     content = messages[0].content
-    assert content.startswith(scenario.story + "\n\n")
+    if template.tier >= 3:  # the paper's layout: the story block, then the request block
+        assert content.startswith("Original story:\n" + scenario.story + "\n\nRewrite prompt:\n")
+    else:
+        assert content.startswith(scenario.story + "\n\n")
     assert "Ravi had caught the 8:05 ferry" in content
     assert "ferry." + "?" not in content and "ferry.," not in content  # the period is dropped mid-sentence
     assert "{" not in content
@@ -85,18 +88,50 @@ def test_higher_tiers_render_from_fields(scenario, name: str) -> None:
 def test_original_condition_templates_use_it(name: str) -> None:
     (template,) = select_templates([name])
     assert "original_condition" in template.fields
+    assert template.fallback_text is not None and "{original_condition}" not in template.fallback_text
 
 
 @pytest.mark.parametrize("name", ["D", "E", "F", "G", "H1", "H2"])
-def test_higher_tiers_skip_without_intervention(bare_scenario, name: str) -> None:
+def test_without_fields_the_clause_is_read_from_the_query(bare_scenario, name: str) -> None:
     (template,) = select_templates([name])
-    assert respondent_messages(bare_scenario, template) is None
+    messages = respondent_messages(bare_scenario, template)
+    assert messages is not None
+    assert "Ravi had caught the 8:05 ferry" in messages[0].content  # from query B, as on official files
+
+
+@pytest.mark.parametrize("name", ["D", "E", "F", "G", "H1", "H2"])
+def test_without_fields_or_a_known_query_the_scenario_is_named(scenario_factory, name: str) -> None:
+    lost = scenario_factory(intervention=None, original_condition=None, queries=["What if Ravi caught it?"] * 3)
+    (template,) = select_templates([name])
+    with pytest.raises(InputError, match=r"^scenario 12v2: template \w+ needs \{if_clause\}, but the scenario has no"):
+        respondent_messages(lost, template)
 
 
 @pytest.mark.parametrize("name", ["E", "F", "G"])
-def test_skip_when_only_original_condition_missing(name: str, scenario_factory) -> None:
+def test_fallback_wording_when_only_original_condition_missing(name: str, scenario_factory) -> None:
     (template,) = select_templates([name])
-    assert respondent_messages(scenario_factory(original_condition="  "), template) is None
+    partial = scenario_factory(original_condition="  ")
+    messages = respondent_messages(partial, template)
+    assert messages is not None
+    request = messages[0].content.removeprefix(partial.story)
+    assert "Ravi had caught the 8:05 ferry" in request and "missed" not in request
+
+
+def test_h1_keeps_and_updates_in_one_sentence_with_no_list_of_what_to_keep() -> None:
+    (h1,) = select_templates(["H1"])
+    request = h1.text.split("Rewrite prompt:", 1)[1]
+    assert "Answer with the rewritten text only." in request
+    for hint in ("reason", "goal", "physical", "amount", "place"):
+        assert hint not in request.lower()
+
+
+def test_h2_has_four_steps_then_the_change_then_the_marker() -> None:
+    (h2,) = select_templates(["H2"])
+    request = h2.text.split("Rewrite prompt:", 1)[1]
+    steps = [request.index(f"Step {n} ") for n in (1, 2, 3, 4)]
+    assert steps == sorted(steps) and "Step 5" not in request
+    assert "unobserved confounders" in request and "do-intervention" in request
+    assert steps[-1] < request.index("{if_clause}") < request.index('"Final story:"')
 
 
 def test_intervention_only_templates_render_without_original_condition(scenario_factory) -> None:
@@ -146,9 +181,39 @@ def test_extract_final_story(raw: str, expected: str) -> None:
     assert extract_final_story(raw) == expected
 
 
-def test_story_to_judge_only_extracts_for_marker_templates() -> None:
+def test_judged_text_extracts_only_for_marker_templates() -> None:
     (a,) = select_templates(["A"])
     (h2,) = select_templates(["H2"])
     raw = "Plan.\nFinal story: Ravi caught it."
-    assert story_to_judge(a, raw) == raw
-    assert story_to_judge(h2, raw) == "Ravi caught it."
+    assert judged_text(a, raw).text == raw
+    assert judged_text(h2, raw).text == "Ravi caught it."
+
+
+def test_a_marker_less_h2_reply_is_not_judged_whole() -> None:
+    (h2,) = select_templates(["H2"])
+    shown = judged_text(h2, "Step 1: the ferry.\nRavi caught it and ate with friends.")
+    assert shown.text is None and shown.unjudged == "no_final_marker" and "marker" in (shown.reason or "")
+
+
+@pytest.mark.parametrize("reason", ["length", "max_tokens", "MAX_TOKENS"])
+def test_a_reply_cut_off_by_the_token_limit_is_not_judged(reason: str) -> None:
+    for template in select_templates(["A", "H2"]):
+        shown = judged_text(template, "Final story: Ravi caught the", reason)
+        assert shown.text is None and shown.unjudged == "truncated"
+    (a,) = select_templates(["A"])
+    assert judged_text(a, "Ravi caught it.", "stop").text == "Ravi caught it."
+
+
+def test_every_tier_two_to_four_template_renders_for_the_paper_shaped_fixture() -> None:
+    from pathlib import Path
+
+    from cobe.dataset.loaders import load_dataset
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "datasets" / "paper.json"
+    scenarios = load_dataset(fixture).scenarios
+    assert scenarios and all(s.intervention is None for s in scenarios)  # official shape: no field
+    for scenario in scenarios:
+        clause = scenario.queries[1].split("what would have happened if ", 1)[1].rstrip(".")
+        for template in select_templates(["D", "E", "F", "G", "H1", "H2"]):
+            messages = respondent_messages(scenario, template)
+            assert messages is not None and clause in messages[0].content and "{" not in messages[0].content

@@ -105,3 +105,46 @@ def test_parquet_holds_every_row_with_one_column_per_check(tmp_path):
     assert len(table) == 15
     assert {"verdict_preserve", "verdict_change", "verdict_connectors", "unscored_change"} <= set(table.columns)
     assert set(table["verdict_preserve"].dropna()) <= {"T", "F"}
+
+
+def test_tier_table_compares_every_tier_on_one_shared_scenario_set(tmp_path):
+    # tier 1 answered 12 scenarios, tier 3 only the first 8 (as when some could not be asked): Table 7 uses those 8
+    tier1 = make_rows("m", 12, 0.5)
+    first_eight = {row["scenario_id"] for row in tier1[: 8 * 3]}
+    tier3 = [r for r in make_rows("m", 12, 0.5, templates=("H1",), tier=3, seed=1) if r["scenario_id"] in first_eight]
+    frame = load_runs([write_run(tmp_path / "r", tier1 + tier3)]).frame
+    tables = build_tables(frame, resamples=0)
+    tiers = tables["tiers"].set_index("tier")
+    assert set(tiers["scenarios"]) == {8} and set(tiers["left_out"]) == {4}
+    assert tiers.loc[1, "n"] == 8 * 3 and tiers.loc[3, "n"] == 8
+    shared = frame[frame["scenario_id"].isin({r["scenario_id"] for r in tier3})]
+    expected = shared[shared["tier"] == 1].groupby("template")["pass"].mean().mean() * 100
+    assert tiers.loc[1, "accuracy"] == pytest.approx(expected)
+    assert tables["leaderboard"].iloc[0]["n"] == 12 * 3  # the leaderboard keeps every tier-1 row
+    md = (build_report([tmp_path / "r"], formats="md", resamples=0).out / "report.md").read_text()
+    assert "one shared set of scenarios" in md
+
+
+def test_figure_6_has_five_error_types_and_errors_as_failures_reach_the_leaderboard(tmp_path):
+    import cobe
+
+    run = write_run(tmp_path / "r", make_rows("m", 24, 0.5, error_rate=0.2, seed=4))
+    report = build_report([run], formats="md,csv,svg", resamples=0)
+    errors = report.tables["error_types"]
+    assert errors["error"].tolist() == ["E1", "E2", "E3", "E4", "E5"]
+    assert (errors["counted"] > 0).all()
+    svg = (run / "figures" / "checks.svg").read_text()
+    for label in ("E1 upstream", "E2 downstream", "E3 connectors", "E4 numeric", "E5 latent"):
+        assert label in svg  # the five bars' labels (long ones wrap after these words)
+    board = cobe.leaderboard(run, resamples=0).iloc[0]
+    assert board["errors"] > 0 and board["accuracy_incl_errors"] < board["accuracy"]
+    md = (run / "report.md").read_text()
+    assert "errors as failures" in md and "Failure rate by error type (Fig. 6)" in md
+
+
+def test_status_table_splits_out_replies_never_judged(tmp_path):
+    rows = make_rows("m", 4, 1.0)
+    for row, code in zip(rows[:3], ("truncated", "truncated", "no_final_marker")):
+        row |= {"status": "unscored", "passed": None, "unjudged": code, "verdicts": dict.fromkeys(row["verdicts"])}
+    status = build_tables(load_runs([write_run(tmp_path / "r", rows)]).frame, resamples=0)["status"].iloc[0]
+    assert (status["unscored"], status["cut_off"], status["no_marker"]) == (3, 2, 1)

@@ -8,7 +8,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,9 @@ import pytest
 from cobe.cli.main import main
 from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.store import STORE_NAME
-from support.openai_server import ServerClient
+from support.cli import run_cobe
 
-TESTS = Path(__file__).resolve().parents[1]
 SPEC = "openai-api/fake/fake-model"
-
-
-def start_server() -> tuple[subprocess.Popen, ServerClient]:
-    """The fake server in its own process, so it outlives the killed command."""
-    env = os.environ | {"PYTHONPATH": str(TESTS)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env
-    )
-    return proc, ServerClient(f"http://127.0.0.1:{int(proc.stdout.readline())}")
 
 
 @pytest.fixture
@@ -116,58 +105,43 @@ def test_non_openai_judge_with_judge_batch_is_one_line_error(data_file, capsys):
     assert not Path("runs").exists(), "nothing ran before the error"
 
 
-def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path):
+def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path, openai_server):
     from support.run_data import write_dataset
 
     data = write_dataset(tmp_path / "data.jsonl", 4)
     run_dir = tmp_path / "run"
-    server_proc, server = start_server()
+    server = openai_server
+    server.control(verdict="hash", batch_polls=10**6)  # the batch stays in progress until released
+    args = [
+        "eval",
+        *("--model", SPEC, "--judge", SPEC, "--data", str(data), "--run-dir", str(run_dir)),
+        *("--judge-batch", "--batch-poll", "0.05"),
+    ]
+    env = os.environ | {"FAKE_BASE_URL": server.base_url}
+    proc = subprocess.Popen([sys.executable, "-c", "from cobe.cli.main import main; main()", *args], env=env)
     try:
-        server.control(verdict="hash", batch_polls=10**6)  # the batch stays in progress until released
-        env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [
-            sys.executable,
-            "-c",
-            "from cobe.cli.main import main; main()",
-            "eval",
-            "--model",
-            SPEC,
-            "--judge",
-            SPEC,
-            "--data",
-            str(data),
-            "--run-dir",
-            str(run_dir),
-            "--judge-batch",
-            "--batch-poll",
-            "0.05",
-        ]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while server.stats()["batches"] < 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.3)  # a few polls: the batch row is committed before the first one
+        # each poll's status is stored before the next poll: at the second, the store says in_progress
+        server.wait_for(lambda s: s.batch_polls >= 2)
+    finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        db = sqlite3.connect(run_dir / STORE_NAME)
-        assert db.execute("SELECT state, request_count FROM batches").fetchall() == [("in_progress", 36)]
-        assert db.execute("SELECT count(*) FROM calls WHERE role = 'judge'").fetchone()[0] == 0
-        db.close()
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state, request_count FROM batches").fetchall() == [("in_progress", 36)]
+    assert db.execute("SELECT count(*) FROM calls WHERE role = 'judge'").fetchone()[0] == 0
+    db.close()
 
-        server.control(verdict="hash", batch_polls=0)
-        done = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        assert "complete" in done.stdout and "judge batch batch_" in done.stderr  # the plain poll line
-        stats = server.stats()
-        assert stats["batches"] == 1 and stats["files"] == 1, "the re-run resumed the batch instead of submitting again"
-        assert stats["judge_requests"] == 0 and stats["requests"] == 12
-        db = sqlite3.connect(run_dir / STORE_NAME)
-        assert db.execute("SELECT state FROM batches").fetchall() == [("completed",)]
-        assert db.execute("SELECT count(*) FROM verdicts WHERE error IS NULL").fetchone()[0] == 36
-        assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
-    finally:
-        server_proc.kill()
-        server_proc.wait()
+    server.control(verdict="hash", batch_polls=0)
+    done = run_cobe(*args, env={"FAKE_BASE_URL": server.base_url})
+    assert done.returncode == 0, done.stderr
+    assert "complete" in done.stdout and "judge batch batch_" in done.stderr  # the plain poll line
+    stats = server.stats()
+    assert stats["batches"] == 1 and stats["files"] == 1, "the re-run resumed the batch instead of submitting again"
+    assert stats["judge_requests"] == 0 and stats["requests"] == 12
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM batches").fetchall() == [("completed",)]
+    assert db.execute("SELECT count(*) FROM verdicts WHERE error IS NULL").fetchone()[0] == 36
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
+    db.close()
 
 
 def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
@@ -229,3 +203,20 @@ def test_a_submission_the_provider_never_received_is_sent_again(fake, data_file,
     assert evaluate(config(data_file, tmp_path / "run", True)).state == "complete"
     stats = fake.stats()
     assert stats["batches"] == 1 and stats["batch_lines"] == 36 and stats["judge_requests"] == 0
+
+
+def test_a_panel_with_samples_sends_one_batch_per_judge(fake, data_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE2_BASE_URL", fake.base_url)
+    panel = [SPEC, "openai-api/fake2/fake-model"]
+    normal = evaluate(
+        config(data_file, tmp_path / "normal", False).model_copy(update={"judge": panel, "judge_samples": 2})
+    )
+    before = fake.stats()
+    batch = evaluate(
+        config(data_file, tmp_path / "batch", True).model_copy(update={"judge": panel, "judge_samples": 2})
+    )
+    after = fake.stats()
+    assert after["judge_requests"] == before["judge_requests"], "no judge call went through chat.completions"
+    assert after["batches"] - before["batches"] == 2 and after["batch_lines"] - before["batch_lines"] == 144
+    assert batch.stats["judge-batch"]["calls_made"] == 144 and batch.stats["judge"]["calls_made"] == 0
+    assert results(batch.run_dir) == results(normal.run_dir)

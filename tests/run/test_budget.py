@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -86,9 +87,33 @@ def test_budget_reserves_before_a_call():
         budget.reserve(0.01)
 
 
-async def test_token_bucket_paces():
+class FakeClock:
+    """Monotonic time that moves only when the code under test sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        assert len(self.sleeps) < 100, "the bucket keeps sleeping without ever having enough"
+        self.now += seconds
+
+
+async def test_token_bucket_paces(monkeypatch):
+    from cobe.run import limits
+
+    clock = FakeClock()
+    monkeypatch.setattr(limits, "time", clock)
+    monkeypatch.setattr(limits, "asyncio", SimpleNamespace(sleep=clock.sleep, Lock=asyncio.Lock))
     bucket = TokenBucket(600)  # 10 a second, burst 600
     await bucket.take(600)
-    start = time.monotonic()
+    assert clock.sleeps == []  # a full bucket pays at once
     await bucket.take(3)
-    assert time.monotonic() - start >= 0.25
+    assert sum(clock.sleeps) == pytest.approx(0.3)  # 3 units at 10 a second
+    clock.now += 60
+    await bucket.take(600)  # a minute refills it whole
+    assert sum(clock.sleeps) == pytest.approx(0.3)

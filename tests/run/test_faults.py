@@ -73,14 +73,15 @@ def test_mixed_verdicts_count_unscored_apart(server, data_file):
 
 
 def test_timeouts_are_recorded_as_errors_then_redone_on_resume(server, data_file):
-    server.control(delay_s=0.5)
+    server.control(hold_after=0)  # the server answers nothing: every call times out
     s = evaluate(config(data_file, timeout=0.1, max_retries=1))
-    assert s.state == "complete"  # failed calls never crash a run
+    assert s.state == "incomplete" and s.unfinished == 4  # failed calls never crash a run, nor finish it
     out = rows(s.run_dir)
     assert {r["status"] for r in out} == {"error"} and all(r["response_error"] == "timeout" for r in out)
     assert s.summary["models"][SPEC]["errors"] == 4 and s.stats["respondent"]["errors"] == 4
-    server.control(delay_s=0.0)
+    server.control(hold_after=None)
     again = evaluate(config(data_file, timeout=5))
+    assert again.state == "complete" and again.unfinished == 0
     assert {r["status"] for r in rows(again.run_dir)} == {"passed"}
     assert again.stats["respondent"]["calls_made"] == 4
 

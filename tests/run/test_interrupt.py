@@ -8,117 +8,89 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from cobe.run.store import STORE_NAME
-from support.openai_server import ServerClient
+from support.cli import run_cobe
+from support.openai_server import ThreadedServer
+from support.run_data import write_dataset
 
-TESTS = Path(__file__).resolve().parents[1]
 SPEC = "openai-api/fake/fake-model"
 CONCURRENCY = 4
+SCENARIOS = 8
+ITEMS, CALLS = 24, 96  # 8 scenarios × templates A–C; one respondent and three judge calls each
 
 
-def start_server() -> tuple[subprocess.Popen, ServerClient]:
-    env = os.environ | {"PYTHONPATH": str(TESTS)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "support.openai_server", "--port", "0"], stdout=subprocess.PIPE, text=True, env=env
-    )
-    port = int(proc.stdout.readline())
-    return proc, ServerClient(f"http://127.0.0.1:{port}")
+def eval_args(data: Path, run_dir: Path) -> list[str]:
+    return [
+        "eval",
+        *("--model", SPEC, "--judge", SPEC, "--data", str(data)),
+        *("--concurrency", str(CONCURRENCY), "--run-dir", str(run_dir), "--no-report"),
+    ]
 
 
-def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, monkeypatch):
-    from support.run_data import write_dataset
+def start_eval(server: ThreadedServer, args: list[str], answered: int, **popen: object) -> subprocess.Popen:
+    """`cobe eval` in its own process (it is what gets killed), stopped once `answered` calls were answered.
 
-    data = write_dataset(tmp_path / "data.jsonl", 20)  # 60 items: 60 respondent + 180 judge calls
-    server_proc, server = start_server()
+    Every later call is held unanswered; when all concurrency slots hold one, each call answered
+    before has been stored (a slot sends its next request only after storing the last answer).
+    """
+    server.control(hold_after=answered)
+    env = os.environ | {"FAKE_BASE_URL": server.base_url}
+    proc = subprocess.Popen([sys.executable, "-c", "from cobe.cli.main import main; main()", *args], env=env, **popen)
     try:
-        server.control(delay_s=0.03)
-        env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [
-            sys.executable,
-            "-c",
-            "from cobe.cli.main import main; main()",
-            "eval",
-            "--model",
-            SPEC,
-            "--judge",
-            SPEC,
-            "--data",
-            str(data),
-            "--concurrency",
-            str(CONCURRENCY),
-            "--run-dir",
-            str(tmp_path / "run"),
-        ]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 60
-        while server.stats()["requests"] < 60 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
+        server.wait_for(lambda s: s.held == CONCURRENCY)
+    except BaseException:
+        proc.kill()
         proc.wait()
-        killed_at = server.stats()["requests"]
-        assert 60 <= killed_at < 240, "the run should have been killed midway"
-        db = sqlite3.connect(tmp_path / "run" / STORE_NAME)
-        assert db.execute("SELECT state FROM runs").fetchone()[0] == "running"  # killed: no chance to mark it
-        finished_before = db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0]
-        db.close()
-        assert finished_before > 0
-
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-        assert done.returncode == 0, done.stderr
-        assert "complete" in done.stdout
-        rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
-        keys = [(r["model"], r["scenario_id"], r["template"]) for r in rows]
-        assert len(keys) == 60 and len(set(keys)) == 60 and {r["status"] for r in rows} == {"passed"}
-        db = sqlite3.connect(tmp_path / "run" / STORE_NAME)
-        assert db.execute("SELECT count(*) FROM responses").fetchone()[0] == 60
-        assert db.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 180
-        assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == 240
-        assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
-        # only calls in flight at the kill (at most one per concurrency slot) were asked twice
-        assert server.stats()["requests"] <= 240 + CONCURRENCY
-    finally:
-        server_proc.kill()
-        server_proc.wait()
+        raise
+    return proc
 
 
-def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path):
-    from support.run_data import write_dataset
+def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, openai_server):
+    data = write_dataset(tmp_path / "data.jsonl", SCENARIOS)
+    run_dir = tmp_path / "run"
+    args = eval_args(data, run_dir)
+    answered = 30  # of 96 calls
+    proc = start_eval(openai_server, args, answered, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "running"  # killed: no chance to mark it
+    assert db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0] == answered
+    db.close()
 
-    data = write_dataset(tmp_path / "data.jsonl", 20)
-    server_proc, server = start_server()
-    try:
-        server.control(delay_s=0.03)
-        env = os.environ | {"FAKE_BASE_URL": server.base_url}
-        cmd = [
-            sys.executable,
-            "-c",
-            "from cobe.cli.main import main; main()",
-            "eval",
-            "--model",
-            SPEC,
-            "--judge",
-            SPEC,
-            "--data",
-            str(data),
-            "--concurrency",
-            str(CONCURRENCY),
-            "--run-dir",
-            str(tmp_path / "run"),
-        ]
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 60
-        while server.stats()["requests"] < 40 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 130 and "Traceback" not in err
-        assert "Run the same command again to resume" in err
-        db = sqlite3.connect(tmp_path / "run" / STORE_NAME)
-        assert db.execute("SELECT state FROM runs").fetchone()[0] == "interrupted"
-        assert (tmp_path / "run" / "results.jsonl").is_file()
-    finally:
-        server_proc.kill()
-        server_proc.wait()
+    openai_server.control(hold_after=None)
+    before = openai_server.stats()["requests"]
+    done = run_cobe(*args, env={"FAKE_BASE_URL": openai_server.base_url})
+    assert done.returncode == 0, done.stderr
+    assert "complete" in done.stdout
+    # nothing finished before the kill was asked again; the calls in flight at the kill were
+    assert openai_server.stats()["requests"] - before == CALLS - answered
+    rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
+    keys = [(r["model"], r["scenario_id"], r["template"]) for r in rows]
+    assert len(keys) == ITEMS and len(set(keys)) == ITEMS and {r["status"] for r in rows} == {"passed"}
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT count(*) FROM responses").fetchone()[0] == ITEMS
+    assert db.execute("SELECT count(*) FROM verdicts").fetchone()[0] == CALLS - ITEMS
+    assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == CALLS
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
+    db.close()
+
+
+def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path, openai_server):
+    data = write_dataset(tmp_path / "data.jsonl", SCENARIOS)
+    run_dir = tmp_path / "run"
+    answered = 16  # of 96 calls
+    proc = start_eval(
+        openai_server, eval_args(data, run_dir), answered, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "Run the same command again to resume" in err
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "interrupted"
+    assert db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0] == answered
+    db.close()
+    assert (run_dir / "results.jsonl").is_file()

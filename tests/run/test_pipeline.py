@@ -211,26 +211,34 @@ def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
     row = json.loads((summary.run_dir / "results.jsonl").read_text().splitlines()[0])
     assert row["template"] == "H2" and row["response"] == answer
     assert row["judged_response"] == "Sam ate next door and kept his money."
-    assert row["query"].startswith("Rewrite the text above as it would read if")
+    assert row["query"].startswith("Rewrite the original story as a causal analyst would")
+    assert "Original story:" not in row["query"]  # the request block only
 
 
-def test_tier_two_skips_scenarios_without_intervention_fields_and_counts_them(tmp_path):
+def test_tier_two_reads_the_clause_from_the_query_and_stops_without_one(tmp_path):
     from cobe.run.config import EvalConfig
     from cobe.run.engine import evaluate
     from support.run_data import scenario
 
     with_fields = dict(scenario(1), original_condition="the baker 1 kept the shop open late")
     without = scenario(2)
-    without.pop("intervention")
+    without.pop("intervention")  # as in official files: the clause is read back out of query B
     data = tmp_path / "data.jsonl"
     data.write_text(json.dumps(with_fields) + "\n" + json.dumps(without) + "\n", encoding="utf-8")
     summary = evaluate(
         EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2, run_dir=tmp_path / "run")
     )
-    rows = (summary.run_dir / "results.jsonl").read_text().splitlines()
-    assert len(rows) == 4  # D, E, F, G for the scenario that has the fields
-    assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {"D": 1, "E": 1, "F": 1, "G": 1}
-    assert any("skipped 4 scenario × template pairs" in n for n in summary.notices)
+    rows = [json.loads(line) for line in (summary.run_dir / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == 8  # D, E, F, G for both scenarios: nothing is skipped
+    second = [r for r in rows if r["scenario_id"] == "2v0"]
+    assert all("the baker 2 had closed early" in r["prompt"] for r in second)
+    assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {}
+    assert any("state the change without the original condition" in n and "E: 1" in n for n in summary.notices)
+    # a scenario with neither the field nor a query in a known phrasing stops the run, named
+    lost = dict(without, id="3v0", core_id=3, queries=[f"Tell me what would change, version {n}." for n in (1, 2, 3)])
+    data.write_text(json.dumps(lost) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"^scenario 3v0: template D needs \{if_clause\}"):
+        evaluate(EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2))
 
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -254,8 +262,10 @@ def golden_exports(workdir: Path) -> dict[str, str]:
     """generate, eval (judge temperature overridden), re-judge: the masked exports after each command.
 
     Run in `workdir` (the current directory): every path the exports mention is relative. The mix
-    covers passed, failed, unscored (a re-asked verdict), error and pending rows, a skipped template,
-    a final-marker template and two respondents.
+    covers passed, failed, unscored (a re-asked verdict), failed although another check is unscored,
+    unscored without a judge call (a reply cut off at the token limit, an H2 reply without its
+    marker), error and pending rows, a scenario whose tier 2-4 clause is read from its query, a
+    final-marker template and two respondents.
     """
     for name in ("scenarios.jsonl", "copycat.json", "respondent.json", "judge.json"):
         shutil.copy(GOLDEN / name, workdir / name)
@@ -264,6 +274,7 @@ def golden_exports(workdir: Path) -> dict[str, str]:
         "models": ["mock/file:copycat.json", "mock/file:respondent.json"],
         "templates": ["A", "B", "D", "H2"],
         "run_dir": Path("run"),
+        "max_tokens": 40,  # the mock counts words: one scripted reply is longer, so it is cut off
     }
     generate(EvalConfig(**base))
     out = _masked(workdir / "run", "generate")

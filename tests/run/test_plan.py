@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cobe.core.errors import BudgetExceeded
+from cobe.core.errors import BudgetExceeded, InputError
 from cobe.models.base import Message
-from cobe.run import EvalConfig, evaluate, generate
+from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.config import EvalOptions
 from cobe.run.engine import open_session
 from cobe.run.plan import plan_rejudge, plan_run
@@ -23,7 +23,7 @@ SPEC = "openai-api/fake/fake-model"
 
 @pytest.fixture
 def mixed_data(tmp_path: Path) -> Path:
-    """Two scenarios; only the first says what originally happened, which template E needs."""
+    """Two scenarios; only the first says what originally happened, so E uses its fallback wording for the second."""
     first = dict(scenario(1), original_condition="the baker 1 kept the shop open late")
     path = tmp_path / "mixed.jsonl"
     path.write_text(json.dumps(first) + "\n" + json.dumps(scenario(2)) + "\n", encoding="utf-8")
@@ -41,25 +41,31 @@ def test_plan_lists_each_item_with_its_messages(mixed_data):
         ("mock/echo", "1v0", "A"),
         ("mock/echo", "1v0", "E"),
         ("mock/echo", "2v0", "A"),
+        ("mock/echo", "2v0", "E"),
         ("baseline/identity", "1v0", "A"),
         ("baseline/identity", "1v0", "E"),
         ("baseline/identity", "2v0", "A"),
+        ("baseline/identity", "2v0", "E"),
     ]
-    assert plan.skipped == {"E": 1} and "skipped 1 scenario × template pairs" in plan.notices[0]
+    assert plan.skipped == {}
+    assert "1 scenario × template pairs state the change without the original condition" in plan.notices[0]
+    assert plan.notices[0].endswith(": E: 1")
     first = plan.items[0]
     assert first.messages == (Message(role="user", content=f"{one.story}\n\n{one.queries[0]}"),)
     assert first.prompt == first.messages[-1].content and first.response_key == ("mock/echo", "1v0", "A")
     e_prompt = plan.items[1].prompt
     assert e_prompt.startswith(one.story) and "in reality the baker 1 kept the shop open late" in e_prompt
     assert plan.items[2].messages[-1].content == f"{two.story}\n\n{two.queries[0]}"
+    fallback = plan.items[3].prompt
+    assert fallback.startswith(two.story) and "in reality" not in fallback and two.intervention.rstrip(".") in fallback
     # the same chat for every model, and one provider per spec (a model judging itself shares it)
-    assert plan.items[3].messages == first.messages
+    assert plan.items[4].messages == first.messages
     assert set(plan.providers) == {"mock/echo", "baseline/identity"}
     assert plan.respondent is not None and plan.respondent.max_tokens == 512
     assert plan.judge is not None and plan.judge.spec == "mock/echo" and plan.judge.batch_poll_s is None
     assert plan.stored_config["template_names"] == ["A", "E"] and len(plan.data_fingerprint) == 16
     assert plan.run_dir == Path("runs/mock_echo-baseline_identity__mixed__tpl-A-E")
-    assert plan.summary_fields()["skipped"] == {"E": 1}
+    assert plan.summary_fields()["skipped"] == {}
 
 
 def test_generate_plans_no_judge_and_nothing_is_written(mixed_data):
@@ -142,10 +148,24 @@ def test_a_session_judges_with_the_plans_settings(data_file):
     )
     session = open_session(plan, Store(plan.run_dir / STORE_NAME))
     try:
-        assert session.judge is not None and session.judge.settings is plan.judge.settings
+        assert session.panel is not None and plan.judge is not None
+        assert [judge.settings for judge in session.panel.members] == [plan.judge.settings]
     finally:
         session.store.close()
 
 
 def test_run_eval_options_name_every_other_config_field():
     assert set(typing.get_type_hints(EvalOptions)) == set(EvalConfig.model_fields) - {"models", "judge", "data"}
+
+
+def test_a_template_reworded_since_the_stored_responses_is_refused_not_mixed(mixed_data, tmp_path):
+    config = EvalConfig(data=str(mixed_data), models=["mock/echo"], templates=["A", "E"], run_dir=tmp_path / "run")
+    generate(config)
+    db = sqlite3.connect(tmp_path / "run" / STORE_NAME)
+    db.execute("UPDATE responses SET prompt = 'older wording of the request' WHERE template = 'E'")
+    db.commit()
+    db.close()
+    with pytest.raises(InputError, match="stored responses to template E answered other prompt wording"):
+        generate(config)
+    # judging the stored answers calls no respondent, so it is not refused
+    assert judge_run(tmp_path / "run", "mock/judge-pass").state == "complete"

@@ -125,3 +125,73 @@ def test_store_files_are_private(tmp_path):
     finally:
         os.umask(old)
     assert modes == {"cobe.sqlite": 0o600, "cobe.sqlite-wal": 0o600, "cobe.sqlite-shm": 0o600}
+
+
+def test_responses_stored_before_0004_take_their_finish_reason_from_their_call(tmp_path):
+    path = tmp_path / "cobe.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for version, name, sql in _migrations():
+        if version >= 4:
+            break
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+    db.execute(
+        "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES ('r1', 'a', 'b', '{}', 'complete', '0')"
+    )
+    for key, reason in (("cut", "length"), ("whole", "stop")):
+        db.execute(
+            "INSERT INTO calls (key, role, spec, request, response, finish_reason, created)"
+            " VALUES (?, 'respondent', 's', '{}', 'x', ?, 'now')",
+            (key, reason),
+        )
+        db.execute(
+            "INSERT INTO responses (run_id, model, scenario_id, template, call_key, text, created)"
+            " VALUES ('r1', 'm', ?, 'A', ?, 'x', 'now')",
+            (f"{key}v1", key),
+        )
+    db.commit()
+    db.close()
+    store = Store(path)
+    reasons = {key[1]: row["finish_reason"] for key, row in store.responses("r1").items()}
+    store.close()
+    assert reasons == {"cutv1": "length", "wholev1": "stop"}
+
+
+def test_verdicts_stored_before_0006_become_the_first_sample_and_samples_sit_beside_them(tmp_path):
+    path = tmp_path / "cobe.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for version, name, sql in _migrations():
+        if version >= 6:
+            break
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+    db.execute(
+        "INSERT INTO runs (id, created, updated, config, state, cobe_version, judge, judge_prompts, judge_fingerprint)"
+        " VALUES ('r1', 'a', 'b', '{}', 'complete', '0', 'mock/j', 'paper', 'fp')"
+    )
+    db.execute(
+        "INSERT INTO responses (id, run_id, model, scenario_id, template, created) VALUES (7, 'r1', 'm', 's', 'A', 'x')"
+    )
+    db.execute(
+        "INSERT INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint, check_name, verdict,"
+        " judge_settings, created) VALUES ('r1', 7, 'mock/j', 'paper', 'fp', 'preserve', 'T', '{\"temperature\": 0}', 'x')"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    old = store.verdicts("r1", "mock/j", "fp")[(7, "preserve")]
+    assert (old["verdict"], old["sample"]) == ("T", 0)
+    assert store.latest_run()["judge_members"] is None  # one judge asked once, as recorded
+    row = dict(old) | {"sample": 1, "verdict": "F"}
+    del row["id"]
+    store.put_verdicts([row])
+    samples = store.verdict_samples("r1", "mock/j", "fp")
+    assert {key: r["verdict"] for key, r in samples.items()} == {(7, "preserve", 0): "T", (7, "preserve", 1): "F"}
+    assert samples[(7, "preserve", 0)]["temperature"] == 0
+    store.close()

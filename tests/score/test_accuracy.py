@@ -62,3 +62,49 @@ def test_check_failure_rates_count_only_judged_verdicts():
     rates = check_failure_rates(df).set_index("check")
     assert rates.loc["preserve", "failure_rate"] == 50.0 and rates.loc["preserve", "unscored"] == 1
     assert rates.loc["change", "failure_rate"] == 0.0
+
+
+def test_errors_as_failures_beside_the_headline():
+    # A: 3 passed, 1 failed, 2 errors; B: 2 passed, 2 failed. Headline leaves errors out, the other counts them as F.
+    rows = _rows("m", "A", 3, 1) + _rows("m", "B", 2, 2)
+    rows += [{"model": "m", "template": "A", "status": "error", "domain": "x", "failure_modes": [], "verdicts": {}}] * 2
+    row = accuracy(rows_frame(rows)).iloc[0]
+    assert row["accuracy"] == pytest.approx((75.0 + 50.0) / 2) and row["errors"] == 2
+    assert row["accuracy_incl_errors"] == pytest.approx((50.0 + 50.0) / 2) and row["std_incl_errors"] == 0.0
+    clean = accuracy(rows_frame(_rows("m", "A", 3, 1))).iloc[0]
+    assert clean["accuracy_incl_errors"] == clean["accuracy"] == 75.0
+
+
+def test_nothing_judged_has_no_accuracy_of_either_kind():
+    rows = [{"model": "m", "template": "A", "status": s, "verdicts": {}} for s in ("error", "pending", "pending")]
+    row = accuracy(rows_frame(rows)).iloc[0]
+    assert pd.isna(row["accuracy"]) and pd.isna(row["accuracy_incl_errors"])
+
+
+def test_error_types_of_figure_6():
+    from cobe.score.accuracy import error_type_rates
+
+    def row(status, verdicts, tags):
+        return {"model": "m", "template": "A", "status": status, "verdicts": verdicts, "tags": tags}
+
+    t = {"connectors": "T", "preserve": "T", "change": "T"}
+    rows = [
+        row("failed", t | {"preserve": "F"}, ["numeric"]),
+        row("passed", t, ["numeric"]),
+        row("passed", t, ["numeric", "latent"]),
+        row("failed", t | {"change": "F", "connectors": "F"}, ["latent"]),
+        row("unscored", t | {"connectors": None}, ["latent"]),  # not scored: outside E5's denominator
+        row("error", {}, ["numeric"]),
+    ]
+    table = error_type_rates(rows_frame(rows)).set_index("error")
+    assert table["error_label"].tolist() == [
+        "E1 upstream (preserve)",
+        "E2 downstream (change)",
+        "E3 connectors",
+        "E4 numeric",
+        "E5 latent factors",
+    ]
+    assert (table.loc["E1", "failed"], table.loc["E1", "counted"]) == (1, 5)
+    assert (table.loc["E2", "failed"], table.loc["E3", "counted"]) == (1, 4)
+    assert (table.loc["E4", "failed"], table.loc["E4", "counted"]) == (1, 3)
+    assert table.loc["E5", "failure_rate"] == pytest.approx(50.0)

@@ -70,10 +70,15 @@ def test_rater_mapping_is_yes_pass_no_fail() -> None:
     [
         (["Yes", "Yes", "No"], "Yes"),
         (["No", "no", "Yes"], "No"),
+        (["Yes", "Yes", "Other"], "Yes"),  # two matching votes of three: Other only abstains
+        (["No", None, "No"], "No"),  # an unanswered rating abstains too
         (["Yes", "No"], None),  # tie: no majority
-        (["Yes", "No", "Other"], None),  # Other abstains, so still a tie
-        (["Other", "Other", "No"], "No"),
+        (["Yes", "No", "Other"], None),  # one vote each side: no majority
+        (["Other", "Other", "No"], None),  # a single vote of three is no majority
+        (["Yes", None, None], None),
         (["Other", None, ""], None),  # everyone abstained
+        (["Yes", "Yes", "No", "Other", "Other"], None),  # two of five is not more than half
+        (["Yes"], "Yes"),  # a panel of one
         ([], None),
     ],
 )
@@ -85,6 +90,8 @@ def test_human_fail_and_bad_labels() -> None:
     assert human_fail(["No", "No", "Yes"]) is True
     assert human_fail(["Yes"]) is False
     assert human_fail(["Yes", "No"]) is None
+    assert human_fail(["No", "No", "Other"]) is True
+    assert human_fail(["No", "Other", "Other"]) is None
     with pytest.raises(InputError, match="rater label 'Maybe'"):
         majority_label(["Maybe"])
 
@@ -148,6 +155,12 @@ def test_fleiss_leaves_out_incomplete_items() -> None:
     full = [["Yes", "Yes"], ["Yes", "No"], ["No", "No"]]
     assert fleiss_kappa([*full, ["Yes", None]]) == pytest.approx(fleiss_kappa(full))
     assert fleiss_kappa([["Yes", None]]) is None
+
+
+def test_fleiss_ignores_a_rater_who_answered_nothing() -> None:
+    # a study's third rater who has not started yet must not make every item incomplete
+    full = [["Yes", "Yes"], ["Yes", "No"], ["No", "No"]]
+    assert fleiss_kappa([[*row, None] for row in full]) == pytest.approx(fleiss_kappa(full))
 
 
 def test_bootstrap_ci_is_reproducible_and_brackets_the_mean() -> None:

@@ -52,6 +52,7 @@ class AnthropicBatches:
             return _error(404, f"no route {method} {path}")
         if not rest[1:]:
             batch["polls"] += 1
+            self.stats.batch_polls += 1
             return 200, json.dumps(self._message_batch_object(batch)).encode(), {}
         if not self._ended(batch):
             return _error(400, f"batch {batch['id']} is still in progress")

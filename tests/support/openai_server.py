@@ -20,17 +20,37 @@ import itertools
 import json
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from support.anthropic_batches import AnthropicBatches
+from support.llm_replies import (
+    anthropic_body,
+    chat_texts,
+    file_object,
+    google_body,
+    google_texts,
+    hashed_verdict,
+    openai_body,
+    rewrite,
+)
 
 JUDGE_MARKER = "Answer with exactly one letter"
-_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests", 500: "Internal Server Error"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+}
+# where each dialect carries the API key: OpenAI a bearer token, Anthropic and Gemini their own header
+_KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key")
 
 
 @dataclass
@@ -51,6 +71,9 @@ class Faults:
     # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
     # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
     script: list[dict[str, Any]] = field(default_factory=list)
+    hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
+    fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
+    echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
 
 
 @dataclass
@@ -67,6 +90,10 @@ class Stats:
     files: int = 0  # uploads to /v1/files
     batches: int = 0  # batches created (OpenAI and Anthropic)
     batch_lines: int = 0  # requests answered inside batches
+    batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
+    held: int = 0  # chat requests waiting now for hold_after to be lifted
+    failed: int = 0  # chat requests answered with fail_status
+    bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -80,6 +107,8 @@ class FakeLLMServer(AnthropicBatches):
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.message_batches: dict[str, dict[str, Any]] = {}
+        self.changed = threading.Condition()  # notified whenever a request changed the stats
+        self._lifted = asyncio.Event()  # set while no hold is in place
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -94,6 +123,15 @@ class FakeLLMServer(AnthropicBatches):
             setattr(self.faults, name, str(value) if name == "retry_after" else value)
         verdict = self.faults.verdict
         self._verdicts = itertools.cycle([verdict] if isinstance(verdict, str) else verdict)
+        if self.faults.hold_after is None:
+            self._lifted.set()
+        else:
+            self._lifted.clear()
+
+    def notify(self) -> None:
+        """Wake whoever waits on `changed` (ThreadedServer.wait_for) to look at the stats again."""
+        with self.changed:
+            self.changed.notify_all()
 
     # ---- HTTP plumbing -------------------------------------------------------------------
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -109,7 +147,7 @@ class FakeLLMServer(AnthropicBatches):
                     return
                 lines = head.decode("latin-1").split("\r\n")
                 method, path, _ = lines[0].split(" ", 2)
-                length, close = 0, False
+                length, close, key = 0, False, ""
                 for line in lines[1:]:
                     name, _, value = line.partition(":")
                     name = name.lower()
@@ -117,8 +155,11 @@ class FakeLLMServer(AnthropicBatches):
                         length = int(value)
                     elif name == "connection" and value.strip().lower() == "close":
                         close = True
+                    elif name in _KEY_HEADERS:
+                        key = value.strip().removeprefix("Bearer ").strip()
                 body = await reader.readexactly(length) if length else b""
-                status, payload, headers = await self.route(method, path.split("?", 1)[0], body)
+                status, payload, headers = await self.route(method, path.split("?", 1)[0], body, key)
+                self.notify()
                 writer.write(_response(status, payload, headers))
                 if close:
                     break
@@ -126,7 +167,7 @@ class FakeLLMServer(AnthropicBatches):
         finally:
             writer.close()
 
-    async def route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
+    async def route(self, method: str, path: str, body: bytes, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Dispatch one request to its endpoint."""
         if path == "/_stats":
             return 200, json.dumps(asdict(self.stats)).encode(), {}
@@ -144,6 +185,10 @@ class FakeLLMServer(AnthropicBatches):
                 ).encode(),
                 {},
             )
+        if path.startswith(("/v1/messages/batches", "/v1/files", "/v1/batches")) and self.faults.fail_status:
+            self.stats.failed += 1  # the batch endpoints refuse a bad key like the chat ones
+            said = f"Incorrect API key provided: {key}." if self.faults.echo_key else "request refused"
+            return self.faults.fail_status, _error_body(self.faults.fail_status, said), {}
         if path.startswith("/v1/messages/batches"):
             return self.message_batch_route(method, path, body)
         if path.startswith(("/v1/files", "/v1/batches")):
@@ -158,18 +203,32 @@ class FakeLLMServer(AnthropicBatches):
             kind = "google"
         else:
             return 404, _error_body(404, f"no route {method} {path}"), {}
-        return await self.answer(kind, path, json.loads(body))
+        return await self.answer(kind, path, json.loads(body), key)
 
-    async def answer(self, kind: str, path: str, request: dict) -> tuple[int, bytes, dict[str, str]]:
+    async def answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Apply faults in order, then reply in the dialect `kind` speaks."""
         faults, stats = self.faults, self.stats
         stats.requests += 1
+        digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+        stats.bodies[digest] = stats.bodies.get(digest, 0) + 1
+        if faults.hold_after is not None and stats.requests > faults.hold_after:
+            stats.held += 1
+            self.notify()
+            try:
+                await self._lifted.wait()
+            finally:
+                stats.held -= 1
         if faults.delay_s:
             await asyncio.sleep(faults.delay_s)
+        if faults.fail_status:
+            stats.failed += 1
+            said = f"Incorrect API key provided: {key}." if faults.echo_key else "request refused"
+            return faults.fail_status, _error_body(faults.fail_status, said), {}
         if faults.rate_limit > 0:
             faults.rate_limit -= 1
             stats.rate_limited += 1
-            return 429, _error_body(429, "rate limited"), {"Retry-After": faults.retry_after}
+            said = f"rate limited for key {key}" if faults.echo_key else "rate limited"
+            return 429, _error_body(429, said), {"Retry-After": faults.retry_after}
         if faults.server_error > 0:
             faults.server_error -= 1
             stats.server_errors += 1
@@ -189,29 +248,33 @@ class FakeLLMServer(AnthropicBatches):
         faults = self.faults
         if kind == "google":
             model = path.rsplit("/", 1)[-1].split(":", 1)[0]
-            texts, last_user = _google_texts(request)
+            texts, last_user = google_texts(request)
         else:
             model = request.get("model", "")
-            texts, last_user = _chat_texts(request)
+            texts, last_user = chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
         scripted = _scripted(faults.script, texts)
         if scripted is not None:
             text = scripted
         elif judged:
-            text = _hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
+            text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
-            text = faults.reply if faults.reply is not None else _rewrite(last_user)
-        limit = request.get("max_tokens") or (request.get("generationConfig") or {}).get("maxOutputTokens")
+            text = faults.reply if faults.reply is not None else rewrite(last_user)
+        limit = (
+            request.get("max_tokens")
+            or request.get("max_completion_tokens")  # what OpenAI reasoning requests send instead
+            or (request.get("generationConfig") or {}).get("maxOutputTokens")
+        )
         words = text.split()
         truncated = bool(limit) and len(words) > limit
         if truncated:
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
         if kind == "openai":
-            return model, _openai_body(request, model, text, truncated, n_in, n_out, judged), judged
+            return model, openai_body(request, model, text, truncated, n_in, n_out, judged), judged
         if kind == "anthropic":
-            return model, _anthropic_body(model, text, truncated, n_in, n_out), judged
-        return model, _google_body(model, text, truncated, n_in, n_out), judged
+            return model, anthropic_body(model, text, truncated, n_in, n_out), judged
+        return model, google_body(model, text, truncated, n_in, n_out), judged
 
     # ---- Files + Batches ----------------------------------------------------------------
     def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
@@ -248,7 +311,7 @@ class FakeLLMServer(AnthropicBatches):
         file_id = f"file-{next(self._ids)}"
         self.files[file_id] = content
         self.stats.files += 1
-        return 200, json.dumps(_file_object(file_id, len(content), "batch")).encode(), {}
+        return 200, json.dumps(file_object(file_id, len(content), "batch")).encode(), {}
 
     def _create_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
         source = self.files.get(request.get("input_file_id", ""))
@@ -291,6 +354,7 @@ class FakeLLMServer(AnthropicBatches):
 
     def _poll(self, batch: dict[str, Any]) -> dict[str, Any]:
         batch["polls"] += 1
+        self.stats.batch_polls += 1
         status = "in_progress" if batch["polls"] <= self.faults.batch_polls else self.faults.batch_status
         return self._batch_object(batch, status)
 
@@ -323,51 +387,16 @@ def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
 
 
 def _error_body(status: int, message: str) -> bytes:
-    kind = {429: "rate_limit_error", 500: "api_error", 404: "not_found_error"}.get(status, "invalid_request_error")
+    kind = {
+        401: "authentication_error",
+        403: "permission_error",
+        404: "not_found_error",
+        429: "rate_limit_error",
+        500: "api_error",
+    }.get(status, "invalid_request_error")
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return " ".join(part.get("text", "") for part in content or () if isinstance(part, dict))
-
-
-def _chat_texts(request: dict) -> tuple[list[str], str]:
-    texts = [_content_text(request.get("system"))] if request.get("system") else []
-    last_user = ""
-    for message in request.get("messages", ()):
-        text = _content_text(message.get("content"))
-        texts.append(text)
-        if message.get("role") == "user":
-            last_user = text
-    return texts, last_user
-
-
-def _google_texts(request: dict) -> tuple[list[str], str]:
-    system = request.get("systemInstruction") or {}
-    texts = [_content_text(system.get("parts"))] if system else []
-    last_user = ""
-    for content in request.get("contents", ()):
-        text = _content_text(content.get("parts"))
-        texts.append(text)
-        if content.get("role", "user") == "user":
-            last_user = text
-    return texts, last_user
-
-
-def _file_object(file_id: str, size: int, purpose: str) -> dict[str, Any]:
-    return {
-        "id": file_id,
-        "object": "file",
-        "bytes": size,
-        "created_at": int(time.time()),
-        "filename": "input.jsonl",
-        "purpose": purpose,
-        "status": "processed",
-    }
 
 
 def _scripted(script: list[dict[str, Any]], texts: list[str]) -> str | None:
@@ -377,77 +406,6 @@ def _scripted(script: list[dict[str, Any]], texts: list[str]) -> str | None:
         if all(part in joined for part in rule["contains"]):
             return str(rule["answer"])
     return None
-
-
-def _hashed_verdict(texts: list[str]) -> str:
-    """T or F fixed by the request's text, so concurrent and batch judging give the same verdicts."""
-    return "TF"[hashlib.sha256("\n".join(texts).encode()).digest()[0] % 2]
-
-
-def _rewrite(prompt: str) -> str:
-    """A deterministic 'rewrite': the prompt's first 40 words, so outputs differ per scenario."""
-    return "Instead, " + " ".join(prompt.split()[:40])
-
-
-def _top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
-    first = text.split()[0] if text.split() else ""
-    alternatives = [first] + [t for t in ("T", "F", " T", " F", "maybe", "The") if t != first]
-    return [
-        {"token": tok, "logprob": -0.01 if i == 0 else -3.0 - i, "bytes": list(tok.encode())}
-        for i, tok in enumerate(alternatives[: max(n, 1)])
-    ]
-
-
-def _openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
-    logprobs = None
-    if request.get("logprobs"):
-        top = _top_logprobs(text, int(request.get("top_logprobs") or 1))
-        logprobs = {"content": [{**top[0], "top_logprobs": top}], "refusal": None}
-    body = {
-        "id": "chatcmpl-fake",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": model,
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "length" if truncated else "stop",
-                "logprobs": logprobs,
-            }
-        ],
-        "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
-    }
-    return json.dumps(body).encode()
-
-
-def _anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
-    body = {
-        "id": "msg_fake",
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "max_tokens" if truncated else "end_turn",
-        "stop_sequence": None,
-        "usage": {"input_tokens": n_in, "output_tokens": n_out},
-    }
-    return json.dumps(body).encode()
-
-
-def _google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
-    body = {
-        "candidates": [
-            {
-                "content": {"role": "model", "parts": [{"text": text}]},
-                "finishReason": "MAX_TOKENS" if truncated else "STOP",
-                "index": 0,
-            }
-        ],
-        "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
-        "modelVersion": model,
-    }
-    return json.dumps(body).encode()
 
 
 class ServerClient:
@@ -508,6 +466,13 @@ class ThreadedServer(ServerClient):
         self._thread.start()
         ready.wait(10)
         super().__init__(f"http://127.0.0.1:{holder['port']}")
+
+    def wait_for(self, condition: Callable[[Stats], bool], timeout: float = 60) -> Stats:
+        """Block until `condition(stats)` holds, checked each time a request changes them; fail after `timeout` s."""
+        with self.app.changed:
+            if not self.app.changed.wait_for(lambda: condition(self.app.stats), timeout):
+                raise AssertionError(f"the fake server never reached the awaited state: {self.app.stats}")
+            return replace(self.app.stats, models=dict(self.app.stats.models), bodies=dict(self.app.stats.bodies))
 
     def close(self) -> None:
         """Stop the loop and join the thread."""

@@ -6,7 +6,6 @@ or a CSV of ratings, plus the run's results.jsonl), lays out the report and writ
 
 from __future__ import annotations
 
-import csv
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -15,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_csv
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -57,6 +58,13 @@ def labels_from_study(study: str | Path) -> list[HumanLabel]:
     return [HumanLabel(r.rater, r.item_key, r.label, r.comment) for r in StudyStore(study).all_ratings()]
 
 
+def study_panel(study: str | Path) -> list[str]:
+    """Every rater of a study, whether or not they have answered yet (the panel a majority is out of)."""
+    from cobe.annotate.store import StudyStore
+
+    return [p.name for p in StudyStore(study).principals() if p.role == "rater"]
+
+
 def _study_near(path: Path, run_dir: Path | None) -> Path | None:
     """A study file that can translate numeric item ids: next to the CSV, or the run's default study."""
     for candidate in [path.parent / "study.sqlite", *([run_dir / "study" / "study.sqlite"] if run_dir else [])]:
@@ -68,12 +76,9 @@ def _study_near(path: Path, run_dir: Path | None) -> Path | None:
 def labels_from_csv(path: str | Path, run_dir: str | Path | None = None) -> list[HumanLabel]:
     """Answers from a CSV with columns rater, item, label[, comment]; item is a key or a study item id."""
     path = Path(path)
-    try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            records = list(csv.DictReader(handle))
-            fields = set(records[0]) if records else set()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ratings ({exc.strerror})") from exc
+    header, rows = read_csv(path, "a CSV of ratings (rater, item, label[, comment])")
+    records = [record for _, record in rows]
+    fields = set(header) if records else set()
     missing = {"rater", "item", "label"} - fields
     if records and missing:
         raise InputError(
@@ -129,12 +134,18 @@ def agreement_report(
     check: str = "overall",
     resamples: int = 1000,
     seed: int = 0,
+    panel: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Judge vs. human majority (failure positive) with bootstrap CIs, rater agreement, and the disagreements."""
+    """Judge vs. human majority (failure positive) with bootstrap CIs, rater agreement, and the disagreements.
+
+    The majority is out of the whole panel: `panel` (a study's raters) plus anyone who answered, so
+    a rater who has not answered an item abstains on it. Items without a majority are listed in
+    `no_majority_items` and left out of every figure.
+    """
     if check not in CHECK_CHOICES:
         raise InputError(f"--check {check!r}: expected one of {', '.join(CHECK_CHOICES)}")
     by_key = {row_key(row): row for row in rows}
-    raters = sorted({label.rater for label in labels}, key=_rater_sort)
+    raters = sorted({label.rater for label in labels} | set(panel), key=_rater_sort)
     per_item: dict[str, dict[str, HumanLabel]] = {}
     for label in labels:
         per_item.setdefault(label.item, {})[label.rater] = label
@@ -149,14 +160,20 @@ def agreement_report(
 
     metrics = agreement_metrics(verdicts, table)
     majorities = [majority_label(row_labels) for row_labels in table]
-    all_other = sum(1 for row_labels in table if all(v in (None, "Other") for v in row_labels))
+    no_majority: list[dict[str, Any]] = []
+    split = 0
+    for item, row_labels, majority in zip(items, table, majorities):
+        if majority is None:
+            given = {r: label for r, label in zip(raters, row_labels) if label is not None}
+            no_majority.append({"item": item, "labels": given})
+            split += {"Yes", "No"} <= set(given.values())
     metrics.update(
         check=check,
         raters=len(raters),
         ratings=sum(len(v) for v in per_item.values()),
         other_labels=sum(1 for label in labels if label.label == "Other"),
-        no_majority_tie=metrics["no_majority"] - all_other,
-        no_majority_all_other=all_other,
+        no_majority_split=split,
+        no_majority_abstained=len(no_majority) - split,
         not_in_run=len(not_in_run),
     )
 
@@ -194,6 +211,8 @@ def agreement_report(
         "resamples": resamples,
         "raters": raters,
         "majority_counts": dict(Counter(m or "none" for m in majorities)),
+        # left out of every figure above: fewer than two matching Yes/No votes of three
+        "no_majority_items": no_majority,
         "items_not_in_run": not_in_run,
         "per_check_disagreements": by_check,
         "disagreements": disagreements,
@@ -283,7 +302,7 @@ def analyze_judges(
     study: str | Path,
     judges: list[str],
     *,
-    judge_prompts: str = "default",
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     concurrency: int | None = None,
     resamples: int = 1000,
     seed: int = 0,
@@ -303,11 +322,12 @@ def analyze_judges(
     labels = labels_from_study(store.path)
     if not labels:
         raise InputError(f"{store.path}: the study has no ratings yet")
-    by_item: dict[str, list[str]] = {}
+    panel = study_panel(store.path)
+    by_item: dict[str, dict[str, str]] = {}
     for label in labels:
-        by_item.setdefault(label.item, []).append(label.label)
+        by_item.setdefault(label.item, {})[label.rater] = label.label
     rows = [ResultRow.model_validate_json(item.row_json) for item in store.items()]
-    rows = [row for row in rows if majority_label(by_item.get(row_key(row), [])) is not None]
+    rows = [row for row in rows if majority_label([by_item.get(row_key(row), {}).get(r) for r in panel]) is not None]
     if not rows:
         raise InputError(f"{store.path}: no item has a human majority yet; nothing to compare judges against")
     pairs = [(scenario_of(row), row.response or "") for row in rows]
@@ -320,7 +340,7 @@ def analyze_judges(
             row.model_copy(update={"verdicts": item.verdicts, "passed": item.passed, "judge": spec})
             for row, item in zip(rows, judged)
         ]
-        report = agreement_report(labels, rejudged, resamples=resamples, seed=seed)
+        report = agreement_report(labels, rejudged, resamples=resamples, seed=seed, panel=panel)
         n = len(judged)
         checks = sum(len(item.checks) for item in judged)
         unscored = sum(1 for item in judged for result in item.checks.values() if result.verdict is None)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.core.sqlite import connect as connect_db
 from cobe.core.sqlite import numbered, open_database, write_transaction
 from cobe.web.access import Access, AccessTables
@@ -130,7 +131,7 @@ class StudyStore:
         if create:
             if self.path.exists():
                 raise InputError(f"{self.path}: a study already exists here; choose another --out directory")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_dir(self.path.parent, "study directory")
         elif not self.path.is_file():
             raise InputError(
                 f"{path}: no rating study found (expected {STUDY_FILE}; create one with `cobe annotate create`)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from pydantic import ValidationError
 
 from cobe.annotate.store import Principal, StudyStore, study_file
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import iter_jsonl
 from cobe.core.results import ResultRow
 from cobe.web.tokens import new_token
 
@@ -39,19 +41,16 @@ def read_results(run_dir: str | Path) -> list[ResultRow]:
     path = Path(run_dir)
     if path.is_dir():
         path = path / RESULTS_FILE
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no results file (expected a run directory holding {RESULTS_FILE})")
     rows = []
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(ResultRow.model_validate_json(line))
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "row"
-                raise InputError(f"{path}:{number}: field {where}: {first['msg']}") from exc
+    for number, data in iter_jsonl(path, f"a {RESULTS_FILE} of result rows"):
+        try:
+            rows.append(ResultRow.model_validate(data))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "row"
+            raise InputError(f"{path}:{number}: field {where}: {first['msg']}") from exc
     return rows
 
 
@@ -71,6 +70,26 @@ def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
     for name in order[: n - sum(counts.values())]:
         counts[name] += 1
     return counts
+
+
+def restrict(rows: list[ResultRow], models: Sequence[str] = (), tier: int | None = None) -> list[ResultRow]:
+    """The rows of these models (all when empty) and this prompt tier (all when None); InputError when none is left."""
+    known_models = sorted({row.model for row in rows})
+    unknown = sorted(set(models) - set(known_models))
+    if unknown:
+        raise InputError(
+            f"--model {', '.join(unknown)}: not in the run (models in the run: {', '.join(known_models) or 'none'})"
+        )
+    kept = [row for row in rows if (not models or row.model in models)]
+    if tier is not None:
+        tiers = sorted({row.tier for row in kept})
+        kept = [row for row in kept if row.tier == tier]
+        if not kept:
+            have = ", ".join(str(t) for t in tiers) or "none"
+            raise InputError(
+                f"--tier {tier}: the run has no responses of that tier for the chosen models (tiers: {have})"
+            )
+    return kept
 
 
 def sample_rows(rows: list[ResultRow], n: int, seed: int) -> list[ResultRow]:
@@ -121,12 +140,18 @@ def create_study(
     raters: int = 3,
     base_url: str = DEFAULT_BASE_URL,
     title: str = DEFAULT_TITLE,
+    models: Sequence[str] = (),
+    tier: int | None = None,
 ) -> StudyLinks:
-    """Sample a run's responses into a new study; every rater rates every item in their own order."""
+    """Sample a run's responses into a new study; every rater rates every item in their own order.
+
+    `models` and `tier` restrict what is sampled from. The paper's study (App. D.4.1) is 250 tier-1
+    responses of one model rated by three raters: `models=[spec], tier=1, n=250, raters=3`.
+    """
     if raters < 1:
         raise InputError(f"--raters {raters}: expected at least 1 rater")
     run_dir = Path(run_dir)
-    rows = sample_rows(read_results(run_dir), n, seed)
+    rows = sample_rows(restrict(read_results(run_dir), models, tier), n, seed)
     out = Path(out_dir) if out_dir is not None else (run_dir if run_dir.is_dir() else run_dir.parent) / "study"
     store = StudyStore(out, create=True)
     store.set_meta(
@@ -134,6 +159,8 @@ def create_study(
             "run_dir": str(run_dir.resolve()),
             "seed": str(seed),
             "n_requested": str(n),
+            "models": ",".join(models),
+            "tier": "" if tier is None else str(tier),
             "base_url": base_url,
             "title": title,
         }

@@ -1,5 +1,6 @@
-"""`cobe agreement` (judge vs. human majority), `cobe judges analyze` (rank judges by that agreement) and
-`cobe judges check` (the judge self-test on probes with known verdicts)."""
+"""`cobe agreement` (judge vs. human majority), `cobe judges analyze` (rank judges by that agreement),
+`cobe judges check` (the judge self-test on probes with known verdicts) and `cobe judges diff` (verdict
+flips between two judge prompt sets)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ from cobe.annotate.agreement_report import (
     analyze_judges,
     labels_from_csv,
     labels_from_study,
+    study_panel,
     write_agreement,
 )
+from cobe.cli.types import RESAMPLES, SEED
 from cobe.core.errors import InputError
 from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 
 def _console() -> Console:
@@ -70,8 +74,8 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     for label, value in [
         ("rated items", m["items"]),
         ("compared (judge scored, human majority)", m["n"]),
-        ("excluded: no majority, Yes/No tie", m["no_majority_tie"]),
-        ("excluded: no majority, only Other", m["no_majority_all_other"]),
+        ("excluded: no majority, Yes and No split", m["no_majority_split"]),
+        ("excluded: no majority, too many Other/unanswered", m["no_majority_abstained"]),
         ("excluded: judge unscored", m["judge_unscored"]),
         ("rated but not in the run", m["not_in_run"]),
         ("raters", m["raters"]),
@@ -82,6 +86,11 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     ]:
         counts.add_row(label, str(value))
     console.print(counts)
+    if report["no_majority_items"]:
+        console.print(
+            "Without a majority (fewer than two matching Yes/No votes of three; left out above): "
+            + ", ".join(entry["item"] for entry in report["no_majority_items"])
+        )
 
     by_check = Table(title="Disagreements by check (judge overall ≠ human majority): how many said F")
     by_check.add_column("direction")
@@ -117,12 +126,12 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--resamples",
-    type=click.IntRange(min=0),
+    type=RESAMPLES,
     default=1000,
     show_default=True,
     help="Bootstrap resamples for the CIs (0: none).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Bootstrap seed.")
 def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resamples: int, seed: int) -> None:
     """Judge–human agreement for SOURCE: a study (directory or study.sqlite) or a CSV of ratings.
 
@@ -135,7 +144,8 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
     is_csv = path.is_file() and path.suffix.lower() == ".csv"
     run_dir = _resolve_run(path, run, is_csv)
     labels = labels_from_csv(path, run_dir) if is_csv else labels_from_study(path)
-    report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed)
+    panel = [] if is_csv else study_panel(path)
+    report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed, panel=panel)
     report["source"] = str(path)
     saved = write_agreement(run_dir, report)
     if as_json:
@@ -146,12 +156,25 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
 
 @click.group("judges")
 def judges() -> None:
-    """Test judges: against probes with known verdicts, and against human ratings."""
+    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets."""
 
 
 @judges.command("check")
-@click.option("--judge", "judge_spec", envvar="COBE_JUDGE", required=True, metavar="SPEC", help="Judge model spec.")
-@click.option("--judge-prompts", default="default", show_default=True, help="Judge prompt set: a name or a directory.")
+@click.option(
+    "--judge",
+    "judge_specs",
+    envvar="COBE_JUDGE",
+    multiple=True,
+    required=True,
+    metavar="SPEC",
+    help="Judge model spec; repeat it (or give a comma list) to self-test a panel's strict majority.",
+)
+@click.option(
+    "--judge-prompts", default=DEFAULT_JUDGE_PROMPTS, show_default=True, help="Judge prompt set: a name or a directory."
+)
+@click.option(
+    "--judge-samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K", help="Samples per check."
+)
 @click.option("--data", default="builtin:starter", show_default=True, help="Dataset the probes come from.")
 @click.option("--n", "n", type=click.IntRange(min=1), default=20, show_default=True, help="Scenarios to probe.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the scenario sample.")
@@ -164,8 +187,9 @@ def judges() -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def check_cmd(
-    judge_spec: str,
+    judge_specs: tuple[str, ...],
     judge_prompts: str,
+    judge_samples: int,
     data: str,
     n: int,
     seed: int,
@@ -178,7 +202,16 @@ def check_cmd(
     preserve. Prints the share of expected verdicts per check with an exact 95% CI, and a verdict."""
     from cobe.run.selftest import judge_check
 
-    result = judge_check(judge_spec, judge_prompts, data, n=n, seed=seed, run_dir=run_dir, concurrency=concurrency)
+    result = judge_check(
+        list(judge_specs),
+        judge_prompts,
+        data,
+        n=n,
+        seed=seed,
+        run_dir=run_dir,
+        samples=judge_samples,
+        concurrency=concurrency,
+    )
     if as_json:
         click.echo(result.model_dump_json(indent=2))
         return
@@ -189,11 +222,13 @@ def check_cmd(
 @judges.command("analyze")
 @click.argument("study", type=click.Path(exists=True))
 @click.option("--judge", "judge_specs", multiple=True, required=True, help="Judge model spec; repeat for several.")
-@click.option("--judge-prompts", default="default", show_default=True, help="Judge prompt set: a name or a directory.")
+@click.option(
+    "--judge-prompts", default=DEFAULT_JUDGE_PROMPTS, show_default=True, help="Judge prompt set: a name or a directory."
+)
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
 @click.option(
     "--resamples",
-    type=click.IntRange(min=0),
+    type=RESAMPLES,
     default=1000,
     show_default=True,
     help="Bootstrap resamples for kappa's CI.",
@@ -227,3 +262,80 @@ def analyze_cmd(
         )
     _console().print(table)
     _console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
+
+
+@judges.command("diff")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--prompts",
+    default="paper,contextual",
+    show_default=True,
+    metavar="A,B",
+    help="The two judge prompt sets to compare (names or directories).",
+)
+@click.option(
+    "--judge",
+    "judge_specs",
+    multiple=True,
+    metavar="SPEC",
+    help="Judge (repeat for a panel) whose verdicts to compare; verdicts it lacks under either set are judged "
+    "first, without changing which judge the run shows [default: the run's judge, and nothing is called].",
+)
+@click.option(
+    "--judge-samples", type=click.IntRange(min=1), default=None, metavar="K", help="Samples per check to compare."
+)
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
+@click.option("--max-cost", type=click.FloatRange(min=0), default=None, metavar="USD", help="Spending cap.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def diff_cmd(
+    run_dir: Path,
+    prompts: str,
+    judge_specs: tuple[str, ...],
+    judge_samples: int | None,
+    concurrency: int | None,
+    max_cost: float | None,
+    as_json: bool,
+) -> None:
+    """How many verdicts flip when RUN_DIR's responses are judged with a second prompt set.
+
+    Per check and for the overall pass/fail: responses compared (scored under both sets), flips and
+    their direction, the flip rate, and the pass rate under each set with its change.
+    """
+    from cobe.run.judge_diff import judges_diff
+
+    result = judges_diff(
+        run_dir,
+        prompts,
+        list(judge_specs) or None,
+        judge_samples=judge_samples,
+        concurrency=concurrency,
+        max_cost=max_cost,
+    )
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    first, second = result.prompts
+    samples = f", {result.samples} samples per check" if result.samples > 1 else ""
+    table = Table(title=f"{result.judge}: A = {first}, B = {second} ({result.responses} responses{samples})")
+    table.add_column("check", no_wrap=True, min_width=10)
+    for column in ("compared", "flips", "flip %", "T→F", "F→T", "pass % A", "pass % B", "change"):
+        table.add_column(column, justify="right")
+    for r in result.records():
+        change = r["pass_rate_change"]
+        table.add_row(
+            r["target"],
+            str(r["compared"]),
+            str(r["flips"]),
+            _num(r["flip_rate"], 1),
+            str(r["t_to_f"]),
+            str(r["f_to_t"]),
+            _num(r["pass_rate_a"], 1),
+            _num(r["pass_rate_b"], 1),
+            "—" if change is None else f"{change:+.1f}",
+        )
+    Console(highlight=False, markup=False, emoji=False, width=max(100, Console().width)).print(table)
+    for prompt_set, stats in result.judged.items():
+        _console().print(
+            f"Judged first with {prompt_set}: {stats.get('calls_made', 0)} calls made, "
+            f"{stats.get('calls_cached', 0)} from the store."
+        )

@@ -66,9 +66,47 @@ def annotate() -> None:
     show_default=True,
     help="Heading raters see; keep model names out of it, raters rate blind.",
 )
-def create_cmd(run: str, n: int, seed: int, raters: int, out: str | None, base_url: str, title: str) -> None:
-    """Sample N responses of RUN (stratified by model) into a new study and print the private links."""
-    _print_links(create_study(run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title))
+@click.option(
+    "--model",
+    "models",
+    multiple=True,
+    help="Sample only this model's responses; repeatable [default: every model, stratified].",
+)
+@click.option(
+    "--tier",
+    type=click.IntRange(1, 4),
+    default=None,
+    help="Sample only responses to this prompt tier (1 = the dataset's queries A–C) [default: every tier].",
+)
+def create_cmd(
+    run: str,
+    n: int,
+    seed: int,
+    raters: int,
+    out: str | None,
+    base_url: str,
+    title: str,
+    models: tuple[str, ...],
+    tier: int | None,
+) -> None:
+    """Sample N responses of RUN (stratified by model) into a new study and print the private links.
+
+    The paper's human study (App. D.4.1) rated 250 tier-1 responses of one model, three raters each:
+
+    \b
+        cobe annotate create RUN --model MODEL --tier 1 --n 250 --raters 3
+
+    The majority label needs two matching Yes/No answers of three; "Other" abstains, and items
+    without a majority are listed by `cobe agreement` and left out of its figures.
+    """
+    links = create_study(
+        run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title, models=models, tier=tier
+    )
+    _print_links(links)
+    if links.n_items < n:
+        click.echo(
+            f"note: only {links.n_items} rateable responses matched, fewer than --n {n}; the study holds them all."
+        )
 
 
 @annotate.command("links", help=LINKS_HELP)

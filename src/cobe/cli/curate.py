@@ -284,7 +284,10 @@ def audit_summary_cmd(directory: str, as_json: bool) -> None:
 @click.option("--public-share", default=0.1, show_default=True)
 @click.option("--seed", default=0, show_default=True)
 def release_cmd(directory: str, out: str, public_share: float, seed: int) -> None:
-    """Write the approved items (paper JSON, site JSON, native JSONL), the split and the datasheet."""
+    """Write the approved variations (paper JSON, site JSON, native JSONL), the split and the datasheet.
+
+    Core examples (variation 0) are never released, as in the paper: only their variations are.
+    """
     from cobe.curate.release import release
 
     with _open(directory) as project:
@@ -293,6 +296,8 @@ def release_cmd(directory: str, out: str, public_share: float, seed: int) -> Non
         f"released {len(result.items)} item(s) to {result.out} "
         f"({len(result.public)} public, {len(result.private)} private)"
     )
+    if result.held_back:
+        click.echo(f"not released: {len(result.held_back)} core example(s) (v0): {', '.join(result.held_back)}")
 
 
 @curate.command("status")

@@ -9,14 +9,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
-from pydantic import ValidationError
 
-from cobe.core.errors import BudgetExceeded, InputError
+from cobe.core.errors import INTERRUPTED, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
+from cobe.judge.panel import split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
 from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
     from cobe.run.progress import PlainProgress, RichProgress
+
+
+#: the exit codes, shown under the help of every command that runs models
+EXIT_EPILOG = "\b\nExit codes:\n" + "\n".join(exit_code_lines())
 
 
 def _opt(*names: str, env: str | None, **kwargs: Any) -> Callable:
@@ -31,6 +37,18 @@ def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> lis
     if not names:
         raise click.BadParameter("expected template names separated by commas, e.g. A,B,C")
     return names
+
+
+max_retry_wait_option = _opt(
+    "--max-retry-wait",
+    env="COBE_MAX_RETRY_WAIT",
+    type=float,
+    default=120.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Longest wait a server's Retry-After may ask for; past it the call is recorded as rate-limited "
+    "and redone when the command runs again.",
+)
 
 
 def run_options(f: Callable) -> Callable:
@@ -65,6 +83,21 @@ def run_options(f: Callable) -> Callable:
                 "--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4)."
             ),
             _opt("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios."),
+            _opt(
+                "--sample",
+                env="COBE_SAMPLE",
+                type=click.IntRange(min=1),
+                metavar="N",
+                help="Draw N scenarios at random with --seed, reproducibly (the paper's tier ablation: 500).",
+            ),
+            _opt(
+                "--seed",
+                env="COBE_SEED",
+                type=int,
+                default=0,
+                show_default=True,
+                help="Seed of --sample: the same seed and data draw the same scenarios.",
+            ),
             _opt(
                 "--run-dir",
                 env="COBE_RUN_DIR",
@@ -117,6 +150,7 @@ def run_options(f: Callable) -> Callable:
                 show_default=True,
                 help="Retries of a call on 429, 5xx, timeouts and connection errors.",
             ),
+            max_retry_wait_option,
             _opt(
                 "--max-cost",
                 env="COBE_MAX_COST",
@@ -137,15 +171,22 @@ def run_options(f: Callable) -> Callable:
                 type=float,
                 default=0.0,
                 show_default=True,
-                help="Respondent sampling temperature.",
+                help="Respondent sampling temperature, 0-2.",
+            ),
+            _opt(
+                "--reasoning-effort",
+                env="COBE_REASONING_EFFORT",
+                type=click.Choice(["minimal", "low", "medium", "high", "default"]),
+                help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended thinking "
+                "and Gemini thinking with a budget per level. 'default' (or leaving it out) sends nothing, so "
+                "the provider's own default applies. The paper ran thinking models at medium.",
             ),
             _opt(
                 "--max-tokens",
                 env="COBE_MAX_TOKENS",
                 type=click.IntRange(min=1),
-                default=512,
-                show_default=True,
-                help="Respondent output token limit.",
+                help=f"Respondent output token limit, thinking included [default: {DEFAULT_MAX_TOKENS}, or "
+                f"{REASONING_MAX_TOKENS} with --reasoning-effort]. A reply cut off by it is left unscored.",
             ),
             _opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line."),
         ]
@@ -173,31 +214,39 @@ def judge_options(f: Callable) -> Callable:
         "asynchronous; a killed run resumes waiting on the same batch.",
     )(f)
     f = _opt(
+        "--judge-samples",
+        env="COBE_JUDGE_SAMPLES",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        metavar="K",
+        help="Ask each judge every check K times, at a temperature above 0 (1.0 unless --judge-temperature says "
+        "otherwise); its verdict is the majority of the K, a tie unscored. Reports the verdict flip rate per check.",
+    )(f)
+    f = _opt(
         "--judge-temperature",
         env="COBE_JUDGE_TEMPERATURE",
         type=float,
-        help="Judge temperature (default: the prompt set's, 0).",
+        help="Judge temperature, 0-2 (default: the prompt set's, 0).",
     )(f)
     f = _opt(
         "--judge-prompts",
         env="COBE_JUDGE_PROMPTS",
-        default="default",
+        default=DEFAULT_JUDGE_PROMPTS,
         show_default=True,
         metavar="NAME|DIR",
-        help="Judge prompt set: a bundled name or a directory.",
+        help="Judge prompt set: a bundled name (paper: shaped like the paper's judge, the story never shown; "
+        "contextual: the judge also sees the story) or a directory of prompts (see `cobe prompts show`).",
     )(f)
     return f
 
 
 def _config(params: dict[str, Any]) -> EvalConfig:
+    """The EvalConfig of a command's options; a value providers would refuse is an InputError naming the flag."""
     fields = set(EvalConfig.model_fields)
     data = {k: v for k, v in params.items() if k in fields and v is not None}
     data["models"] = list(params.get("models") or [])
-    try:
-        return EvalConfig(**data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InputError(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}") from None
+    return EvalConfig(**data)
 
 
 def _progress(quiet: bool) -> PlainProgress | RichProgress | None:
@@ -224,7 +273,7 @@ def report_option(f: Callable) -> Callable:
 
 
 def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool, report: bool = False) -> None:
-    """Run with progress, then print one summary line; budget stops and Ctrl-C end cleanly."""
+    """Run with progress, then print one summary line; stops, unfinished items and Ctrl-C end with their exit code."""
     progress = _progress(quiet)
     try:
         if progress is not None:
@@ -235,22 +284,44 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
     except KeyboardInterrupt:
         where = f" in {run_dir}" if run_dir else ""
         click.echo(f"Interrupted; finished work is saved{where}. Run the same command again to resume.", err=True)
-        sys.exit(130)
-    except BudgetExceeded as exc:
-        raise BudgetExceeded(f"{exc} (run dir: {run_dir})") from None
+        sys.exit(INTERRUPTED)
+    except RunStopped as exc:  # --max-cost, or a provider refusing the key: the same command resumes
+        raise type(exc)(f"{exc} (run dir: {run_dir})") from None
     for notice in summary.notices:
         click.echo(f"note: {notice}", err=True)
     click.echo(summary_line(summary))
     if report and summary.dry_run is None and summary.judge:
-        from cobe.report.writer import refresh_run_report
-
-        if refresh_run_report(summary.run_dir, human=_study_labels(Path(summary.run_dir))):
-            click.echo(f"report: {Path(summary.run_dir) / 'report.html'}", err=True)
+        _refresh_report(summary.run_dir)
     if summary.summary.get("judge_check"):  # last, so a run ends by saying how far its judge can be trusted
         from cobe.score.selftest import SelfTest
 
         for line in SelfTest.model_validate(summary.summary["judge_check"]).lines():
             click.echo(line)
+    if summary.dry_run is None and summary.state == RunIncomplete.state:
+        again = "run the same command again to retry them"
+        if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
+            again = (
+                "run it again to retry failed judge calls, and `cobe eval` with the run's options for failed responses"
+            )
+        raise RunIncomplete(
+            f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries "
+            f"(see response_error and unscored in {Path(summary.run_dir) / 'results.jsonl'}); {again}"
+        )
+
+
+def _refresh_report(run_dir: Path) -> None:
+    """Redraw the run's report.html, under the run directory's lock like every write there."""
+    from cobe.core.lock import directory_lock
+    from cobe.report.writer import refresh_run_report
+
+    try:
+        with directory_lock(run_dir, "report"):
+            drawn = refresh_run_report(run_dir, human=_study_labels(Path(run_dir)))
+    except RunDirBusy as exc:  # another command took the directory the moment this one let go
+        click.echo(f"note: report not redrawn; {exc}", err=True)
+        return
+    if drawn:
+        click.echo(f"report: {Path(run_dir) / 'report.html'}", err=True)
 
 
 def _study_labels(run_dir: Path) -> dict[str, dict[str, list[str]]] | None:
@@ -295,12 +366,21 @@ def summary_line(summary: RunSummary) -> str:
     if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
         made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
     cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch") if r in calls)
-    return f"{summary.run_dir}: {summary.state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
+    state = summary.state
+    if summary.unfinished:
+        state += f" ({summary.unfinished} of {summary.items} items unfinished)"
+    return f"{summary.run_dir}: {state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
 
 
-@click.command("eval")
+JUDGE_HELP = (
+    "Judge model spec, e.g. openai/gpt-5.4. Repeat it (or give a comma list) for a panel: each check's verdict "
+    "is the strict majority of the judges with a parseable verdict, a tie unscored."
+)
+
+
+@click.command("eval", epilog=EXIT_EPILOG)
 @run_options
-@_opt("--judge", "-j", env="COBE_JUDGE", metavar="SPEC", help="Judge model spec, e.g. openai/gpt-5.4.")
+@_opt("--judge", "-j", env="COBE_JUDGE", multiple=True, metavar="SPEC", help=JUDGE_HELP)
 @judge_options
 @_opt(
     "--judge-check",
@@ -320,9 +400,9 @@ def eval_cmd(**params: Any) -> None:
     Repeating a command resumes its run: nothing finished is called again.
     """
     if not params["models"] and not params["judge"]:
-        params["models"], params["judge"] = [EMBEDDED_MODEL], EMBEDDED_MODEL
+        params["models"], params["judge"] = [EMBEDDED_MODEL], [EMBEDDED_MODEL]
         click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both. {SMOKE_NOTICE}", err=True)
-    if params["judge_check"] is None and params["judge"] == EMBEDDED_MODEL:
+    if params["judge_check"] is None and EMBEDDED_MODEL in split_specs(params["judge"]):
         params["judge_check"] = EMBEDDED_JUDGE_CHECK  # the smoke-test judge always shows its measured trust
     params["judge_check"] = params["judge_check"] or None
     config = _config(params)
@@ -332,7 +412,7 @@ def eval_cmd(**params: Any) -> None:
     _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"], params["report"])
 
 
-@click.command("generate")
+@click.command("generate", epilog=EXIT_EPILOG)
 @run_options
 def generate_cmd(**params: Any) -> None:
     """Generate responses only; judge them later with `cobe judge RUN_DIR --judge SPEC`."""
@@ -343,9 +423,9 @@ def generate_cmd(**params: Any) -> None:
     _run(lambda progress: generate(config, progress), run_dir, params["quiet"])
 
 
-@click.command("judge")
+@click.command("judge", epilog=EXIT_EPILOG)
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
-@_opt("--judge", "-j", env="COBE_JUDGE", required=True, metavar="SPEC", help="Judge model spec.")
+@_opt("--judge", "-j", env="COBE_JUDGE", required=True, multiple=True, metavar="SPEC", help=JUDGE_HELP)
 @judge_options
 @_opt("--concurrency", env="COBE_CONCURRENCY", type=click.IntRange(min=1), help="Parallel requests to the judge.")
 @_opt("--rpm", env="COBE_RPM", type=click.FloatRange(min=0, min_open=True), help="Requests per minute.")
@@ -359,21 +439,25 @@ def generate_cmd(**params: Any) -> None:
     show_default=True,
     help="Retries per call.",
 )
+@max_retry_wait_option
 @_opt(
     "--max-cost", env="COBE_MAX_COST", type=click.FloatRange(min=0), metavar="USD", help="Spending cap of this command."
 )
 @_opt("--prices", env="COBE_PRICES", type=click.Path(path_type=Path, dir_okay=False), help="Price YAML override.")
 @_opt("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
 @report_option
-def judge_cmd(run_dir: Path, judge: str, judge_prompts: str, quiet: bool, report: bool, **options: Any) -> None:
-    """Judge a run's stored responses again with another judge or prompt set; no respondent call.
+def judge_cmd(
+    run_dir: Path, judge: tuple[str, ...], judge_prompts: str, quiet: bool, report: bool, **options: Any
+) -> None:
+    """Judge a run's stored responses again with another judge, panel or prompt set; no respondent call.
 
     Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
     """
     from cobe.run.engine import judge_run
 
+    specs = list(judge)
     _run(
-        lambda progress: judge_run(run_dir, judge, judge_prompts, progress=progress, **options), run_dir, quiet, report
+        lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **options), run_dir, quiet, report
     )
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+import traceback
 from importlib import import_module
 
 import click
 
-from cobe.core.errors import CobeError
+from cobe.core.errors import INTERRUPTED, CobeError, exit_code_lines
+from cobe.core.secrets import scrub
 from cobe.core.version import __version__
 
 # command name → "module:attribute"; modules load only when their command runs, so
@@ -17,10 +19,12 @@ COMMANDS: dict[str, str] = {
     "eval": "cobe.cli.evaluate:eval_cmd",
     "generate": "cobe.cli.evaluate:generate_cmd",
     "judge": "cobe.cli.evaluate:judge_cmd",
+    "prompts": "cobe.cli.prompts:prompts",
     "runs": "cobe.cli.evaluate:runs_cmd",
     "report": "cobe.cli.report:report_cmd",
     "compare": "cobe.cli.report:compare_cmd",
     "import": "cobe.cli.report:import_cmd",
+    "export": "cobe.cli.export:export_cmd",
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.agreement:judges",
@@ -33,10 +37,12 @@ SHORT_HELP: dict[str, str] = {
     "eval": "Generate responses and judge them (the whole pipeline).",
     "generate": "Generate responses only; judge them later.",
     "judge": "Judge stored responses again, with no respondent call.",
+    "prompts": "Show exactly what a respondent or a judge receives for one scenario.",
     "runs": "List run directories and their state.",
     "report": "Tables, figures and an HTML report from one or many runs.",
     "compare": "Paired comparison of two runs on the same items.",
-    "import": "Import verdicts produced elsewhere as a run.",
+    "import": "Import verdicts, inspect logs or lm-eval samples produced elsewhere as a run.",
+    "export": "Export a run as an inspect log, a Hugging Face dataset, Every Eval Ever records or DPO pairs.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
     "judges": "Self-test judges on probes; rank them by agreement with human ratings.",
@@ -73,6 +79,7 @@ class LazyGroup(click.Group):
 @click.group(
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "COBE"},
+    epilog="\b\nExit codes:\n" + "\n".join(exit_code_lines()),
 )
 @click.version_option(__version__, prog_name="cobe")
 def cli() -> None:
@@ -85,19 +92,22 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code."""
+    """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code (EXIT_CODES)."""
     try:
         code = cli.main(args=argv, standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except CobeError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {scrub(str(exc))}", err=True)  # a provider may have repeated an API key in it
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("Interrupted; finished work is saved. Run the same command again to resume.", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
+    except Exception:  # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
+        click.echo(scrub(traceback.format_exc()).rstrip(), err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

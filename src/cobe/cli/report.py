@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -11,7 +13,9 @@ from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from cobe.report.writer import DEFAULT_FORMATS, build_report
+from cobe.cli.types import ALPHA, RESAMPLES, SEED
+from cobe.core.errors import InputError
+from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,6 +46,7 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
         *tier_column,
         ("accuracy", "right"),
         ("95% CI", "right"),
+        ("errors as F", "right"),  # accuracy with respondent errors counted as failures
         *calibrated_column,
         ("passes/scored", "right"),
         ("unscored", "right"),
@@ -59,6 +64,7 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             *([str(row.tier)] if tiers else []),
             f"{_num(row.accuracy)} ± {_num(row.std)}",
             ci,
+            _num(row.accuracy_incl_errors),
             *([_calibrated(row)] if calibrated else []),
             f"{row.passes}/{row.scored}",
             str(row.unscored),
@@ -90,9 +96,13 @@ def _calibrated(row: Any) -> str:
     help="Comma-separated outputs: md, html, csv, json, png, svg.",
 )
 @click.option(
-    "--resamples", type=int, default=1000, show_default=True, help="Bootstrap resamples for the 95% CIs (0: none)."
+    "--resamples",
+    type=RESAMPLES,
+    default=1000,
+    show_default=True,
+    help="Bootstrap resamples for the 95% CIs (0: none).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option(
     "--study",
     type=click.Path(exists=True),
@@ -104,9 +114,16 @@ def report_cmd(
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs."""
     from cobe.annotate.labels import run_labels
+    from cobe.core.lock import directory_lock
 
     human = run_labels(list(runs), study)
-    report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
+    target = Path(out) if out is not None else default_out(runs)
+    # writing into a directory that exists (a run directory, by default) waits for no one: a command
+    # at work there holds its lock, and this report would be overwritten by that command's anyway
+    with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
+        report = build_report(
+            list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human
+        )
     console = _console()
     console.print(leaderboard_table(report.leaderboard))
     console.print(f"Wrote {len(report.files)} files under {report.out}")
@@ -120,9 +137,9 @@ def report_cmd(
 @click.argument("run_b", type=RUNS)
 @click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
 @click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
-@click.option("--resamples", type=int, default=1000, show_default=True, help="Paired bootstrap resamples.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--resamples", type=RESAMPLES, default=1000, show_default=True, help="Paired bootstrap resamples.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--alpha", type=ALPHA, default=0.05, show_default=True, help="Significance level.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_cmd(
     run_a: str,
@@ -161,24 +178,73 @@ def compare_cmd(
     console.print(result.verdict(), soft_wrap=True)
 
 
+IMPORT_FORMATS = ("verdicts", "inspect", "lm-eval")
+
+
 @click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="The run directory to create.")
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(IMPORT_FORMATS),
+    default="verdicts",
+    show_default=True,
+    help="verdicts: judged results (CSV, JSON or JSONL); inspect: an inspect_ai log of the cobe task; "
+    "lm-eval: an lm-evaluation-harness --log_samples file. inspect and lm-eval bring responses to judge.",
+)
 @click.option(
     "--map",
     "mapping",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="A YAML mapping file: columns: {field: column}, model:, query_index_base:.",
+    help="With --from verdicts: a YAML mapping file: columns: {field: column}, model:, query_index_base:.",
 )
-@click.option("--col", "cols", multiple=True, metavar="FIELD=COLUMN", help="Map one field to a column (repeatable).")
-@click.option("--model", default=None, help="The model name, when the file has no model column.")
-@click.option("--data", default=None, help="A dataset (path or builtin:starter) to join scenario metadata from.")
+@click.option(
+    "--col",
+    "cols",
+    multiple=True,
+    metavar="FIELD=COLUMN",
+    help="With --from verdicts: map one field to a column (repeatable).",
+)
+@click.option("--model", default=None, help="The model name, when the file does not say it.")
+@click.option("--data", default=None, help="A dataset (path, builtin:NAME or hf:ORG/NAME) to take scenarios from.")
 def import_cmd(
-    file: str, out: str, mapping: str | None, cols: tuple[str, ...], model: str | None, data: str | None
+    file: str,
+    out: str,
+    source: str,
+    mapping: str | None,
+    cols: tuple[str, ...],
+    model: str | None,
+    data: str | None,
 ) -> None:
-    """Import verdicts produced elsewhere (CSV, JSON or JSONL) as a run directory."""
-    from cobe.report.importer import import_results
+    """Import results produced elsewhere as a run directory.
 
-    result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
-    click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+    --from verdicts (the default) imports judged results; --from inspect and --from lm-eval import
+    responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
+    """
+    if source == "verdicts":
+        from cobe.report.importer import import_results
+
+        result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
+        click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+        return
+    if mapping or cols:
+        raise InputError(f"--map and --col apply to --from verdicts only, not --from {source}")
+    if source == "inspect":
+        if model:
+            raise InputError("--model: an inspect log names its model; drop --model")
+        from cobe.integrations.inspect_log import import_inspect
+
+        imported = import_inspect(file, out, data=data)
+    else:
+        from cobe.integrations.lm_eval import import_lm_eval
+
+        imported = import_lm_eval(file, out, model=model, data=data)
+    for notice in imported.notices:
+        click.echo(f"note: {notice}", err=True)
+    click.echo(
+        f"Imported {imported.responses} responses ({', '.join(imported.models)}; {imported.scenarios} scenarios, "
+        f"templates {','.join(imported.templates)}) into {imported.out}; judge them with "
+        f"`cobe judge {imported.out} --judge SPEC`"
+    )

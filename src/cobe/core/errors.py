@@ -1,4 +1,8 @@
-"""Errors that reach the user as one clear line."""
+"""Errors that reach the user as one clear line, and the exit code each one ends the CLI with.
+
+`EXIT_CODES` is the one table of exit codes: `cobe --help` and the README print it, and
+`cobe.cli.main.main` ends with the `exit_code` of the error that stopped a command.
+"""
 
 from __future__ import annotations
 
@@ -21,7 +25,58 @@ class ProviderUnavailable(CobeError):
     exit_code = 3
 
 
-class BudgetExceeded(CobeError):
+class RunStopped(CobeError):
+    """A run that ended with work left: what finished is saved, and the same command resumes the rest."""
+
+    exit_code = 5
+    #: the state the run records (runs.state, summary.json, `cobe runs`)
+    state = "incomplete"
+
+
+class BudgetExceeded(RunStopped):
     """The run stopped cleanly before spending more than --max-cost."""
 
     exit_code = 4
+    state = "stopped-budget"
+
+
+class RunIncomplete(RunStopped):
+    """Every item was tried, but some calls still failed after their retries (or were rate-limited too long)."""
+
+    exit_code = 5
+    state = "incomplete"
+
+
+class AuthenticationFailed(RunStopped):
+    """A provider refused the credentials (401/403) on several calls in a row, so the stage stopped."""
+
+    exit_code = 6
+    state = "stopped-auth"
+
+
+class RunDirBusy(CobeError):
+    """Another command is writing this run directory (it holds the directory's lock)."""
+
+    exit_code = 7
+
+
+#: what ends a command with Ctrl-C (128 + SIGINT, as shells report it)
+INTERRUPTED = 130
+
+#: every exit code of `cobe`, in order: (code, meaning)
+EXIT_CODES: tuple[tuple[int, str], ...] = (
+    (0, "done: every item of the run is finished"),
+    (CobeError.exit_code, "an error the message explains (a store or file cobe cannot use, ...)"),
+    (InputError.exit_code, "bad input: a flag, file, field or id that is not what was expected"),
+    (ProviderUnavailable.exit_code, "a provider's package, weights or hardware is missing"),
+    (BudgetExceeded.exit_code, "stopped by --max-cost; run again (with a higher cap) to resume"),
+    (RunIncomplete.exit_code, "incomplete: calls failed after their retries; run again to resume"),
+    (AuthenticationFailed.exit_code, "a provider refused the API key; check the variable named"),
+    (RunDirBusy.exit_code, "the run directory is in use by another command"),
+    (INTERRUPTED, "interrupted (Ctrl-C); finished work is saved"),
+)
+
+
+def exit_code_lines() -> list[str]:
+    """The exit-code table as aligned text lines, for --help epilogs."""
+    return [f"{code:>3}  {meaning}" for code, meaning in EXIT_CODES]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
+
+from cobe.core.errors import InputError
 
 PRIVATE = 0o600
 # when this process began (near enough: when cobe.core.files was first imported), for telling
@@ -85,3 +88,58 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # someone else's process: alive
         return True
     return True
+
+
+def ensure_dir(path: Path, what: str = "directory") -> Path:
+    """`path` as an existing directory (made with its parents when missing), or InputError saying why it cannot be."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        try:
+            kind = file_kind(os.stat(path).st_mode)
+        except OSError:
+            kind = "not a directory"
+        raise InputError(f"{path}: is {kind}, not a directory; expected a {what}") from None
+    except NotADirectoryError:
+        raise InputError(f"{path}: a part of the path is a file, not a directory; expected a {what}") from None
+    except PermissionError:
+        raise InputError(f"{path}: cannot be created here (permission denied; a read-only parent?)") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be created ({exc.strerror or exc})") from None
+    return path
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a file mode says the file is, in words: a directory, a FIFO (named pipe), ..., a regular file."""
+    return next((kind for test, kind in _KINDS if test(mode)), "a regular file")
+
+
+def check_output(path: Path, what: str = "an output file") -> Path:
+    """`path` as a place a file can be (re)written, or InputError: its folder must exist and be writable, and
+    anything already there must be a regular file (replacing a FIFO or a device would block or destroy it)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except NotADirectoryError:
+        raise InputError(f"{path}: a part of the path is a file, not a directory; expected {what}") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be used ({exc.strerror or exc}); expected {what}") from None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{path}: is {file_kind(info.st_mode)}; expected {what}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise InputError(f"{parent}: no such directory; create it first, or choose another place for {what}")
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"{parent}: the directory is read-only; choose another place for {what}")
+    return path

@@ -41,9 +41,15 @@ class ResultRow(BaseModel):
     # the part of the response the judge saw, where a template asks for reasoning first (H2)
     judged_response: str | None = None
     response_error: str | None = None
+    # why the response was left unscored without any judge call: "truncated" (cut off by the token
+    # limit) or "no_final_marker" (a reasoning template's reply without its final-story line)
+    unjudged: str | None = None
     verdicts: dict[str, Verdict | None] = Field(default_factory=dict)  # check -> T/F/None
     judge_raw: dict[str, str | None] = Field(default_factory=dict)
     p_true: dict[str, float | None] = Field(default_factory=dict)
     unscored: dict[str, str] = Field(default_factory=dict)  # check -> reason
+    # a judge panel or --judge-samples: judge spec -> check -> each sample's verdict (None: unparseable or
+    # failed); `verdicts` then holds their strict majority. Empty for one judge asked once.
+    member_verdicts: dict[str, dict[str, list[Verdict | None]]] = Field(default_factory=dict)
     passed: bool | None = None  # None when unscored or errored
     status: Status = "pending"

@@ -21,6 +21,8 @@ from cobe.core.errors import CobeError, InputError
 from cobe.core.files import create_private
 
 BUSY_TIMEOUT_S = 30.0
+#: the path that asks SQLite for an in-memory database instead of a file
+MEMORY = ":memory:"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 VERSIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_migrations"
@@ -137,6 +139,8 @@ def open_database(
     UnusableDatabase naming it, before anything is written to it. A new file is created 0600;
     SQLite gives its -wal and -shm files the mode of the database file, so they are 0600 too.
     """
+    if str(path) == MEMORY:  # a private database for one process (judging pairs without a cache file)
+        return _open_checked(path, migrations, what, True, synchronous, foreign_keys, check_same_thread)
     created = False
     if create and not os.path.lexists(path):
         try:

@@ -1,20 +1,37 @@
-"""Expert audit: a seeded sample of approved items rated 1-5, blind to the criteria, and its summary."""
+"""Expert audit: a seeded sample of approved variations rated 1-5, blind to the criteria, and its summary.
+
+The questions are the paper's (App. D.3): is the story coherent, is it grammatical, and does the
+query express a valid counterfactual intervention on the story; plus one rating of the whole
+sample's diversity. A question the expert leaves unanswered is stored as missing (NULL), counted
+in the summary, and never averaged as a score.
+"""
 
 from __future__ import annotations
 
-import csv
 import random
+import sqlite3
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_csv
 from cobe.curate.project import RELEASABLE, Item, Project, now
 from cobe.curate.review import add_reviewer
 
-SCALES = ("coherence", "grammar", "validity")  # validity = counterfactual validity
+SCALES = ("coherence", "grammar", "validity")  # validity = the query's counterfactual validity
 CSV_COLUMNS = ("expert", "item_id", *SCALES, "diversity", "feedback")
+#: what the expert is asked, per scale (1 = not at all, 5 = fully); the form and the summary use these
+QUESTIONS: dict[str, str] = {
+    "coherence": "Coherence: does the story hang together, each event making sense after the ones before it?",
+    "grammar": "Grammar: are the story and the query written in correct, fluent English?",
+    "validity": (
+        "Query validity: does the query express a valid counterfactual intervention on the story, "
+        "a change to something the story states that could plausibly have been otherwise?"
+    ),
+}
+DIVERSITY_QUESTION = "Diversity: how varied are the sampled items in setting, people and kind of change?"
 
 
 @dataclass
@@ -27,12 +44,15 @@ class Audit:
 
 
 def create_audit(project: Project, n: int = 100, seed: int = 0, experts: int = 3) -> Audit:
-    """Sample up to `n` approved items with `seed` and issue one private link per expert."""
+    """Sample up to `n` approved variations with `seed` and issue one private link per expert.
+
+    Core examples (v0) are never released, so they are not audited either.
+    """
     if n < 1 or experts < 1:
         raise InputError("--n and --experts must be at least 1")
-    pool = sorted(i.id for i in project.items(*RELEASABLE))
+    pool = sorted(i.id for i in project.items(*RELEASABLE) if i.variation >= 1)
     if not pool:
-        raise InputError(f"{project.root}: no approved items to audit yet")
+        raise InputError(f"{project.root}: no approved variations to audit yet")
     sample = random.Random(seed).sample(pool, min(n, len(pool)))
     with project.transaction() as conn:
         cursor = conn.execute(
@@ -64,22 +84,38 @@ def audit_items(project: Project, audit_id: int) -> list[Item]:
     return [project.item(r["item_id"]) for r in rows.fetchall()]
 
 
-def _score(value: Any, where: str, name: str) -> int:
-    text = str(value).strip()
+def _score(value: Any, where: str, name: str) -> int | None:
+    """A 1-5 answer, or None when the question was left unanswered (blank)."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        return None
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 5:
-        raise InputError(f"{where}: {name}: expected a whole number from 1 to 5, got {text!r}")
+        raise InputError(f"{where}: {name}: expected a whole number from 1 to 5 or nothing, got {text!r}")
     return int(text)
 
 
 def rate_item(
     project: Project, audit_id: int, expert: str, item_id: str, scores: dict[str, Any], where: str = "form"
-) -> None:
-    """Store (or replace) one expert's three ratings of one sampled item."""
+) -> int:
+    """Store (or replace) one expert's answers on one sampled item; returns how many were left unanswered.
+
+    Unanswered questions are stored as missing; an item with no answer at all keeps no row.
+    """
     sampled = project.conn.execute("SELECT 1 FROM audit_items WHERE audit_id = ? AND item_id = ?", (audit_id, item_id))
     if sampled.fetchone() is None:
         raise InputError(f"{where}: item {item_id!r} is not in audit {audit_id}'s sample")
-    values = [_score(scores.get(s, ""), where, s) for s in SCALES]
+    values = [_score(scores.get(s), where, s) for s in SCALES]
     with project.transaction() as conn:
+        _store(conn, audit_id, expert, item_id, values)
+    return sum(v is None for v in values)
+
+
+def _store(conn: sqlite3.Connection, audit_id: int, expert: str, item_id: str, values: list[int | None]) -> None:
+    if all(v is None for v in values):  # cleared or never answered: nothing to keep
+        conn.execute(
+            "DELETE FROM audit_ratings WHERE audit_id = ? AND expert = ? AND item_id = ?", (audit_id, expert, item_id)
+        )
+    else:
         conn.execute(
             "INSERT OR REPLACE INTO audit_ratings (audit_id, expert, item_id, coherence, grammar, validity, at)"
             " VALUES (?,?,?,?,?,?,?)",
@@ -87,16 +123,58 @@ def rate_item(
         )
 
 
+def save_form(
+    project: Project, audit_id: int, expert: str, answers: dict[str, dict[str, Any]], diversity: Any, feedback: str
+) -> tuple[int, int]:
+    """Store one submission of the audit form for every sampled item at once: (unanswered, asked) questions.
+
+    Every answer is checked before anything is written, so a bad value saves nothing.
+    """
+    items = [item.id for item in audit_items(project, audit_id)]
+    values = {
+        item_id: [_score(answers.get(item_id, {}).get(s), f"item {item_id}", s) for s in SCALES] for item_id in items
+    }
+    rated = _score(diversity, "the whole sample", "diversity")
+    with project.transaction() as conn:
+        for item_id, scores in values.items():
+            _store(conn, audit_id, expert, item_id, scores)
+        conn.execute(
+            "INSERT OR REPLACE INTO audit_overall (audit_id, expert, diversity, feedback, at) VALUES (?,?,?,?,?)",
+            (audit_id, expert, rated, feedback.strip(), now()),
+        )
+    unanswered = sum(v is None for scores in values.values() for v in scores) + (rated is None)
+    return unanswered, len(items) * len(SCALES) + 1
+
+
 def rate_sample(
-    project: Project, audit_id: int, expert: str, diversity: Any, feedback: str, where: str = "form"
-) -> None:
-    """Store (or replace) one expert's diversity rating of the whole sample and free-text feedback."""
-    value = _score(diversity, where, "diversity") if str(diversity).strip() else None
+    project: Project, audit_id: int, expert: str, diversity: Any, feedback: str | None, where: str = "form"
+) -> bool:
+    """Store (or replace) one expert's diversity rating of the whole sample and free-text feedback; True if rated."""
+    value = _score(diversity, where, "diversity")
     with project.transaction() as conn:
         conn.execute(
             "INSERT OR REPLACE INTO audit_overall (audit_id, expert, diversity, feedback, at) VALUES (?,?,?,?,?)",
-            (audit_id, expert, value, feedback.strip(), now()),
+            (audit_id, expert, value, (feedback or "").strip(), now()),
         )
+    return value is not None
+
+
+def saved_answers(project: Project, audit_id: int, expert: str) -> dict[str, Any]:
+    """What an expert has saved so far, so the form shows it again: per item the scale answers, plus the sample's."""
+    items = {
+        row["item_id"]: {s: row[s] for s in SCALES}
+        for row in project.conn.execute(
+            "SELECT * FROM audit_ratings WHERE audit_id = ? AND expert = ?", (audit_id, expert)
+        ).fetchall()
+    }
+    overall = project.conn.execute(
+        "SELECT diversity, feedback FROM audit_overall WHERE audit_id = ? AND expert = ?", (audit_id, expert)
+    ).fetchone()
+    return {
+        "items": items,
+        "diversity": overall["diversity"] if overall else None,
+        "feedback": overall["feedback"] if overall else "",
+    }
 
 
 def import_ratings(project: Project, path: str | Path, audit_id: int | None = None) -> int:
@@ -107,14 +185,11 @@ def import_ratings(project: Project, path: str | Path, audit_id: int | None = No
     """
     audit_id = audit_id or latest_audit(project)
     source = Path(path)
-    if not source.is_file():
-        raise InputError(f"{source}: no such file")
-    with source.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in ("expert", "item_id") if c not in (reader.fieldnames or [])]
-        if missing:
-            raise InputError(f"{source}: missing column {missing[0]!r}; expected {', '.join(CSV_COLUMNS)}")
-        rows = list(reader)
+    header, lines = read_csv(source, "a CSV of expert ratings")
+    missing = [c for c in ("expert", "item_id") if c not in header]
+    if missing:
+        raise InputError(f"{source}: missing column {missing[0]!r}; expected {', '.join(CSV_COLUMNS)}")
+    rows = [row for _, row in lines]
     for line, row in enumerate(rows, start=2):
         where = f"{source}:{line}"
         expert = (row.get("expert") or "").strip()
@@ -146,12 +221,18 @@ def audit_summary(project: Project, audit_id: int | None = None) -> dict[str, An
     ).fetchall()
     experts = sorted({r["expert"] for r in ratings} | {r["expert"] for r in overall})
     sample = project.conn.execute("SELECT COUNT(*) FROM audit_items WHERE audit_id = ?", (audit_id,)).fetchone()[0]
+
+    def answered(scale: str, expert: str | None = None) -> list[float]:
+        return [r[scale] for r in ratings if r[scale] is not None and expert in (None, r["expert"])]
+
     return {
         "audit": audit_id,
         "sample": sample,
         "experts": experts,
-        "scales": {s: _spread([r[s] for r in ratings]) for s in SCALES},
-        "per_expert": {e: {s: _spread([r[s] for r in ratings if r["expert"] == e]) for s in SCALES} for e in experts},
+        "scales": {s: _spread(answered(s)) for s in SCALES},
+        "per_expert": {e: {s: _spread(answered(s, e)) for s in SCALES} for e in experts},
+        # every expert who saved anything was asked every question of every sampled item
+        "unanswered": {s: sample * len(experts) - len(answered(s)) for s in SCALES},
         "diversity": _spread([r["diversity"] for r in overall if r["diversity"] is not None]),
         "feedback": {r["expert"]: r["feedback"] for r in overall if r["feedback"]},
     }
@@ -166,12 +247,15 @@ def summary_markdown(summary: dict[str, Any]) -> str:
     lines = [
         f"Audit {summary['audit']}: {summary['sample']} sampled items, {len(summary['experts'])} expert(s).",
         "",
-        "| rater | coherence | grammar | counterfactual validity |",
+        "| rater | coherence | grammar | query validity |",
         "|---|---|---|---|",
     ]
     lines.append("| all | " + " | ".join(cell(summary["scales"][s]) for s in SCALES) + " |")
     for expert, scales in summary["per_expert"].items():
         lines.append(f"| {expert} | " + " | ".join(cell(scales[s]) for s in SCALES) + " |")
+    missing = summary.get("unanswered", {})
+    if any(missing.values()):
+        lines += ["", "Unanswered (left out of the means): " + ", ".join(f"{s} {missing[s]}" for s in SCALES)]
     lines += ["", f"Diversity of the sample: {cell(summary['diversity'])}"]
     for expert, text in summary["feedback"].items():
         lines.append(f"- {expert}: {text}")

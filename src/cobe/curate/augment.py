@@ -18,7 +18,7 @@ from cobe.curate.neardup import DEFAULT_THRESHOLD, NearDupIndex
 from cobe.curate.project import Item, Project, now
 from cobe.dataset.graph import derive_graph_type
 from cobe.dataset.queries import tier1_queries
-from cobe.dataset.schema import Scenario
+from cobe.dataset.schema import Fact, Scenario
 from cobe.dataset.validate import validate_record
 from cobe.models.base import GenerateConfig, Message
 
@@ -61,25 +61,52 @@ def prompt_fingerprint() -> str:
     return hashlib.sha256(f"{system}\0{user}".encode()).hexdigest()[:12]
 
 
+def _fact_note(fact: Fact) -> str:
+    flags = [
+        *(
+            ["holds despite the change: it follows from it, but another cause keeps it true"]
+            if fact.holds_despite
+            else []
+        ),
+        *(["invariant"] if fact.invariant else []),
+    ]
+    return f"{fact.variable} ({'; '.join(flags)})" if flags else fact.variable
+
+
 def _structure(core: Scenario) -> str:
     if core.graph is None:
         return f"graph type {core.graph_type.value}" if core.graph_type else "not given"
-    edges = ", ".join(f"{e.source} {'<->' if e.bidirected else '->'} {e.target}" for e in core.graph.edges)
+    graph = core.graph
+    edges = ", ".join(f"{e.source} {'<->' if e.bidirected else '->'} {e.target}" for e in graph.edges)
     kind = f"{core.graph_type.value} graph; " if core.graph_type else ""
-    return f"{kind}variables {', '.join(core.graph.variables)}; edges {edges}; intervened {core.graph.intervened}"
+    text = f"{kind}variables {', '.join(graph.variables)}; edges {edges}; intervened {graph.intervened}"
+    if graph.preserve_facts or graph.change_facts:
+        text += f"; preserve facts about {', '.join(_fact_note(f) for f in graph.preserve_facts) or 'none'}"
+        text += f"; change facts about {', '.join(f.variable for f in graph.change_facts) or 'none'}"
+    return text
+
+
+# a graph with facts must link every criterion sentence (strict validation), so the model is asked for them
+_GRAPH_KEY = (
+    ', and "graph" (an object like the core example\'s graph: "variables", "edges" of '
+    '{"source", "target"}, "intervened", with your own variable names)'
+)
+_GRAPH_KEY_WITH_FACTS = (
+    ', and "graph" (an object like the core example\'s graph: "variables", "edges" of '
+    '{"source", "target"}, "intervened", with your own variable names, and "preserve_facts" and '
+    '"change_facts": one {"text", "variable"} object per preserve and per change sentence, "text" '
+    'repeating the sentence exactly; add "holds_despite": true to a preserve fact that follows from '
+    'the changed variable yet stays true because something else keeps it so, and "invariant": true '
+    "to a physical law or fixed rule)"
+)
 
 
 def augment_messages(core: Scenario, slot: int, attempt: int) -> list[Message]:
     """The chat messages asking for new variation number `slot` of a core example."""
     system, user = prompt_texts()
-    graph_key = (
-        (
-            ', and "graph" (an object like the core example\'s graph: "variables", "edges" of '
-            '{"source", "target"}, "intervened", with your own variable names)'
-        )
-        if core.graph
-        else ""
-    )
+    graph_key = ""
+    if core.graph is not None:
+        graph_key = _GRAPH_KEY_WITH_FACTS if core.graph.preserve_facts or core.graph.change_facts else _GRAPH_KEY
     text = user.format(
         domain=core.domain,
         story=core.story,

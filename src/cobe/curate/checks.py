@@ -11,6 +11,7 @@ from cobe.curate.project import Item, Project, now
 from cobe.dataset.validate import validate_record
 from cobe.dataset.writers import to_native
 from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
     from cobe.run import JudgedItem
@@ -75,7 +76,7 @@ def leakage_failures(project: Project) -> list[CheckFailure]:
 
 
 def consistency_failures(
-    items: list[Item], judge: str, store_path: str, concurrency: int = 4, judge_prompts: str = "default"
+    items: list[Item], judge: str, store_path: str, concurrency: int = 4, judge_prompts: str = DEFAULT_JUDGE_PROMPTS
 ) -> list[CheckFailure]:
     """With a judge: the illustrative answer must pass all three checks; the unchanged story must fail `change`."""
     from cobe.run import judge_responses

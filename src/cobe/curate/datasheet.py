@@ -76,10 +76,17 @@ def render_datasheet(
             ("words per story (mean)", stats["avg_words"]),
             ("sentences per story (mean)", stats["avg_sentences"]),
             ("clauses per story (mean)", stats["avg_clauses"]),
-            ("clauses per sentence", stats["clauses_per_sentence"]),
+            ("clauses per sentence (mean of per-story ratios)", stats["clauses_per_sentence"]),
         ],
     )
-    lines += ["", f"Clauses counted by: {stats['clause_method']}.", "", "## Domains (Table 3)", ""]
+    lines += [
+        "",
+        f"Clauses counted by: {stats['clause_method']}. The release holds variations only (ids from v1);",
+        "the core examples (v0) they were written from are not part of it.",
+        "",
+        "## Domains (Table 3)",
+        "",
+    ]
     lines += _table(("domain", "% of scenarios"), list(stats["domain_shares"].items()))
     lines += ["", "## Graph types (Table 4)", ""]
     lines += _table(("graph type", "% of scenarios"), list(stats["graph_type_shares"].items()))

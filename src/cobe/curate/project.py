@@ -12,6 +12,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.core.sqlite import migrations_in, open_database, write_transaction
 from cobe.dataset.schema import Scenario
 
@@ -236,7 +237,7 @@ def init_project(directory: str | Path) -> Project:
         raise InputError(f"{root}: already a dataset project ({DB_NAME} exists)")
     if root.exists() and not root.is_dir():
         raise InputError(f"{root}: exists and is not a directory")
-    root.mkdir(parents=True, exist_ok=True)
+    ensure_dir(root, "project directory")
     return Project(root, _open(root / DB_NAME, create=True))
 
 

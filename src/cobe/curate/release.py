@@ -1,4 +1,9 @@
-"""Release: approved items in every official shape, a seeded public/private split, and a datasheet."""
+"""Release: approved items in every official shape, a seeded public/private split, and a datasheet.
+
+Only variations are released (ids `XXXvYY` with YY from 1, as the paper's): a core example
+(variation 0) is the seed its variations were written from, so it stays in the project, approved
+or not, and its variations are what a benchmark user sees.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.curate.audit import audit_summary, summary_markdown
 from cobe.curate.datasheet import pipeline_counts, render_datasheet
 from cobe.curate.project import RELEASABLE, Item, Project, now
@@ -30,6 +36,7 @@ class ReleaseResult:
     public: list[str] = field(default_factory=list)
     private: list[str] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    held_back: list[str] = field(default_factory=list)  # approved core examples (v0), never released
 
 
 def assign_split(project: Project, items: list[Item], public_share: float, seed: int) -> dict[int, str]:
@@ -64,9 +71,12 @@ def release(
     """Write every approved (and previously released) item to `out`, mark them released, write the datasheet."""
     if not 0 <= public_share <= 1:
         raise InputError(f"--public-share {public_share}: expected a number from 0 to 1")
-    items = project.items(*RELEASABLE)
+    approved = project.items(*RELEASABLE)
+    items = [item for item in approved if item.variation >= 1]
+    held_back = [item.id for item in approved if item.variation < 1]
     if not items:
-        raise InputError(f"{project.root}: no approved items to release; review items first")
+        cores = f" ({len(held_back)} approved core example(s) v0 are never released)" if held_back else ""
+        raise InputError(f"{project.root}: no approved variations to release{cores}; review variations first")
     for item in items:  # the release must pass `cobe data validate --strict`
         _, problems = validate_record(to_native(item.scenario), label=item.id, strict=True)
         if problems:
@@ -78,10 +88,10 @@ def release(
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"{target}: exists and is not a directory")
-    target.mkdir(parents=True, exist_ok=True)
+    ensure_dir(target, "release directory")
     sides = assign_split(project, items, public_share, seed)
     scenarios = [i.scenario for i in items]
-    result = ReleaseResult(target, [i.id for i in items])
+    result = ReleaseResult(target, [i.id for i in items], held_back=held_back)
     for item in items:
         (result.public if sides[item.core_id] == "public" else result.private).append(item.id)
     result.files = [

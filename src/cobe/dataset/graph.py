@@ -17,8 +17,10 @@ more parents):
 
 Checks on a graph with facts: every preserve fact is about a variable that the intervention
 cannot reach (not the intervened variable, not a descendant), unless the fact is invariant
-(a physical law or a definition); every change fact is about the intervened variable or a
-descendant; edges and facts name known variables; the directed edges have no cycle.
+(a physical law or a definition) or marked `holds_despite` (a descendant that another cause
+keeps true; the flag must sit on a descendant, not on the intervened variable or on a variable
+out of reach); every change fact is about the intervened variable or a descendant and carries
+neither flag; edges and facts name known variables; the directed edges have no cycle.
 """
 
 from __future__ import annotations
@@ -141,25 +143,22 @@ def check_graph(graph: CausalGraph, preserve: list[str], change: list[str]) -> l
     if cycle := find_cycle(graph):
         found.append(GraphFinding("error", "graph.edges", f"directed cycle {' → '.join(cycle)}"))
         return found  # descendants are meaningless in a cyclic graph
-    reach = descendants(graph, graph.intervened) | {graph.intervened}
+    below = descendants(graph, graph.intervened)
+    reach = below | {graph.intervened}
     for i, fact in enumerate(graph.preserve_facts):
         where = f"graph.preserve_facts[{i}]"
         if fact.variable not in known:
             found.append(GraphFinding("error", where, f"unknown variable {fact.variable!r}"))
-        elif fact.variable in reach and not fact.invariant:
-            found.append(
-                GraphFinding(
-                    "error",
-                    where,
-                    f"preserved fact is about {fact.variable!r}, which the intervention on {graph.intervened!r} reaches; expected a non-descendant or an invariant fact",
-                )
-            )
+        else:
+            found += _preserve_findings(graph, fact, where, below)
     for i, fact in enumerate(graph.change_facts):
         where = f"graph.change_facts[{i}]"
         if fact.variable not in known:
             found.append(GraphFinding("error", where, f"unknown variable {fact.variable!r}"))
         elif fact.invariant:
             found.append(GraphFinding("error", where, "a fact that must change cannot be invariant"))
+        elif fact.holds_despite:
+            found.append(GraphFinding("error", where, "a fact that must change cannot hold despite the intervention"))
         elif fact.variable not in reach:
             found.append(
                 GraphFinding(
@@ -171,6 +170,36 @@ def check_graph(graph: CausalGraph, preserve: list[str], change: list[str]) -> l
     found += _unlinked("preserve", preserve, graph.preserve_facts)
     found += _unlinked("change", change, graph.change_facts)
     return found
+
+
+def _preserve_findings(graph: CausalGraph, fact: Fact, where: str, below: set[str]) -> list[GraphFinding]:
+    """What is wrong with one preserve fact about a known variable, given the intervention's descendants."""
+    on, variable = graph.intervened, fact.variable
+    if fact.holds_despite and variable == on:
+        return [
+            GraphFinding(
+                "error",
+                where,
+                f"holds_despite on the intervened variable {on!r}: the intervention always changes it; expected a descendant",
+            )
+        ]
+    if fact.holds_despite and variable not in below:
+        return [
+            GraphFinding(
+                "warning",
+                where,
+                f"holds_despite, but the intervention on {on!r} cannot reach {variable!r}; drop the flag or fix the edges",
+            )
+        ]
+    if (variable == on or variable in below) and not (fact.invariant or fact.holds_despite):
+        return [
+            GraphFinding(
+                "error",
+                where,
+                f"preserved fact is about {variable!r}, which the intervention on {on!r} reaches; expected a non-descendant, an invariant fact, or holds_despite: true for a consequence that another cause keeps true",
+            )
+        ]
+    return []
 
 
 def _unlinked(name: str, sentences: list[str], facts: list[Fact]) -> list[GraphFinding]:

@@ -6,9 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.check import build_scenario
+from cobe.dataset.hub import is_table_source, read_table
 from cobe.dataset.problems import Problem, ProblemSink
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
@@ -40,8 +42,19 @@ class LoadResult:
 
 
 def read_file(path: str | Path) -> LoadResult:
-    """Read one dataset file of any supported shape; bad content becomes problems, never an exception."""
-    raw = read_raw(path)
+    """Read one dataset file of any supported shape; bad content becomes problems, never an exception.
+
+    `hf:ORG/NAME[:SPLIT]`, `.parquet` files and `save_to_disk` folders are read through `datasets`.
+    """
+    return _read(read_table(path) if is_table_source(path) else read_raw(path))
+
+
+def read_rows(rows: list[dict[str, Any]], name: str) -> LoadResult:
+    """Records already in memory (a table, another tool's log) checked exactly as a file's are; line = row number."""
+    return _read(RawFile(name, "rows", records=[RawRecord(dict(row), n) for n, row in enumerate(rows, start=1)]))
+
+
+def _read(raw: RawFile) -> LoadResult:
     result = LoadResult(path=raw.path, problems=list(raw.problems))
     if not raw.records:
         return result
@@ -51,9 +64,8 @@ def read_file(path: str | Path) -> LoadResult:
         scenario = build_scenario(rec, record_shape)
         result.problems.extend(rec.sink.problems)
         if scenario is not None:
-            result.scenarios.append(scenario)
-            result.lines.setdefault(scenario.id, rec.line)
-            if result.lines[scenario.id] != rec.line:
+            # by id, not by line: a JSON file written on one line has every record on line 1
+            if scenario.id in result.lines:
                 result.problems.append(
                     Problem(
                         file=raw.path,
@@ -63,6 +75,8 @@ def read_file(path: str | Path) -> LoadResult:
                         message="duplicate id (earlier in this file)",
                     )
                 )
+            result.scenarios.append(scenario)
+            result.lines.setdefault(scenario.id, rec.line)
     return result
 
 
@@ -114,7 +128,7 @@ class Dataset:
 
 
 def resolve_source(source: str | Path) -> Path:
-    """The file a dataset source names: a path, or `builtin:<name>` for a bundled dataset."""
+    """The file a dataset source names: a path, or `builtin:<name>` for a bundled dataset (`hf:…` passes through)."""
     text = str(source)
     if not text.startswith(BUILTIN_PREFIX):
         return Path(text)

@@ -1,7 +1,8 @@
 """Read a dataset file's bytes into raw records with line numbers, before any shape is known.
 
-Every failure (unreadable path, binary content, invalid UTF-8, invalid JSON or CSV) becomes
-a Problem rather than an exception, so validation can report all of them in one pass.
+Every failure (unreadable path, not a regular file, binary content, invalid UTF-8, invalid or
+too deeply nested JSON, invalid CSV) becomes a Problem rather than an exception, so validation
+can report all of them in one pass. The file itself is read through `cobe.core.jsonfile`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cobe.core.jsonfile import FileProblem, jsonl_lines, kind_of, parse_json, read_text
 from cobe.dataset.problems import Problem
 
 _WS = " \t\r\n"
@@ -53,44 +55,32 @@ def read_raw(path: str | Path) -> RawFile:
     return _read_json(name, text)
 
 
+DATASET_FILE = "a dataset file (.json, .jsonl or .csv)"
+
+
 def _read_text(path: Path, name: str) -> str | Problem:
-    if not path.exists():
-        return Problem(file=name, message="file not found")
-    if path.is_dir():
-        return Problem(file=name, message="is a directory; expected a dataset file (.json, .jsonl or .csv)")
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return Problem(file=name, message=f"cannot be read ({exc.strerror or exc})")
-    if b"\0" in data[:8192]:
-        return Problem(file=name, message="is a binary file, not a text dataset")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return Problem(file=name, line=line, message=f"invalid UTF-8 at byte offset {exc.start}")
+        return read_text(path, DATASET_FILE)
+    except FileProblem as problem:
+        return _problem(name, problem)
 
 
-def _json_problem(name: str, exc: json.JSONDecodeError, line_offset: int = 0) -> Problem:
-    return Problem(
-        file=name,
-        line=exc.lineno + line_offset,
-        message=f"invalid JSON: {exc.msg} (line {exc.lineno + line_offset}, column {exc.colno})",
-    )
+def _problem(name: str, problem: FileProblem) -> Problem:
+    return Problem(file=name, line=problem.line, message=problem.reason)
 
 
 def _read_jsonl(name: str, text: str) -> RawFile:
     out = RawFile(name, "jsonl")
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
+    for number, line in jsonl_lines(text):
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.problems.append(_json_problem(name, exc, number - 1))
+            value = parse_json(line, name, number)
+        except FileProblem as problem:
+            out.problems.append(_problem(name, problem))
             continue
         if not isinstance(value, dict):
-            out.problems.append(Problem(file=name, line=number, message=f"expected a JSON object, got {_kind(value)}"))
+            out.problems.append(
+                Problem(file=name, line=number, message=f"expected a JSON object, got {kind_of(value)}")
+            )
             continue
         out.records.append(RawRecord(value, number))
     if not out.records and not out.problems:
@@ -100,12 +90,12 @@ def _read_jsonl(name: str, text: str) -> RawFile:
 
 def _read_json(name: str, text: str) -> RawFile:
     try:
-        json.loads(text)
-    except json.JSONDecodeError as exc:
+        parse_json(text, name)  # checks syntax and depth, so the line-aware walk below can trust both
+    except FileProblem as problem:
         # a .json file that is really JSON lines: the first line parses and the rest is "extra data"
-        if exc.msg == "Extra data" and exc.lineno > 1:
+        if problem.parser_message == "Extra data" and (problem.line or 0) > 1:
             return _read_jsonl(name, text)
-        return RawFile(name, "unreadable", problems=[_json_problem(name, exc)])
+        return RawFile(name, "unreadable", problems=[_problem(name, problem)])
     value, _ = _parse(text, _skip(text, 0))
     return _records_from_document(name, value)
 
@@ -117,7 +107,7 @@ def _records_from_document(name: str, value: Any) -> RawFile:
         return RawFile(
             name,
             "unreadable",
-            problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {_kind(value)}")],
+            problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {kind_of(value)}")],
         )
     grouped = value.get("by_domain")
     if isinstance(grouped, _LinedDict):
@@ -129,7 +119,7 @@ def _records_from_document(name: str, value: Any) -> RawFile:
                         file=name,
                         line=grouped.line,
                         field=f"by_domain.{domain}",
-                        message=f"expected a list of rows, got {_kind(rows)}",
+                        message=f"expected a list of rows, got {kind_of(rows)}",
                     )
                 )
                 continue
@@ -164,7 +154,7 @@ def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:
             out.records.append(RawRecord(dict(row), row.line, group))
         else:
             out.problems.append(
-                Problem(file=out.path, field=f"[{index}]", message=f"expected a JSON object, got {_kind(row)}")
+                Problem(file=out.path, field=f"[{index}]", message=f"expected a JSON object, got {kind_of(row)}")
             )
     if not rows:
         out.problems.append(Problem(file=out.path, message="holds no records"))
@@ -199,20 +189,6 @@ def _read_csv(name: str, text: str) -> RawFile:
     return out
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "a boolean"
-    if value is None:
-        return "null"
-    return "a number"
-
-
 class _LinedDict(dict[str, Any]):
     """A JSON object that remembers the line it starts on."""
 
@@ -229,8 +205,9 @@ def _skip(text: str, index: int) -> int:
 
 
 def _parse(text: str, index: int) -> tuple[Any, int]:
-    # only runs on text json.loads already accepted, so it can trust the syntax; scalars and
-    # strings go through the C decoder, only containers are walked here to learn their lines
+    # only runs on text parse_json accepted, so it can trust the syntax and the depth (at most
+    # MAX_DEPTH levels of this recursion); scalars and strings go through the C decoder, only
+    # containers are walked here to learn their lines
     char = text[index]
     if char == "{":
         obj = _LinedDict()

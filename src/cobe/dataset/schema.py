@@ -1,4 +1,17 @@
-"""The typed model of one CoBe scenario and its optional causal graph."""
+"""The typed model of one CoBe scenario and its optional causal graph.
+
+The graph links each criterion sentence to a variable (`Fact`). A preserve fact is normally about
+a variable the intervention cannot reach. Two flags on a preserve fact say why it may be about
+one the intervention does reach:
+
+- `invariant: true` — a physical law, fixed rule or definition: true whatever happens;
+- `holds_despite: true` — a consequence of the intervened variable that still holds after the
+  intervention because another cause keeps it true (the paper's 403v1: the umbrella is still
+  taken, now for the repair errand). The flag asserts that the fact is a descendant of the
+  intervened variable, never the intervened variable itself; validation checks both.
+
+Change facts carry neither flag.
+"""
 
 from __future__ import annotations
 
@@ -62,6 +75,8 @@ class Fact(BaseModel):
     text: str
     variable: str
     invariant: bool = False  # a physical law or definitional fact: true whatever the intervention
+    # a preserve fact about a descendant of the intervention that another cause keeps true
+    holds_despite: bool = False
 
 
 class CausalGraph(BaseModel):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 from cobe.core.errors import InputError
+from cobe.core.files import atomic_write, check_output
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import CRITERIA_KEY, CSV_CRITERIA_COLUMNS, CSV_QUERY_COLUMNS, PAPER_KEYS, SITE_KEYS
 
@@ -63,23 +65,26 @@ def write_dataset(scenarios: Iterable[Scenario], path: str | Path, to: str = "na
     if to not in SHAPES:
         raise InputError(f"unknown output shape {to!r}; expected one of {', '.join(SHAPES)}")
     items = list(scenarios)
-    target = Path(path)
-    if target.is_dir():
-        raise InputError(f"{target}: is a directory; expected an output file name")
+    target = check_output(Path(path), "the output file")
+    # built whole first, then written through a temp file and renamed: a failure leaves no half file
     if to == "csv":
-        rows = [to_csv_row(s) for s in items]  # before opening, so a bad item leaves no half file
+        rows = [to_csv_row(s) for s in items]
         head = [PAPER_KEYS[name] for name in ("core_id", "variation", "domain", "story")]
         columns = [*head, *CSV_QUERY_COLUMNS, PAPER_KEYS["illustrative_answer"], *CSV_CRITERIA_COLUMNS]
-        with target.open("w", encoding="utf-8", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=columns)
-            writer.writeheader()
-            writer.writerows(rows)
+        buffer = io.StringIO(newline="")
+        writer = csv.DictWriter(buffer, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+        text = buffer.getvalue()
     elif to == "native":
-        lines = [json.dumps(to_native(s), ensure_ascii=False) for s in items]
-        target.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        text = "".join(json.dumps(to_native(s), ensure_ascii=False) + "\n" for s in items)
     else:
         records: list[dict[str, Any]] = []
         for s in items:
             records.extend(to_site_rows(s) if to == "site" else [to_paper(s)])
-        target.write_text(json.dumps(records, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        text = json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    try:
+        atomic_write(target, text)
+    except OSError as exc:
+        raise InputError(f"{target}: could not be written ({exc.strerror or exc})") from None
     return target

@@ -1,30 +1,50 @@
 """Judging, in one place: the three checks, the verdict type and its parsing, the pass rule, the
-judge prompt sets (folders under `cobe/judge/prompts/`) and the judge that asks them.
+judge prompt sets (folders under `cobe/judge/prompts/`: `paper`, the default, and `contextual`),
+the judge that asks them, panels of judges and repeated samples with their strict majority
+(`cobe.judge.panel`), and `preview`, which shows what a respondent and a judge receive.
 
     from cobe.judge import CHECKS, row_status, load_judge_prompts
-    prompts = load_judge_prompts("default")
+    prompts = load_judge_prompts()  # "paper"
     messages = prompts.messages("preserve", scenario, rewrite)
 """
 
 from cobe.core.results import Verdict
 from cobe.judge.checker import Caller, CheckResult, Judge
-from cobe.judge.checks import CHECKS, Check, criterion, row_status
-from cobe.judge.prompt_sets import JudgeConfig, JudgePromptSet, load_judge_prompts, render_judge_text
+from cobe.judge.checks import CHECKS, Check, criterion, majority, row_status
+from cobe.judge.panel import JudgePanel, provider_family, self_preference, split_specs
+from cobe.judge.preview import Preview, PromptView, find_scenario, preview
+from cobe.judge.prompt_sets import (
+    DEFAULT_JUDGE_PROMPTS,
+    JudgeConfig,
+    JudgePromptSet,
+    load_judge_prompts,
+    render_judge_text,
+)
 from cobe.judge.verdict import p_true, parse_verdict
 
 __all__ = [
     "CHECKS",
+    "DEFAULT_JUDGE_PROMPTS",
+    "Preview",
+    "PromptView",
+    "find_scenario",
+    "preview",
     "Caller",
     "Check",
     "CheckResult",
     "Judge",
     "JudgeConfig",
+    "JudgePanel",
     "JudgePromptSet",
     "Verdict",
     "criterion",
     "load_judge_prompts",
+    "majority",
     "p_true",
     "parse_verdict",
+    "provider_family",
     "render_judge_text",
     "row_status",
+    "self_preference",
+    "split_specs",
 ]

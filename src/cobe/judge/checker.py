@@ -20,9 +20,17 @@ class Caller(Protocol):
     """What a judge calls through: the run's cached, scheduled call path (`cobe.run.Caller`)."""
 
     async def call(
-        self, provider: Provider, messages: list[Message], settings: GenerateConfig, *, role: str, attempt: int = 0
+        self,
+        provider: Provider,
+        messages: list[Message],
+        settings: GenerateConfig,
+        *,
+        role: str,
+        attempt: int = 0,
+        sample: int = 0,
     ) -> CallRecord:
-        """One call, answered from the store when an identical one finished before."""
+        """One call, answered from the store when an identical one finished before; `sample` > 0 is a
+        deliberate repeat of it (--judge-samples), keyed apart."""
         ...
 
 
@@ -60,12 +68,17 @@ class Judge:
         """The judge settings as stored beside each verdict."""
         return self.settings.model_dump_json()
 
-    async def check(self, check: str, scenario: Scenario, response: str) -> CheckResult:
-        """Ask one check; an unparseable answer is asked once more (a distinct call), then left unscored."""
+    async def check(self, check: str, scenario: Scenario, response: str, sample: int = 0) -> CheckResult:
+        """Ask one check; an unparseable answer is asked once more (a distinct call), then left unscored.
+
+        `sample` numbers repeated asks of the same check (--judge-samples): each is a call of its own.
+        """
         messages = self.prompts.messages(check, scenario, response)
         result = CheckResult(check, None, None)
         for attempt in (0, 1):
-            record = await self.caller.call(self.provider, messages, self.settings, role="judge", attempt=attempt)
+            record = await self.caller.call(
+                self.provider, messages, self.settings, role="judge", attempt=attempt, sample=sample
+            )
             result.call_key = record.key
             result.input_tokens += record.input_tokens
             result.output_tokens += record.output_tokens

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Literal
 
 from cobe.core.results import Status, Verdict
@@ -30,11 +31,33 @@ def criterion(check: str, scenario: Scenario) -> str:
 
 
 def row_status(verdicts: dict[str, Verdict | None], response_error: str | None) -> tuple[Status, bool | None]:
-    """Pass only with three T; any missing verdict makes the row unscored, never a pass or fail."""
+    """The pass rule: one F fails the row whatever else is missing; pass only with three T; otherwise unscored.
+
+    A row is unscored only when no check says F and at least one verdict is missing, so a
+    missing verdict can never lift a failing response out of the denominator.
+    """
     if response_error is not None:
         return "error", None
     values = [verdicts.get(check) for check in CHECKS]
+    if any(value == "F" for value in values):
+        return "failed", False
     if any(value is None for value in values):
         return "unscored", None
-    passed = all(value == "T" for value in values)
-    return ("passed" if passed else "failed"), passed
+    return "passed", True
+
+
+def majority(votes: Iterable[Verdict | None], voters: str = "judges") -> tuple[Verdict | None, str | None]:
+    """(T or F, None) when more parseable votes say it than the other letter; (None, reason) otherwise.
+
+    The one majority rule of judge panels and of repeated samples: an unparseable vote (None)
+    abstains, and a tie is unscored, never broken by the order of the votes.
+    """
+    cast = [vote for vote in votes if vote is not None]
+    t, f = cast.count("T"), cast.count("F")
+    if t > f:
+        return "T", None
+    if f > t:
+        return "F", None
+    if not cast:
+        return None, f"no verdict from any of the {voters}"
+    return None, f"{voters} split {t} T / {f} F"

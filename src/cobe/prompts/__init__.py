@@ -5,19 +5,27 @@ Judge prompt sets live with the judge, in `cobe.judge`.
 
 from cobe.prompts.render import (
     DEFAULT_TEMPLATES,
+    UNJUDGED_REASONS,
+    Judged,
+    available_fields,
     extract_final_story,
+    judged_text,
+    query_text,
     respondent_messages,
     select_templates,
-    story_to_judge,
 )
 from cobe.prompts.templates import Template, load_templates
 
 __all__ = [
     "DEFAULT_TEMPLATES",
+    "UNJUDGED_REASONS",
+    "Judged",
     "Template",
+    "available_fields",
     "extract_final_story",
+    "judged_text",
     "load_templates",
+    "query_text",
     "respondent_messages",
     "select_templates",
-    "story_to_judge",
 ]

@@ -8,9 +8,8 @@ from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 
-import yaml
-
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_mapping
 from cobe.models.base import Message
 
 COMPLETION_FILE = Path(str(files("cobe.prompts").joinpath("formats", "completion.yaml")))
@@ -32,11 +31,8 @@ class CompletionFormat:
 @lru_cache(maxsize=4)
 def load_completion_format(path: Path = COMPLETION_FILE) -> CompletionFormat:
     """The completion format of a YAML file (the bundled one by default)."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise InputError(f"{path}: cannot read the completion format ({str(exc).splitlines()[0]})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("text"), str) or not isinstance(data.get("cue"), str):
+    data = read_mapping(path, "a completion format (YAML)")
+    if not isinstance(data.get("text"), str) or not isinstance(data.get("cue"), str):
         raise InputError(f"{path}: expected a mapping with a 'text' and a 'cue' string")
     if "{request}" not in data["text"]:
         raise InputError(f"{path}: text: the {{request}} placeholder is missing")

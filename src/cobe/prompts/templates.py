@@ -26,6 +26,9 @@ class Template(BaseModel):
     text: str  # uses {story}, {had_clause}, {if_clause}, {intervention}, {original_condition}
     phrasing: int  # position within its tier
     final_marker: str | None = None  # the respondent's story to judge follows this line marker
+    # the wording used when a scenario states no original condition (official files never do);
+    # it may use every placeholder but {original_condition}
+    fallback_text: str | None = None
 
     @property
     def fields(self) -> frozenset[str]:
@@ -36,6 +39,21 @@ class Template(BaseModel):
 def template_fields(text: str) -> frozenset[str]:
     """The `{name}` placeholders of a template text."""
     return frozenset(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+def _check_fields(path: Path, template: Template) -> None:
+    """A typo in a placeholder would otherwise only surface mid-run as a KeyError."""
+    unknown = template.fields - TEMPLATE_FIELDS
+    if template.fallback_text is not None:
+        fallback = template_fields(template.fallback_text)
+        unknown |= fallback - TEMPLATE_FIELDS
+        if "original_condition" in fallback:
+            raise InputError(f"{path}: template {template.name}: fallback_text may not use {{original_condition}}")
+    if unknown:
+        raise InputError(
+            f"{path}: template {template.name} uses unknown placeholder(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(TEMPLATE_FIELDS))}"
+        )
 
 
 def _tier_files(root: Path) -> list[Path]:
@@ -60,14 +78,9 @@ def load_templates(directory: str | None = None) -> dict[str, Template]:
                 text=body["text"],
                 phrasing=index,
                 final_marker=body.get("final_marker"),
+                fallback_text=body.get("fallback_text"),
             )
-            # a typo in a placeholder would otherwise only surface mid-run as a KeyError
-            unknown = template.fields - TEMPLATE_FIELDS
-            if unknown:
-                raise InputError(
-                    f"{path}: template {name} uses unknown placeholder(s) {', '.join(sorted(unknown))}; "
-                    f"known: {', '.join(sorted(TEMPLATE_FIELDS))}"
-                )
+            _check_fields(path, template)
             found[name] = template
     if not found:
         raise InputError(f"{root}: no tier*.yaml template files found")

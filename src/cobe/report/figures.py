@@ -58,12 +58,11 @@ FIGURES: tuple[FigureSpec, ...] = (
     ),
     FigureSpec(
         "checks",
-        "checks",
-        "check_label",
+        "error_types",
+        "error_label",
         "failure_rate",
-        "Failure rate per judge check",
+        "Failure rate by error type (E1-E3: judge checks; E4-E5: responses on numeric / latent scenarios)",
         "failure rate (%)",
-        query="subset == 'all'",
     ),
     FigureSpec("tiers", "tiers", "tier", "accuracy", "Accuracy by prompt tier", "accuracy (%)"),
 )
@@ -107,8 +106,10 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> pl
         ax.set_ylim(0, 110)
         ax.set_ylabel(spec.ylabel)
     ax.set_title(spec.title, loc="left", fontweight="bold")
-    # outside the axes, so the legend never hides a bar or the axis label
-    fig.legend(frameon=False, fontsize=8, loc="outside lower center", ncols=min(n_mod, 4))
+    # outside the axes, so the legend never hides a bar or the axis label; a run where nothing was
+    # scored draws no bar, and then has nothing to list
+    if ax.get_legend_handles_labels()[0]:
+        fig.legend(frameon=False, fontsize=8, loc="outside lower center", ncols=min(n_mod, 4))
     return fig
 
 

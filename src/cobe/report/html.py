@@ -12,6 +12,7 @@ from importlib.resources import files
 import jinja2
 import pandas as pd
 
+from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.selftest import PROBE_WORDS, SelfTest
@@ -174,4 +175,5 @@ def render_html(
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
         data=script_json(browser_payload(df, labels)),
+        panel=panel_payload(tables),
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import tempfile
@@ -11,10 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
+from cobe.core.files import atomic_write, ensure_dir
+from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
 from cobe.core.results import ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
 from cobe.judge.checks import CHECKS, row_status
@@ -54,31 +54,25 @@ def _template_position(name: str) -> tuple[int, int]:
     return (template.tier, template.phrasing) if template else (1, 0)
 
 
+RESULTS_FILE = "a results file (CSV, a JSON array or JSON lines)"
+
+
 def read_records(path: Path) -> list[tuple[int, dict]]:
     """(line number, record) pairs from a CSV, a JSON array or a JSONL file."""
-    text = path.read_text(encoding="utf-8-sig")
     if path.suffix.lower() == ".csv":
-        reader = csv.DictReader(text.splitlines())
-        return [(reader.line_num, dict(row)) for row in reader]
+        return read_csv(path, RESULTS_FILE)[1]
+    text = read_text(path, RESULTS_FILE)
     stripped = text.lstrip()
     if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        data = parse_json(text, path)
         if not all(isinstance(item, dict) for item in data):
             raise InputError(f"{path}: expected a JSON array of objects, one per result")
         return [(index, item) for index, item in enumerate(data, start=1)]
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    for number, line in jsonl_lines(text):
+        item = parse_json(line, path, number)
         if not isinstance(item, dict):
-            raise InputError(f"{path}:{number}: expected a JSON object")
+            raise InputError(f"{path}:{number}: expected a JSON object, got {kind_of(item)}")
         records.append((number, item))
     return records
 
@@ -123,8 +117,8 @@ def _load_mapping(path: str | None, columns: list[str]) -> tuple[dict[str, str],
     options: dict = {}
     mapping: dict[str, str] = {}
     if path:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict) or not isinstance(data.get("columns", {}), dict):
+        data = read_mapping(path, "a mapping file (YAML)")
+        if not isinstance(data.get("columns", {}), dict):
             raise InputError(f"{path}: columns: expected a mapping of field: column")
         mapping.update({str(k): str(v) for k, v in data.get("columns", {}).items()})
         options = {k: v for k, v in data.items() if k != "columns"}
@@ -279,7 +273,11 @@ def import_results(
         raise InputError(f"{out_dir}: already exists and is not empty; expected a new run directory for --out")
     fields, options = _load_mapping(mapping, columns or [])
     model = model or options.get("model")
-    base = int(options.get("query_index_base", 0))
+    if model is not None and not isinstance(model, str):
+        raise InputError(f"{mapping}: model: expected a model name, got {kind_of(model)}")
+    base = options.get("query_index_base", 0)
+    if isinstance(base, bool) or base not in (0, 1):
+        raise InputError(f"{mapping}: query_index_base: expected 0 or 1 (the index of the first query), got {base!r}")
     records = read_records(source)
     if not records:
         raise InputError(f"{source}: no rows; expected a header and one row per result")
@@ -307,16 +305,20 @@ def import_results(
         raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
 
     # build the run in a sibling folder, then rename: a failure leaves no half-written run
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    ensure_dir(out_dir.parent, "directory for --out")
     try:
-        with (staging / "results.jsonl").open("w", encoding="utf-8") as handle:
-            for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        (staging / "summary.json").write_text(json.dumps(_summary(rows, run_id, source), indent=2), encoding="utf-8")
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    except OSError as exc:
+        raise InputError(f"{out_dir.parent}: cannot write here ({exc.strerror}); choose another --out") from None
+    try:
+        atomic_write(staging / "results.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+        atomic_write(staging / "summary.json", json.dumps(_summary(rows, run_id, source), indent=2))
         if out_dir.exists():
             out_dir.rmdir()
         staging.rename(out_dir)
+    except OSError as exc:  # another command filled --out meanwhile, or the disk refused
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InputError(f"{out_dir}: could not be written ({exc.strerror}); nothing was imported") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -11,6 +11,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import iter_jsonl, read_json
 from cobe.core.results import ResultRow
 from cobe.score.accuracy import rows_frame
 from cobe.score.calibration import HUMAN
@@ -42,7 +43,7 @@ def results_path(path: str | Path) -> Path:
     path = Path(path)
     if path.is_dir():
         path = path / RESULTS_FILE
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: no results file; expected a run directory holding {RESULTS_FILE}")
     return path
 
@@ -51,31 +52,24 @@ def read_results(path: str | Path) -> list[dict]:
     """Every row of a results.jsonl, validated as a ResultRow; the first bad line raises InputError."""
     file = results_path(path)
     rows: list[dict] = []
-    with file.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{file}:{number}: not valid JSON ({exc.msg})") from None
-            try:
-                rows.append(ResultRow.model_validate(data).model_dump())
-            except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(part) for part in first["loc"]) or "row"
-                raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
+    for number, data in iter_jsonl(file, f"a {RESULTS_FILE} of result rows"):
+        try:
+            row = ResultRow.model_validate(data).model_dump()
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "row"
+            raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
+        if not row["member_verdicts"]:  # only panels and samples have them; no empty column otherwise
+            del row["member_verdicts"]
+        rows.append(row)
     return rows
 
 
 def _read_agreement(directory: Path) -> dict | None:
     path = directory / AGREEMENT_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
+    data = read_json(path, "an agreement report (JSON)")
     if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
         raise InputError(f"{path}: metrics: expected a top-level object with a 'metrics' object")
     return data
@@ -84,12 +78,9 @@ def _read_agreement(directory: Path) -> dict | None:
 def read_judge_check(directory: Path) -> dict | None:
     """The judge self-test a run's summary.json holds (`cobe eval --judge-check`), if any."""
     path = directory / SUMMARY_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
+    data = read_json(path, "a run summary (JSON)")
     found = data.get("judge_check") if isinstance(data, dict) else None
     return found if isinstance(found, dict) else None
 
@@ -158,4 +149,8 @@ def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
     for column in ("failure_modes", "tags", "preserve", "change"):
         if column in flat.columns:
             flat[column] = flat[column].map(lambda v: "; ".join(v) if isinstance(v, list) else v)
+    if "member_verdicts" in flat.columns:  # judge → check → samples: nested, so one JSON text per row
+        flat["member_verdicts"] = flat["member_verdicts"].map(
+            lambda v: json.dumps(v) if isinstance(v, dict) and v else None
+        )
     return flat

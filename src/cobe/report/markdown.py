@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from cobe.report.panel import panel_markdown
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.selftest import judge_check_markdown
 
@@ -16,11 +17,29 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("graph_type", "By causal graph type (Fig. 7)"),
     ("domain", "By domain"),
     ("failure_mode", "By failure mode (Fig. 9)"),
-    ("checks", "Failure rate per check (Fig. 6), overall and in the numeric and latent subsets"),
+    ("error_types", "Failure rate by error type (Fig. 6)"),
+    ("checks", "Failure rate per check, overall and in the numeric and latent subsets"),
 )
+#: what a section's table means, printed under its title
+NOTES: dict[str, str] = {
+    "error_types": "E1-E3: the share of each judge check's verdicts that are F. E4 / E5: the share of scored "
+    "responses that failed, among the scenarios tagged numeric / latent.",
+    "tiers": "Every tier on one shared set of scenarios (those every model and tier answered; `scenarios` is its "
+    "size, `left_out` how many answered scenarios fall outside it).",
+}
 #: columns the Markdown tables leave out (they are in the CSV/JSON tables)
-HIDDEN = {"model", "run", "phrasings_empty", "failure_mode", "check"}
-HEADERS = {"label": "model", "failure_mode_label": "failure mode", "check_label": "check", "graph_type": "graph type"}
+HIDDEN = {"model", "run", "phrasings_empty", "failure_mode", "check", "error"}
+HEADERS = {
+    "label": "model",
+    "failure_mode_label": "failure mode",
+    "check_label": "check",
+    "graph_type": "graph type",
+    "error_label": "error type",
+    "accuracy_incl_errors": "accuracy, errors as failures",
+    "std_incl_errors": "± (errors as failures)",
+    "cut_off": "cut off",
+    "no_marker": "no marker",
+}
 
 
 def _cell(value: object) -> str:
@@ -55,6 +74,10 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
                 f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–"
                 for lo, hi in zip(table["ci_low"], table["ci_high"])
             ],
+            "errors as failures": [
+                f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–"
+                for a, s in zip(table["accuracy_incl_errors"], table["std_incl_errors"])
+            ],
             "scored": table["scored"],
             "passes": table["passes"],
             "unscored": table["unscored"],
@@ -63,14 +86,14 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
     )
     if "calibrated" in table.columns:  # beside the judge-only figure, where a rating study calibrates it
         shown.insert(
-            4,
+            5,
             "human-calibrated (95% CI)",
             [
                 f"{c:.2f} [{lo:.2f}, {hi:.2f}]" if not math.isnan(c) else "–"
                 for c, lo, hi in zip(table["calibrated"], table["calibrated_low"], table["calibrated_high"])
             ],
         )
-        shown.insert(5, "human labels", table["human_labels"].fillna(0).astype(int))
+        shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
     return markdown_table(shown, columns=list(shown.columns))
 
 
@@ -108,7 +131,9 @@ def render_markdown(
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings; "
         f"95% CI from {resamples} bootstrap resamples of scenarios (seed {seed}). "
-        "Unscored and errored rows are counted apart, never as a pass or a fail.",
+        "A response fails as soon as one check is F; it is unscored only when no check is F and a verdict is "
+        "missing. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
+        "respondent errors counted as failed responses.",
         "",
         "## Leaderboard (Table 5)",
         "",
@@ -122,7 +147,10 @@ def render_markdown(
         table = tables.get(name)
         if table is None or table.empty:
             continue
-        parts += ["", f"## {title}", "", markdown_table(table)]
+        parts += ["", f"## {title}", ""]
+        if name in NOTES:
+            parts += [NOTES[name], ""]
+        parts.append(markdown_table(table))
         if name in figure_files:
             parts += ["", f"![{title}]({figure_files[name]})"]
     for run, data in agreement.items():
@@ -133,4 +161,5 @@ def render_markdown(
             "",
             markdown_table(pd.DataFrame({"metric": list(metrics), "value": list(metrics.values())})),
         ]
+    parts += panel_markdown(tables)
     return "\n".join(parts) + "\n"

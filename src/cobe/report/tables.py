@@ -8,7 +8,8 @@ import pandas as pd
 
 from cobe.dataset.schema import FAILURE_MODE_LABELS
 from cobe.judge.checks import CHECK_LABELS
-from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates
+from cobe.report.panel import panel_tables
+from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, error_type_rates
 from cobe.score.bootstrap import bootstrap_accuracy
 from cobe.score.calibration import HUMAN, calibration_table
 
@@ -27,7 +28,10 @@ def primary_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, and the counts."""
+    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, and the counts.
+
+    `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures.
+    """
     table = accuracy(df, by=["label"])
     meta = df.groupby("label").agg(model=("model", "first"), run=("run", "first"), tier=("tier", "min")).reset_index()
     table = table.merge(meta, on="label")
@@ -35,7 +39,10 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
         table = table.merge(bootstrap_accuracy(df, by=["label"], resamples=resamples, seed=seed), on="label")
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
-    columns = ["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high", "phrasings", *COUNTS]
+    columns = [
+        *["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high"],
+        *["accuracy_incl_errors", "std_incl_errors", "phrasings", *COUNTS],
+    ]
     return (
         table[columns]
         .sort_values(["accuracy", "label"], ascending=[False, True], na_position="last")
@@ -77,19 +84,44 @@ def checks_table(df: pd.DataFrame) -> pd.DataFrame:
     return table[["subset", "label", "check", "check_label", "judged", "failed", "unscored", "failure_rate"]]
 
 
+def error_types_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 6: E1-E3 the failure rate of each check, E4-E5 of the responses on numeric / latent scenarios."""
+    return error_type_rates(df, by=["label"])
+
+
+def shared_scenarios(df: pd.DataFrame) -> set[str]:
+    """The scenarios every model × tier answered (a row that is not pending), so tiers compare like for like."""
+    answered = df[df["status"] != "pending"]
+    sets = [set(part["scenario_id"]) for _, part in answered.groupby(["label", "tier"])]
+    return set.intersection(*sets) if sets else set()
+
+
 def tier_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Table 7: accuracy per prompt tier and model (mean over that tier's phrasings)."""
-    table = accuracy(df, by=["label", "tier"])
-    return table[["label", "tier", "accuracy", "std", "phrasings", *COUNTS]]
+    """Table 7: accuracy per prompt tier and model (mean over that tier's phrasings), on one shared scenario set.
+
+    `scenarios` is the size of that set; `left_out` counts the scenarios some tier answered that are not in it.
+    """
+    shared = shared_scenarios(df)
+    answered = set(df.loc[df["status"] != "pending", "scenario_id"])
+    table = accuracy(df[df["scenario_id"].isin(shared)], by=["label", "tier"])
+    table["scenarios"], table["left_out"] = len(shared), len(answered - shared)
+    return table[["label", "tier", "accuracy", "std", "phrasings", "scenarios", "left_out", *COUNTS]]
 
 
 def status_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Rows per model and status, so unscored and errored rows are visible next to pass/fail."""
+    """Rows per model and status, so unscored and errored rows are visible next to pass/fail.
+
+    `cut_off` and `no_marker` split out the unscored rows that were never judged: replies stopped
+    by the token limit and reasoning-template replies without their final-story line.
+    """
     table = df.groupby(["label", "status"]).size().unstack(fill_value=0)
     for status in ("passed", "failed", "unscored", "error"):
         if status not in table.columns:
             table[status] = 0
-    return table[["passed", "failed", "unscored", "error"]].reset_index()
+    unjudged = df["unjudged"] if "unjudged" in df.columns else pd.Series([None] * len(df), index=df.index)
+    for column, code in (("cut_off", "truncated"), ("no_marker", "no_final_marker")):
+        table[column] = unjudged.eq(code).groupby(df["label"]).sum().reindex(table.index, fill_value=0).astype(int)
+    return table[["passed", "failed", "unscored", "cut_off", "no_marker", "error"]].reset_index()
 
 
 def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
@@ -103,7 +135,9 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
         "domain": key_table(main, "domain"),
         "failure_mode": failure_mode_table(main),
         "checks": checks_table(main),
+        "error_types": error_types_table(main),
     }
+    tables.update(panel_tables(main, df))  # judges: panels, samples, self-preference
     if df["tier"].nunique() > 1:
         tables["tiers"] = tier_table(df)
     if HUMAN in main.columns and main[HUMAN].notna().any():

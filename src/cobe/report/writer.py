@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.core.errors import InputError
+from cobe.core.files import ensure_dir
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
 from cobe.report.tables import build_tables, write_tables
 
@@ -92,7 +93,7 @@ def build_report(
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
     runs = load_runs(paths, human)
     out_dir = Path(out) if out is not None else default_out(paths)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
     labels = tables["leaderboard"]["label"].tolist()
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour

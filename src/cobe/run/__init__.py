@@ -6,6 +6,8 @@ Public API:
   async forms `aevaluate`, `ajudge_run`.
 - `Caller`: store + scheduler + cache for any provider call,
   `await Caller.open(path).call(provider, messages, settings, role="judge") -> CallRecord`.
+- `judges_diff(run_dir, prompts=("paper", "contextual"), judge=None) -> JudgeDiff`: verdict flips between
+  two judge prompt sets on a run's responses.
 - `judge_responses(items, judge, judge_prompts, store_path=..., concurrency=...) -> JudgedItems`
   (a list of `JudgedItem` with `.totals`); async form `ajudge_responses`.
 - `Store` (the SQLite file), `Scheduler`, `load_prices`, `default_run_dir`.
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, DryRunEstimate, EvalConfig, RunSummary
     from cobe.run.cost import Budget, PriceTable, load_prices
     from cobe.run.engine import aevaluate, ajudge_run, evaluate, generate, judge_run
+    from cobe.run.judge_diff import JudgeDiff, ajudges_diff, judges_diff
     from cobe.run.judge_pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
     from cobe.run.rundir import default_run_dir, list_runs
     from cobe.run.scheduler import Scheduler
@@ -45,6 +48,9 @@ _EXPORTS = {
     "evaluate": "engine",
     "generate": "engine",
     "judge_run": "engine",
+    "JudgeDiff": "judge_diff",
+    "ajudges_diff": "judge_diff",
+    "judges_diff": "judge_diff",
     "JudgedItem": "judge_pairs",
     "JudgedItems": "judge_pairs",
     "ajudge_responses": "judge_pairs",
@@ -69,6 +75,7 @@ __all__ = [
     "DryRunEstimate",
     "EMBEDDED_MODEL",
     "EvalConfig",
+    "JudgeDiff",
     "JudgedItem",
     "JudgedItems",
     "PriceTable",
@@ -79,11 +86,13 @@ __all__ = [
     "aevaluate",
     "ajudge_responses",
     "ajudge_run",
+    "ajudges_diff",
     "default_run_dir",
     "evaluate",
     "generate",
     "judge_responses",
     "judge_run",
+    "judges_diff",
     "list_runs",
     "load_prices",
 ]

@@ -16,8 +16,9 @@ from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.run.batch_anthropic import AnthropicBatch
 from cobe.run.batch_api import Answer, BatchAPI, BatchRequest
 from cobe.run.batch_openai import OpenAIBatch
-from cobe.run.caller import Caller
+from cobe.run.caller import Caller, key_refused
 from cobe.run.cost import estimate_tokens
+from cobe.run.scheduler import describe
 from cobe.run.store import now
 
 __all__ = ["BatchJudge", "BatchRequest", "batch_request", "check_batch_spec"]
@@ -38,9 +39,11 @@ def check_batch_spec(spec: str) -> None:
         )
 
 
-def batch_request(provider: Provider, messages: list[Message], settings: GenerateConfig) -> BatchRequest:
-    """The first ask of a judge call (attempt 0), keyed exactly as `Caller.call` keys it."""
-    request, key = Caller.request(provider, messages, settings)
+def batch_request(
+    provider: Provider, messages: list[Message], settings: GenerateConfig, sample: int = 0
+) -> BatchRequest:
+    """The first ask (attempt 0) of a judge call or of one of its samples, keyed exactly as `Caller.call` keys it."""
+    request, key = Caller.request(provider, messages, settings, sample=sample)
     return BatchRequest(key, request, ADAPTERS[provider.spec.partition("/")[0]].body(provider, messages, settings))
 
 
@@ -68,6 +71,8 @@ class BatchJudge:
             await self._run(requests)
         except self.api.error as exc:
             # what is recorded stays recorded: the same command resumes the open batch
+            if self.provider.refused(exc):
+                raise key_refused(self.provider, "for its batch API", describe(exc)) from None
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ProviderUnavailable(
                 f"judge batch on {self.provider.spec} failed ({first}); run the same command again to resume"

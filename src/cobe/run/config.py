@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Annotated, Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from cobe.core.errors import InputError
+from cobe.judge.panel import split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
+from cobe.models.reasoning import default_max_tokens
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
@@ -17,6 +23,11 @@ SMOKE_NOTICE = (
 EMBEDDED_JUDGE_CHECK = 10
 
 
+# pacing, timeouts and money: finite (inf and nan parse as floats), and positive where zero means nothing
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
 class EvalConfig(BaseModel):
     """One evaluation: data, respondents, judge and how to call them. Secrets never live here."""
 
@@ -24,37 +35,90 @@ class EvalConfig(BaseModel):
 
     data: str = "builtin:starter"
     models: list[str] = Field(default_factory=list)
-    judge: str | None = None
-    judge_prompts: str = "default"
+    judge: str | list[str] | None = None  # one judge spec, or a panel's (each check: the judges' strict majority)
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
     tier: int | None = None
     limit: int | None = Field(default=None, ge=1)
+    sample: int | None = Field(default=None, ge=1)  # draw this many scenarios (the paper's ablation: 500)
+    seed: int = 0  # the seed of --sample: the same seed and data give the same scenarios
     run_dir: Path | None = None
     runs_root: Path = Path("runs")
     force_new: bool = False
-    concurrency: int | None = Field(default=None, ge=1)
-    rpm: float | None = Field(default=None, gt=0)
-    tpm: float | None = Field(default=None, gt=0)
-    timeout: float | None = Field(default=None, gt=0)
-    max_retries: int = Field(default=6, ge=0)
-    retry_backoff: float = Field(default=1.0, ge=0)  # first backoff in seconds; doubles per retry
-    max_cost: float | None = Field(default=None, ge=0)
+    concurrency: int | None = Field(default=None, ge=1, le=100_000)
+    rpm: Positive | None = None
+    tpm: Positive | None = None
+    timeout: Positive | None = None
+    max_retries: int = Field(default=6, ge=0, le=1000)
+    retry_backoff: NonNegative = 1.0  # first backoff in seconds; doubles per retry
+    max_retry_wait: NonNegative = 120.0  # the longest Retry-After waited; past it the call is given up
+    max_cost: NonNegative | None = None
     prices: Path | None = None
     dry_run: bool = False
-    temperature: float | None = 0.0  # respondent; recorded with every call
-    max_tokens: int = Field(default=512, ge=1)  # respondent
-    judge_temperature: float | None = None  # None: the judge prompt set's own (0 by default)
+    temperature: Temperature | None = 0.0  # respondent; recorded with every call
+    # respondent thinking / reasoning effort (App. D.1: "medium" or the provider's default); None: not sent
+    reasoning_effort: ReasoningEffort | None = None
+    # respondent token limit; None: 512, or room for thinking plus the answer when an effort is set
+    max_tokens: MaxTokens | None = None
+    judge_temperature: Temperature | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
-    batch_poll: float = Field(default=30.0, gt=0)  # seconds between batch status polls
+    batch_poll: Positive = 30.0  # seconds between batch status polls
+    judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
     judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
+
+    def __init__(self, **data: Any) -> None:
+        """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise InputError(option_problem(exc)) from None
+
+    @field_validator("judge", mode="before")
+    @classmethod
+    def _judges(cls, value: object) -> object:
+        # "a,b", ["a", "b"] and ["a,b"] all name the panel a + b; one judge stays a plain spec
+        if value is None or value == [] or value == "":
+            return None
+        if not isinstance(value, (str, list, tuple)):
+            return value  # pydantic names the wrong type
+        specs = split_specs([value] if isinstance(value, str) else [str(v) for v in value])
+        return specs[0] if len(specs) == 1 else specs
+
+    @property
+    def judge_specs(self) -> list[str]:
+        """The judge specs: one, several (a panel), or none."""
+        if self.judge is None:
+            return []
+        return [self.judge] if isinstance(self.judge, str) else list(self.judge)
 
     @field_validator("models")
     @classmethod
     def _unique(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
 
+    @field_validator("reasoning_effort", mode="before")
+    @classmethod
+    def _provider_default(cls, value: object) -> object:
+        # "default" asks for the provider's own behaviour: send nothing
+        return None if value == "default" else value
+
+    @model_validator(mode="after")
+    def _token_limit(self) -> EvalConfig:
+        # resolved once here, so the stored config, the resume check and every call agree on it
+        if self.max_tokens is None:
+            self.max_tokens = default_max_tokens(self.reasoning_effort)
+        return self
+
+    @property
+    def respondent_max_tokens(self) -> int:
+        """The respondent token limit, resolved."""
+        return self.max_tokens or default_max_tokens(self.reasoning_effort)
+
     def identity(self) -> dict[str, Any]:
-        """The fields whose change changes results: a run dir refuses to resume with different ones."""
+        """The fields whose change changes results: a run dir refuses to resume with different ones.
+
+        --sample and --seed are not listed: the scenarios they draw are, through the data fingerprint.
+        """
         return {
             "models": sorted(self.models),
             "templates": self.templates,
@@ -62,11 +126,21 @@ class EvalConfig(BaseModel):
             "limit": self.limit,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
+            "reasoning_effort": self.reasoning_effort,
         }
 
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
         return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run"})
+
+
+def option_problem(exc: ValidationError) -> str:
+    """The first problem of a ValidationError as one line: `--max-tokens 0: Input should be ...`."""
+    first = exc.errors()[0]
+    name = "--" + str(first["loc"][0]).replace("_", "-") if first["loc"] else "options"
+    given = first.get("input")
+    shown = f" {str(given)[:60]}" if isinstance(given, (int, float, str)) and not isinstance(given, bool) else ""
+    return f"{name}{shown}: {first['msg']}"
 
 
 class EvalOptions(TypedDict, total=False):
@@ -76,6 +150,8 @@ class EvalOptions(TypedDict, total=False):
     templates: list[str] | None
     tier: int | None
     limit: int | None
+    sample: int | None
+    seed: int
     run_dir: str | Path | None
     runs_root: str | Path
     force_new: bool
@@ -85,15 +161,18 @@ class EvalOptions(TypedDict, total=False):
     timeout: float | None
     max_retries: int
     retry_backoff: float
+    max_retry_wait: float
     max_cost: float | None
     prices: str | Path | None
     dry_run: bool
     temperature: float | None
-    max_tokens: int
+    reasoning_effort: ReasoningEffort | None
+    max_tokens: int | None
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float
     judge_check: int | None
+    judge_samples: int
 
 
 class DryRunEstimate(BaseModel):
@@ -121,3 +200,5 @@ class RunSummary(BaseModel):
     wall_s: float = 0.0
     notices: list[str] = Field(default_factory=list)
     dry_run: DryRunEstimate | None = None
+    items: int = 0  # model × scenario × template items of the run
+    unfinished: int = 0  # items with no response, or a check not judged, in the store (errors included)

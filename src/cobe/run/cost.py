@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 
-import yaml
-
 from cobe.core.errors import BudgetExceeded, InputError
+from cobe.core.jsonfile import read_mapping
 
 BUNDLED_PRICES = Path(str(files("cobe.run").joinpath("prices.yaml")))
 #: the share of the normal price a provider's batch API charges (OpenAI Batch: half)
@@ -66,25 +66,31 @@ def load_prices(path: str | Path | None = None) -> PriceTable:
 
 
 def _read(path: Path) -> PriceTable:
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"{path}: price file not found")
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({str(exc).splitlines()[0]})") from None
+    data = read_mapping(path, "a price file (YAML)")
     models: dict[str, Price] = {}
-    entries = data.get("models", {}) if isinstance(data, dict) else None
+    entries = data.get("models", {})
     if not isinstance(entries, dict):
         raise InputError(f"{path}: expected 'models:' mapping name -> {{input: USD, output: USD}} per million tokens")
     for name, entry in entries.items():
         try:
             discount = float(entry.get("batch_discount", BATCH_DISCOUNT))
-            models[str(name)] = Price(float(entry["input"]), float(entry["output"]), discount)
-        except (TypeError, KeyError, ValueError):
+            price = Price(float(entry["input"]), float(entry["output"]), discount)
+        except (AttributeError, TypeError, KeyError, ValueError):
             raise InputError(
                 f"{path}: model {name!r}: expected {{input: number, output: number, batch_discount?: number}}"
             ) from None
-    return PriceTable(models, set(data.get("free_prefixes") or ()))
+        # a negative, infinite or NaN price would turn every budget check into nonsense
+        if not all(math.isfinite(v) and v >= 0 for v in (price.input, price.output)) or not 0 <= discount <= 1:
+            raise InputError(
+                f"{path}: model {name!r}: prices must be finite USD amounts >= 0 and batch_discount between 0 and 1"
+            )
+        models[str(name)] = price
+    free = data.get("free_prefixes") or []
+    if not isinstance(free, list) or not all(isinstance(p, str) for p in free):
+        raise InputError(f"{path}: free_prefixes: expected a list of spec prefixes, e.g. [mock/, local/]")
+    return PriceTable(models, set(free))
 
 
 def estimate_tokens(text: str) -> int:

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from cobe.core.errors import BudgetExceeded
+from cobe.core.errors import InputError, RunStopped
+from cobe.core.lock import directory_lock
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.panel import Ask, JudgePanel
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import CallRecord
-from cobe.prompts.render import story_to_judge
+from cobe.prompts.render import judged_text
 from cobe.run.batch import BatchJudge, BatchRequest, batch_request
 from cobe.run.caller import Caller
 from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.cost import Budget, load_prices
 from cobe.run.export import write_exports
-from cobe.run.plan import Item, JudgeRef, RunPlan, plan_rejudge, plan_run
-from cobe.run.resume import StoredWork
+from cobe.run.judges import JudgeRef, stored_ref
+from cobe.run.plan import Item, RunPlan, plan_rejudge, plan_run
+from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
 from cobe.run.selftest import check_pool, run_self_test
@@ -52,31 +57,39 @@ class Session:
         self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
         self.progress: Progress = progress or _NoProgress()
         self.notices = list(plan.notices)
-        self.stopped: BudgetExceeded | None = None
-        self.judge: Judge | None = None
-        self.batch: BatchJudge | None = None
+        self.stopped: RunStopped | None = None  # a budget or authentication stop
+        self.panel: JudgePanel | None = None  # one judge is a panel of one
+        self.batches: list[BatchJudge] = []  # one per judge with --judge-batch
         if (judge := plan.judge) is not None:
-            provider = plan.providers[judge.spec]
-            self.judge = Judge(caller, provider, judge.prompts, judge.settings)
+            members = [Judge(caller, plan.providers[m.spec], m.prompts, m.settings) for m in judge.members]
+            self.panel = JudgePanel(members, judge.samples)
             if judge.batch_poll_s is not None:
-                self.batch = BatchJudge(
-                    caller, provider, judge.settings, judge.batch_poll_s, self.progress, self.notices
-                )
+                self.batches = [
+                    BatchJudge(caller, m.provider, m.settings, judge.batch_poll_s, self.progress, self.notices)
+                    for m in members
+                ]
         # the verdicts the exports show: this command's judge, else the one the run last used
-        self.shown_judge = judge.ref if judge else _stored_judge(store)
+        self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
         self.done = StoredWork(None, None, None)
+        self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
         self.check_pool: list[Scenario] = []  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
         start = time.perf_counter()
+        unfinished = 0
         session_id = self.store.start_session(self.run_id, self.plan.command)
         state = "interrupted"
         try:
-            await self._judge_check()
-            await self._pipeline()
-            state = "stopped-budget" if self.stopped else "complete"
+            try:
+                await self._judge_check()
+            except RunStopped as exc:  # --max-cost reached, or the judge's provider refuses the key
+                self.stopped = exc
+            if not self.stopped:
+                await self._pipeline()
+            unfinished = self._unfinished()
+            state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
             self.done.forget()  # free the preloaded rows before the exports reread them
             wall = time.perf_counter() - start
@@ -108,18 +121,20 @@ class Session:
             summary=summary,
             stats=stats,
             wall_s=wall,
+            items=len(self.plan.items),
+            unfinished=unfinished,
             notices=self.notices,
         )
 
     async def _judge_check(self) -> None:
-        """--judge-check N: the judge's self-test first, through a caller of its own on the run's store."""
+        """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
+        first, through a caller of its own on the run's store, so the run's judge counts leave it out."""
         judge, n = self.plan.judge, self.plan.config.judge_check
         if judge is None or not n or not self.check_pool:
             return
         caller = Caller(self.store, self.caller.scheduler, self.caller.prices, self.caller.budget)
-        provider = self.plan.providers[judge.spec]
         result = await run_self_test(
-            caller, provider, judge.prompts, judge.settings, self.check_pool, data=self.plan.config.data, n=n
+            caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n
         )
         self.judge_check = result.model_dump(mode="json")
 
@@ -133,14 +148,18 @@ class Session:
 
     async def _pipeline(self) -> None:
         plan = self.plan
-        self.done = StoredWork(self.store, self.run_id, plan.judge.ref if plan.judge else None)
+        judge = plan.judge
+        self.done = StoredWork(
+            self.store, self.run_id, judge.ref if judge else None, judge.settings.temperature if judge else None
+        )
         generated = sum(1 for i in plan.items if self.done.response(i) is not None)
         if plan.respondent is not None:
             self.progress.start("generate", len(plan.items), generated)
         if plan.judge is not None:
-            judged = sum(1 for i in plan.items if self.done.judged(i))
-            self.progress.start("judge", len(plan.items) if plan.respondent is not None else generated, judged)
-        if self.batch is None:
+            self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
+            total = len(plan.items) if plan.respondent is not None else generated
+            self.progress.start("judge", total, len(self.judged_at_start))
+        if not self.batches:
             await self._work()
             return
         # batch judging: generate everything first, answer the judge calls through one batch,
@@ -151,24 +170,41 @@ class Session:
                 return
             self.done.reload_responses()
         try:
-            await self.batch.run(self._batch_requests())
-        except BudgetExceeded as exc:
+            # each judge of a panel sends its own provider batch; they wait side by side
+            waits = (batch.run(asks) for batch, asks in zip(self.batches, self._batch_requests()))
+            for outcome in await asyncio.gather(*waits, return_exceptions=True):
+                if isinstance(outcome, BaseException):
+                    raise outcome
+        except RunStopped as exc:
             self.stopped = exc
             return
         await self._work(generate=False)
 
-    def _batch_requests(self) -> list[BatchRequest]:
-        """The first ask of every judge check not yet stored, for items whose response exists."""
-        assert self.judge is not None
-        out = []
+    def _unfinished(self) -> int:
+        """Items whose response, or (with a judge) one of whose checks, is not in the store without error."""
+        judge = self.plan.judge
+        left = StoredWork(
+            self.store, self.run_id, judge.ref if judge else None, judge.settings.temperature if judge else None
+        )
+        if judge is None:
+            return sum(1 for item in self.plan.items if left.response(item) is None)
+        return sum(1 for item in self.plan.items if not left.judged(item))
+
+    def _batch_requests(self) -> list[list[BatchRequest]]:
+        """Per judge, the first ask of every check and sample not yet stored, for items whose response exists."""
+        assert self.panel is not None
+        out: list[list[BatchRequest]] = [[] for _ in self.panel.members]
         for item in self.plan.items:
             response_row = self.done.response(item)
             if response_row is None:
                 continue
-            shown = story_to_judge(item.template, response_row["text"] or "")
-            for check in self.done.checks_left(response_row["id"]):
-                messages = self.judge.prompts.messages(check, item.scenario, shown)
-                out.append(batch_request(self.judge.provider, messages, self.judge.settings))
+            story = shown(item, response_row).text
+            if story is None:
+                continue  # unscored without a judge call (cut off, or no final-story marker)
+            for member, check, sample in self.done.asks_left(response_row["id"]):
+                judge = self.panel.members[member]
+                messages = judge.prompts.messages(check, item.scenario, story)
+                out[member].append(batch_request(judge.provider, messages, judge.settings, sample))
         return out
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
@@ -183,8 +219,8 @@ class Session:
                     return
                 try:
                     await self._item(item, generate, judge)
-                except BudgetExceeded as exc:
-                    self.stopped = exc
+                except RunStopped as exc:  # --max-cost reached, or the provider refuses the key
+                    self.stopped = self.stopped or exc
                     return
 
         await asyncio.gather(*(worker() for _ in range(workers)))
@@ -193,7 +229,7 @@ class Session:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
         response_row = self.done.response(item)
         if response_row is not None:
-            response_id, text = int(response_row["id"]), response_row["text"]
+            response_id, text, finish = int(response_row["id"]), response_row["text"], response_row["finish_reason"]
         elif self.plan.respondent is None or not generate:
             return  # judge-only (or the batch's judging pass): nothing to judge here
         else:
@@ -207,16 +243,21 @@ class Session:
             response_id = self._store_response(item, call)
             self.progress.advance("generate", error=call.error is not None)
             if call.error is not None:
-                if self.judge is not None:
+                if self.panel is not None:
                     self.progress.advance("judge", error=True)
                 return
-            text = call.text
-        if self.judge is None or not judge:
+            text, finish = call.text, call.finish_reason
+        if self.panel is None or not judge:
             return
-        checks = self.done.checks_left(response_id)
-        if not checks:
+        story = judged_text(item.template, text or "", finish).text
+        if story is None:  # cut off or without its marker: unscored, and no judge call is made
+            if item.response_key not in self.judged_at_start:
+                self.progress.advance("judge", error=True)
             return
-        results = await self.judge.checks(item.scenario, story_to_judge(item.template, text or ""), checks)
+        asks = self.done.asks_left(response_id)
+        if not asks:
+            return
+        results = await self.panel.ask(item.scenario, story, asks)
         self._store_verdicts(response_id, results)
         self.progress.advance("judge", error=any(r.verdict is None for r in results.values()))
 
@@ -232,6 +273,7 @@ class Session:
                 "prompt": item.prompt,
                 "text": call.text,
                 "error": call.error,
+                "finish_reason": call.finish_reason,
                 "input_tokens": call.input_tokens,
                 "output_tokens": call.output_tokens,
                 "cost_usd": call.cost_usd,
@@ -239,32 +281,34 @@ class Session:
             }
         )
 
-    def _store_verdicts(self, response_id: int, results: dict[str, CheckResult]) -> None:
-        """Commit the checks of one response in one transaction."""
-        assert self.judge is not None and self.plan.judge is not None
-        ref, settings, stamp = self.plan.judge.ref, self.judge.settings_json(), now()
+    def _store_verdicts(self, response_id: int, results: dict[Ask, CheckResult]) -> None:
+        """Commit the answers of one response (every judge, check and sample asked) in one transaction."""
+        assert self.panel is not None and self.plan.judge is not None
+        members, stamp = self.plan.judge.members, now()
+        settings = [judge.settings_json() for judge in self.panel.members]
         self.store.put_verdicts(
             [
                 {
                     "run_id": self.run_id,
                     "response_id": response_id,
-                    "judge": ref.spec,
-                    "prompt_set": ref.prompt_set,
-                    "prompt_fingerprint": ref.fingerprint,
+                    "judge": members[member].spec,
+                    "prompt_set": members[member].prompts.name,
+                    "prompt_fingerprint": members[member].prompts.fingerprint,
                     "check_name": check,
+                    "sample": sample,
                     "verdict": r.verdict,
                     "raw": r.raw,
                     "p_true": r.p_true,
                     "unscored_reason": r.unscored,
                     "error": r.error,
-                    "judge_settings": settings,
+                    "judge_settings": settings[member],
                     "call_key": r.call_key,
                     "input_tokens": r.input_tokens,
                     "output_tokens": r.output_tokens,
                     "cost_usd": r.cost_usd,
                     "created": stamp,
                 }
-                for check, r in results.items()
+                for (member, check, sample), r in results.items()
             ]
         )
 
@@ -277,6 +321,7 @@ def _caller(store: Store, config: EvalConfig) -> Caller:
         timeout=config.timeout,
         max_retries=config.max_retries,
         backoff=config.retry_backoff,
+        max_retry_wait=config.max_retry_wait,
     )
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
@@ -285,7 +330,7 @@ def _stored_judge(store: Store) -> JudgeRef | None:
     row = store.latest_run()
     if row is None or not row["judge"]:
         return None
-    return JudgeRef(row["judge"], row["judge_prompts"], row["judge_fingerprint"])
+    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
@@ -300,9 +345,18 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
         else:
             run_id = plan.run_id
         caller = _caller(store, plan.config)
-        if plan.judge is not None:
+        if plan.respondent is not None:
+            # a stored response is reused by (model, scenario, template): if that template's words have
+            # changed since, resuming would mix answers to two different prompts in one run
+            changed = StoredWork(store, run_id, None).reworded(plan.items)
+            if changed is not None:
+                raise InputError(
+                    f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
+                    f"prompt wording (scenario {changed.scenario.id}); use --force-new or another --run-dir"
+                )
+        if plan.judge is not None and plan.judge.show:
             ref = plan.judge.ref
-            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.fingerprint)
+            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
         if plan.run_id is not None:
             store.set_state(run_id, "running")
         return Session(plan, store, run_id, caller, progress)
@@ -317,12 +371,15 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
         from cobe.run.estimate import estimate  # only dry runs need the estimator
 
         return estimate(plan)
+    load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
+    # --judge-check's data is read (and refused if unfit) before the run directory is touched too
     pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
-    store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
-    session = open_session(plan, store, progress)
-    session.notices.extend(set_aside)
-    session.check_pool = pool
-    return await session.run()
+    with directory_lock(plan.run_dir, plan.command):  # one writer per run directory, for the whole command
+        store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
+        session = open_session(plan, store, progress)
+        session.notices.extend(set_aside)
+        session.check_pool = pool
+        return await session.run()
 
 
 async def aevaluate(
@@ -343,21 +400,39 @@ def generate(config: EvalConfig, progress: Progress | None = None) -> RunSummary
 
 
 async def ajudge_run(
-    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+    run_dir: str | Path,
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    show: bool = True,
+    **options: Any,
 ) -> RunSummary:
     """Async form of `judge_run`."""
     run_dir = Path(run_dir)
-    store = Store(find_store(run_dir))
-    try:
-        plan = plan_rejudge(store, run_dir, judge, judge_prompts, options)
-    except BaseException:
-        store.close()
-        raise
-    return await open_session(plan, store, progress).run()
+    path = find_store(run_dir)
+    load_prices(options.get("prices"))  # refused before the store is touched
+    with directory_lock(run_dir, "judge"):
+        store = Store(path)
+        try:
+            plan = plan_rejudge(
+                store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show
+            )
+        except BaseException:
+            store.close()
+            raise
+        return await open_session(plan, store, progress).run()
 
 
 def judge_run(
-    run_dir: str | Path, judge: str, judge_prompts: str = "default", *, progress: Progress | None = None, **options: Any
+    run_dir: str | Path,
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    show: bool = True,
+    **options: Any,
 ) -> RunSummary:
-    """Judge a run's stored responses with `judge` (no respondent call); verdicts sit beside earlier judges'."""
-    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, **options))
+    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
+    beside earlier judges'. The exports then show this judge, unless `show` is False."""
+    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, show=show, **options))

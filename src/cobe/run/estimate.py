@@ -11,12 +11,14 @@ import sqlite3
 
 from cobe.judge.checks import CHECKS
 from cobe.models.base import GenerateConfig, Message, Provider
-from cobe.prompts.render import story_to_judge
+from cobe.models.reasoning import THINKING_BUDGET
+from cobe.prompts.render import judged_text
 from cobe.run.caller import Caller
 from cobe.run.config import DryRunEstimate, RunSummary
 from cobe.run.cost import PriceTable, estimate_tokens, load_prices
-from cobe.run.plan import Item, JudgePlan, RunPlan
-from cobe.run.resume import StoredWork
+from cobe.run.judges import JudgePlan
+from cobe.run.plan import Item, RunPlan
+from cobe.run.resume import StoredWork, shown
 from cobe.run.store import STORE_NAME, Store
 
 
@@ -33,52 +35,64 @@ class _DryRun:
         """Every item's respondent call and judge calls, then the total price."""
         judge = self.plan.judge
         for item in self.plan.items:
-            text = self._respondent(item)
+            text, unjudged = self._respondent(item)
             if judge is not None:
-                self._judge(judge, item, text)
+                self._judge(judge, item, text, unjudged)
         self.result.unpriced = sorted(self.unpriced)
         self.result.estimated_cost_usd = None if self.unpriced else round(self.cost, 6)
         return self.result
 
-    def _stored(self, provider: Provider, messages: list[Message], settings: GenerateConfig) -> sqlite3.Row | None:
-        return self.caller.stored(provider, messages, settings) if self.caller is not None else None
+    def _stored(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, sample: int = 0
+    ) -> sqlite3.Row | None:
+        return self.caller.stored(provider, messages, settings, sample=sample) if self.caller is not None else None
 
-    def _respondent(self, item: Item) -> str | None:
-        """Count the item's respondent call; returns the response text when the store already has it."""
+    def _respondent(self, item: Item) -> tuple[str | None, bool]:
+        """Count the item's respondent call: (the story a judge would see when the store has the response,
+        whether the response is known to be unscored without judging)."""
         row = self.done.response(item)
         if row is not None:
             self.result.respondent_cached += 1
-            return str(row["text"] or "")
+            view = shown(item, row)
+            return view.text, view.text is None
         if self.plan.respondent is None:
-            return None  # a re-judge never generates
+            return None, False  # a re-judge never generates
         messages = list(item.messages)
         answer = self._stored(self.plan.providers[item.model], messages, self.plan.respondent)
         if answer is not None:
             self.result.respondent_cached += 1
-            return str(answer["response"] or "")
+            view = judged_text(item.template, str(answer["response"] or ""), answer["finish_reason"])
+            return view.text, view.text is None
         self.result.respondent_calls += 1
-        self._price(
-            item.model, messages, min(self.plan.config.max_tokens, int(estimate_tokens(item.scenario.story) * 1.3))
-        )
-        return None
+        self._price(item.model, messages, self._answer_tokens(item))
+        return None, False
 
-    def _judge(self, judge: JudgePlan, item: Item, text: str | None) -> None:
-        """Count the item's judge calls: three checks, less those with a verdict or a stored call."""
-        if text is None and self.plan.respondent is None:
-            return  # judge only: an item without a response is not judged
+    def _answer_tokens(self, item: Item) -> int:
+        """Output tokens of one respondent call: about the story's length, plus a level's full thinking budget."""
+        settings = self.plan.respondent
+        tokens = int(estimate_tokens(item.scenario.story) * 1.3)
+        if settings is not None and settings.reasoning_effort is not None:
+            tokens += THINKING_BUDGET[settings.reasoning_effort]
+        return min(self.plan.config.respondent_max_tokens, tokens)
+
+    def _judge(self, judge: JudgePlan, item: Item, text: str | None, unjudged: bool) -> None:
+        """Count the item's judge calls: three checks per judge and sample, less those with a verdict or a stored call."""
+        if unjudged or (text is None and self.plan.respondent is None):
+            return  # never judged (cut off, no marker), or judge only with no response yet
         row = self.done.response(item)
-        left = self.done.checks_left(row["id"]) if row is not None else CHECKS
-        self.result.judge_cached += len(CHECKS) - len(left)
+        every = [(m, check, k) for m in range(len(judge.members)) for check in CHECKS for k in range(judge.samples)]
+        left = self.done.asks_left(row["id"]) if row is not None else every
+        self.result.judge_cached += len(every) - len(left)
         # the judge sees the response, or a stand-in of similar length before one exists
-        shown = story_to_judge(item.template, text if text is not None else _stand_in(item))
-        provider = self.plan.providers[judge.spec]
-        for check in left:
-            messages = judge.prompts.messages(check, item.scenario, shown)
-            if text is not None and self._stored(provider, messages, judge.settings) is not None:
+        story = text if text is not None else _stand_in(item)
+        for member, check, sample in left:
+            spec, prompts, settings = judge.members[member].spec, judge.prompts, judge.members[member].settings
+            messages = prompts.messages(check, item.scenario, story)
+            if text is not None and self._stored(self.plan.providers[spec], messages, settings, sample) is not None:
                 self.result.judge_cached += 1
                 continue
             self.result.judge_calls += 1
-            self._price(judge.spec, messages, judge.settings.max_tokens or 5)
+            self._price(spec, messages, settings.max_tokens or 5)
 
     def _price(self, spec: str, messages: list[Message], tokens_out: int) -> None:
         price = self.prices.price(spec)
@@ -93,7 +107,8 @@ def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:
     row = store.latest_run() if store is not None else None
     if row is None or json.loads(row["config"]).get("data_fingerprint") != plan.data_fingerprint:
         return StoredWork(None, None, None)
-    return StoredWork(store, row["id"], plan.judge.ref if plan.judge else None)
+    judge = plan.judge
+    return StoredWork(store, row["id"], judge.ref if judge else None, judge.settings.temperature if judge else None)
 
 
 def estimate(plan: RunPlan) -> RunSummary:

@@ -10,24 +10,22 @@ from typing import Any
 
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
-from cobe.dataset.schema import Scenario
 from cobe.judge.checks import CHECKS, row_status
-from cobe.prompts.render import respondent_messages, story_to_judge
-from cobe.prompts.templates import Template
-from cobe.run.plan import Item, JudgeRef
+from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
+from cobe.run.judges import JudgeRef
+from cobe.run.plan import Item
+from cobe.run.resume import shown
 from cobe.run.store import Store
+from cobe.run.verdicts import ShownVerdicts
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
 from cobe.score.selftest import judge_check_markdown
+from cobe.score.panel import PANEL, panel_summary
 
 
-def _query(scenario: Scenario, template: Template, prompt: str) -> str:
-    """The request as the respondent read it: the dataset's query, or the template's words after the story."""
-    if template.tier == 1:
-        return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
-    # from the chat request, not the prompt sent: a base model's completion prompt wraps it in an example
-    chat = respondent_messages(scenario, template)
-    request = chat[-1].content if chat else prompt
-    return request[len(scenario.story) :].strip() if request.startswith(scenario.story) else request
+def _query(item: Item) -> str:
+    """The request as the respondent read it, from the chat request: a base model's completion prompt wraps it."""
+    chat = respondent_messages(item.scenario, item.template)
+    return query_text(item.scenario, item.template, chat[-1].content if chat else item.prompt)
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -38,7 +36,7 @@ def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | N
 def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> Iterator[ResultRow]:
     """The rows of `build_rows`, one at a time, so a large run is never held whole in memory."""
     responses = store.responses(run_id)
-    verdicts = store.verdicts(run_id, judge.spec, judge.fingerprint) if judge else {}
+    verdicts = ShownVerdicts(store, run_id, judge)
     for item in items:
         s, t = item.scenario, item.template
         response_row = responses.get(item.response_key)
@@ -58,7 +56,7 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "tier": t.tier,
             "phrasing": t.phrasing,
             "story": s.story,
-            "query": _query(s, t, item.prompt),
+            "query": _query(item),
             # the prompt as sent and stored (a re-judge plans chat prompts; the store knows the real one)
             "prompt": response_row["prompt"] if response_row is not None and response_row["prompt"] else item.prompt,
             "preserve": list(s.preserve),
@@ -68,14 +66,20 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             yield ResultRow(**row, status="pending")
             continue
         row["response"], row["response_error"] = response_row["text"], response_row["error"]
+        view = shown(item, response_row)
+        if response_row["error"] is None and view.text is None:
+            # cut off or without its marker: unscored with the reason, no verdict was ever asked for
+            reason = view.reason or ""
+            row |= {"unjudged": view.unjudged, "unscored": dict.fromkeys(CHECKS, reason)}
+            row["verdicts"] = dict.fromkeys(CHECKS)
+            yield ResultRow(**row, status="unscored")
+            continue
         if t.final_marker and response_row["text"] is not None:
-            row["judged_response"] = story_to_judge(t, response_row["text"])
-        got = {c: verdicts.get((response_row["id"], c)) for c in CHECKS}
-        row["verdicts"] = {c: (v["verdict"] if v else None) for c, v in got.items()}
-        row["judge_raw"] = {c: v["raw"] for c, v in got.items() if v}
-        row["p_true"] = {c: v["p_true"] for c, v in got.items() if v}
-        row["unscored"] = {c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]}
-        if response_row["error"] is None and (judge is None or any(v is None for v in got.values())):
+            row["judged_response"] = view.text
+        got = verdicts.of(response_row["id"])
+        row |= {"verdicts": got.verdicts, "judge_raw": got.raw, "p_true": got.p_true, "unscored": got.unscored}
+        row["member_verdicts"] = got.members
+        if response_row["error"] is None and not got.complete:
             yield ResultRow(**row, status="pending")  # generated, judging not finished
             continue
         status, passed = row_status(row["verdicts"], response_row["error"])
@@ -98,14 +102,19 @@ def _role_usage(store: Store, run_id: str, judge: JudgeRef | None) -> dict[str, 
     q = "SELECT model, sum(input_tokens), sum(output_tokens), sum(cost_usd) FROM responses WHERE run_id = ? GROUP BY model"
     for model, i, o, c in store.db.execute(q, (run_id,)):
         usage.setdefault(model, {})["respondent"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
-    if judge:
-        q = (
-            "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
-            " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
-            " GROUP BY r.model"
-        )
-        for model, i, o, c in store.db.execute(q, (run_id, judge.spec, judge.fingerprint)):
-            usage.setdefault(model, {})["judge"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
+    q = (
+        "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
+        " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
+        " GROUP BY r.model"
+    )
+    for member in judge.judges if judge else ():  # a panel's usage is its judges' together, every sample
+        for model, i, o, c in store.db.execute(q, (run_id, member.spec, member.fingerprint)):
+            total = usage.setdefault(model, {}).setdefault(
+                "judge", {"input_tokens": 0, "output_tokens": 0, "cost_usd": None}
+            )
+            total["input_tokens"] += i
+            total["output_tokens"] += o
+            total["cost_usd"] = c if total["cost_usd"] is None else total["cost_usd"] + (c or 0.0)
     return usage
 
 
@@ -128,17 +137,17 @@ def build_summary(
                 k: _num(rec[k]) for k in ("failure_rate", "failed", "judged", "unscored")
             }
         pending = df.groupby("model")["status"].apply(lambda s: int((s == "pending").sum())).to_dict()
+        unjudged = df.groupby("model")["unjudged"].value_counts().to_dict() if "unjudged" in df.columns else {}
         for model, entry in models.items():
             entry["pending"] = pending.get(model, 0)
+            # responses unscored without a judge call, by reason (also inside `unscored`)
+            entry["unjudged"] = {code: int(unjudged.get((model, code), 0)) for code in UNJUDGED_REASONS}
             entry["usage"] = usage.get(model, {})
-    return {
-        "run_id": run_id,
-        "judge": judge.spec if judge else None,
-        "judge_prompts": judge.prompt_set if judge else None,
-        "judge_fingerprint": judge.fingerprint if judge else None,
-        "models": models,
-        **extra,
-    }
+    judged = judge.summary_fields() if judge else dict.fromkeys(("judge", "judge_prompts", "judge_fingerprint"))
+    summary = {"run_id": run_id, **judged, "models": models, **extra}
+    if judge is not None and judge.combined and not df.empty:
+        summary["panel"] = panel_summary(df)
+    return summary
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -158,16 +167,20 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     templates = sorted({t for m in summary["models"].values() for t in m.get("per_template", {})})
     lines += [
         "",
-        "| model | accuracy % | ± std | " + " | ".join(templates) + " | n | scored | unscored | errors | pending |",
-        "|---|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|",
+        "| model | accuracy % | ± std | errors as failures % | "
+        + " | ".join(templates)
+        + " | n | scored | unscored | cut off | no marker | errors | pending |",
+        "|---|---:|---:|---:|" + "---:|" * len(templates) + "---:|---:|---:|---:|---:|---:|---:|",
     ]
     ranked = sorted(summary["models"].items(), key=lambda kv: -(kv[1].get("accuracy") or -1))
     for model, m in ranked:
         per = [_fmt(m.get("per_template", {}).get(t, {}).get("accuracy")) for t in templates]
+        unjudged = m.get("unjudged", {})
         lines.append(
-            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | "
+            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | {_fmt(m.get('accuracy_incl_errors'))} | "
             + " | ".join(per)
-            + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
+            + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
+            f" | {unjudged.get('no_final_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
     cmd = summary.get("command", {})
     if cmd:
@@ -182,11 +195,55 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     lines += [
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
-        "Unscored verdicts are left out of the denominator and counted.",
+        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
+        "when no check is F and a verdict is missing, and unscored rows are left out of the denominator "
+        "and counted. Cut off = replies stopped by the token limit, no marker = reasoning-template replies "
+        "without their final-story line: both unscored without a judge call. Errors as failures = the same "
+        "accuracy with respondent errors counted as failed responses.",
     ]
+    if summary.get("panel"):
+        lines += ["", *panel_markdown(summary["panel"], summary.get("judge_samples", 1))]
     if summary.get("judge_check"):
         lines += ["", "## Judge self-test", "", *judge_check_markdown(summary["judge_check"])]
     return "\n".join(lines) + "\n"
+
+
+def panel_markdown(panel: dict[str, Any], samples: int) -> list[str]:
+    """report.md's judge-panel section: each judge's accuracy beside the panel's, agreement, flip rates."""
+    judges = [PANEL, *panel["judges"]]
+    lines = [
+        "## Judges",
+        "",
+        "Each check's verdict is the strict majority of the judges with a parseable verdict"
+        + (f", each judge's verdict the majority of its {samples} samples" if samples > 1 else "")
+        + "; a tie is unscored. Accuracy % by each judge alone, beside the panel's:",
+        "",
+        "| model | " + " | ".join(f"`{j}`" for j in judges) + " |",
+        "|---|" + "---:|" * len(judges),
+    ]
+    for model, by_judge in panel["accuracy"].items():
+        cells = [_fmt((by_judge.get(j) or {}).get("accuracy")) for j in judges]
+        lines.append(f"| `{model}` | " + " | ".join(cells) + " |")
+    if panel.get("agreement"):
+        lines += ["", "| agreement among judges | items | Fleiss' κ | Krippendorff's α | unanimous % |"]
+        lines.append("|---|---:|---:|---:|---:|")
+        for target, a in panel["agreement"].items():
+            lines.append(
+                f"| {target} | {a['items']} | {_fmt(a['fleiss_kappa'], 3)} | {_fmt(a['krippendorff_alpha'], 3)} "
+                f"| {_fmt(a['unanimous'])} |"
+            )
+    if panel.get("flip_rates"):
+        lines += ["", "| verdict flip rate % (samples disagree) | " + " | ".join(CHECKS) + " |"]
+        lines.append("|---|" + "---:|" * len(CHECKS))
+        for judge, by_check in panel["flip_rates"].items():
+            cells = [
+                f"{_fmt(by_check[c]['flip_rate'])} ({by_check[c]['flips']}/{by_check[c]['pairs']})"
+                if c in by_check
+                else "–"
+                for c in CHECKS
+            ]
+            lines.append(f"| `{judge}` | " + " | ".join(cells) + " |")
+    return lines
 
 
 def write_exports(
@@ -202,9 +259,19 @@ def write_exports(
     slim = []
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
-            handle.write(row.model_dump_json())
+            # one judge asked once writes the row exactly as before panels existed
+            handle.write(row.model_dump_json(exclude=None if row.member_verdicts else {"member_verdicts"}))
             handle.write("\n")
-            slim.append({"model": row.model, "template": row.template, "status": row.status, "verdicts": row.verdicts})
+            slim.append(
+                {
+                    "model": row.model,
+                    "template": row.template,
+                    "status": row.status,
+                    "verdicts": row.verdicts,
+                    "unjudged": row.unjudged,
+                    "member_verdicts": row.member_verdicts,
+                }
+            )
     summary = build_summary(store, run_id, slim, judge, extra)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices))

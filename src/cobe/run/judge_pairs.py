@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.results import Verdict
 from cobe.judge.checker import CheckResult, Judge, judge_settings
 from cobe.judge.checks import row_status
-from cobe.judge.prompt_sets import load_judge_prompts
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, load_judge_prompts
 from cobe.models.registry import get_provider
 from cobe.run.caller import Caller
 from cobe.run.scheduler import Scheduler
@@ -75,7 +75,7 @@ class JudgedItems(list):
 async def ajudge_responses(
     items: list[tuple[Scenario, str]],
     judge: str,
-    judge_prompts: str = "default",
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     store_path: str | Path = ":memory:",
     concurrency: int | None = None,
@@ -116,7 +116,7 @@ async def ajudge_responses(
 def judge_responses(
     items: list[tuple[Scenario, str]],
     judge: str,
-    judge_prompts: str = "default",
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     store_path: str | Path = ":memory:",
     concurrency: int | None = None,

@@ -26,7 +26,9 @@ class TokenBucket:
         amount = min(amount, self.capacity)  # a call bigger than a minute's budget still runs, alone
         async with self.lock:  # the lock keeps order: no small request starves a big one
             self._refill()
-            while self.level < amount:
+            # float rounding can leave the refilled level a hair under `amount`: a tolerance, not
+            # another sleep of 1e-14 s (which never ends under a frozen test clock)
+            while self.level < amount - 1e-9:
                 await asyncio.sleep((amount - self.level) / self.rate)
                 self._refill()
             self.level -= amount
@@ -45,6 +47,11 @@ class Limits:
         self.rpm = TokenBucket(rpm) if rpm else None
         self.tpm = TokenBucket(tpm) if tpm else None
         self.paused_until = 0.0  # monotonic time before which no new request starts
+        self.closed = False  # the provider refused the key: nothing more is sent to it
+
+    def close(self) -> None:
+        """Send nothing more through this lane (calls waiting for a slot give up instead of sending)."""
+        self.closed = True
 
     def pause(self, seconds: float) -> None:
         """The server asked us to wait (Retry-After): hold every new request of this provider."""

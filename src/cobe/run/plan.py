@@ -16,17 +16,18 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.judge.checker import judge_settings
-from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
+from cobe.judge.panel import self_preference_notices
+from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.baseline import bind_scenarios
 from cobe.models.registry import get_provider
 from cobe.prompts.completion import completion_messages
-from cobe.prompts.render import respondent_messages, select_templates
+from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
 from cobe.prompts.templates import Template
 from cobe.run.batch import check_batch_spec
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.cost import load_prices
+from cobe.run.judges import JudgePlan, plan_judges
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
@@ -53,30 +54,6 @@ class Item:
         return self.model, self.scenario.id, self.template.name
 
 
-@dataclass(frozen=True)
-class JudgeRef:
-    """Which judge's verdicts a run shows: its spec and its prompt set's name and fingerprint."""
-
-    spec: str
-    prompt_set: str
-    fingerprint: str
-
-
-@dataclass(frozen=True)
-class JudgePlan:
-    """The judge of a command: spec, prompt set, call settings (--judge-temperature applied) and batching."""
-
-    spec: str
-    prompts: JudgePromptSet
-    settings: GenerateConfig
-    batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
-
-    @property
-    def ref(self) -> JudgeRef:
-        """How the store and the exports name this judge."""
-        return JudgeRef(self.spec, self.prompts.name, self.prompts.fingerprint)
-
-
 @dataclass
 class RunPlan:
     """Everything one command will do, before anything is called."""
@@ -88,10 +65,10 @@ class RunPlan:
     scenario_json: list[str]  # each scenario as the store keeps it (and the data fingerprint hashes)
     templates: list[Template]
     items: list[Item]
-    skipped: dict[str, int]  # template → scenarios that lack the fields it needs
+    skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
     providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
     respondent: GenerateConfig | None  # None: judge only, no respondent call
-    judge: JudgePlan | None  # None: generate only
+    judge: JudgePlan | None  # None: generate only; one judge or a panel
     stored_config: dict[str, Any]  # the configuration as the store records it
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
@@ -114,25 +91,30 @@ class RunPlan:
 
 
 def load_scenarios(config: EvalConfig) -> list[Scenario]:
-    """The scenarios of `config.data`, cut to `config.limit`."""
+    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`."""
     from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
+    from cobe.dataset.sample import sample_scenarios
 
     scenarios = list(load_dataset(config.data).scenarios)
+    if config.sample:
+        scenarios = sample_scenarios(scenarios, config.sample, config.seed)
     return scenarios[: config.limit] if config.limit else scenarios
 
 
 def build_items(
     models: list[str], scenarios: list[Scenario], templates: list[Template], completion: Collection[str] = ()
 ) -> tuple[list[Item], dict[str, int]]:
-    """Every model × scenario × template whose prompt the scenario can fill, and per template the
-    number of scenarios skipped because they lack the fields it needs. Models in `completion` (base
-    models without a chat template) get each prompt in the plain completion format."""
+    """Every model × scenario × template, and per tier-1 template the scenarios without a query in its phrasing.
+
+    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
+    in `completion` (base models without a chat template) get each prompt in the plain completion format.
+    """
     chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
     skipped: dict[str, int] = {}
     for scenario in scenarios:
         for template in templates:
             messages = respondent_messages(scenario, template)
-            if messages is None:  # tiers 2-4 need intervention / original_condition
+            if messages is None:  # only a tier-1 phrasing the scenario does not have
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
                 chats.append((scenario, template, tuple(messages)))
@@ -145,13 +127,38 @@ def build_items(
 
 
 def skip_notice(skipped: dict[str, int]) -> list[str]:
-    """A line saying which templates skipped how many scenarios, if any did."""
+    """A line saying which phrasings skipped how many scenarios, if any did."""
     if not skipped:
         return []
     detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
     return [
-        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario lacks the fields "
-        f"the template needs (intervention, original_condition): {detail}"
+        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario has no query in that phrasing: {detail}"
+    ]
+
+
+def fallback_notice(scenarios: list[Scenario], templates: list[Template]) -> list[str]:
+    """A line saying which templates used their wording without the original condition, and how often."""
+    counts = {t.name: sum(uses_fallback(s, t) for s in scenarios) for t in templates}
+    used = {name: count for name, count in counts.items() if count}
+    if not used:
+        return []
+    detail = ", ".join(f"{name}: {count}" for name, count in used.items())
+    return [
+        f"{sum(used.values())} scenario × template pairs state the change without the original condition, "
+        f"which those scenarios do not give (the template's fallback wording): {detail}"
+    ]
+
+
+def reasoning_notice(providers: dict[str, Provider], models: list[str], respondent: GenerateConfig) -> list[str]:
+    """A line naming the respondents that cannot take --reasoning-effort, once per run."""
+    if respondent.reasoning_effort is None:
+        return []
+    without = [spec for spec in models if not providers[spec].reasoning]
+    if not without:
+        return []
+    return [
+        f"{', '.join(without)} {'has' if len(without) == 1 else 'have'} no reasoning-effort setting: "
+        f"--reasoning-effort {respondent.reasoning_effort} stays in the calls' keys and records but is not sent"
     ]
 
 
@@ -174,13 +181,35 @@ def _check_prices(config: EvalConfig, specs: list[str]) -> None:
         raise InputError(f"--max-cost: no price known for {', '.join(unknown)}; add it to a --prices FILE")
 
 
-def _judge(config: EvalConfig, prompts: JudgePromptSet, spec: str) -> JudgePlan:
-    settings = judge_settings(prompts, config.judge_temperature)
-    return JudgePlan(spec, prompts, settings, config.batch_poll if config.judge_batch else None)
+def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[JudgePlan, list[str]]:
+    """The judging plan of a config (one judge or a panel) and its notices: a temperature chosen for
+    --judge-samples, and every judge that grades a respondent of its own kind."""
+    specs = config.judge_specs
+    if config.judge_batch:
+        for spec in specs:
+            check_batch_spec(spec)
+    plan, notices = plan_judges(
+        specs,
+        load_judge_prompts(config.judge_prompts),
+        temperature=config.judge_temperature,
+        samples=config.judge_samples,
+        batch_poll_s=config.batch_poll if config.judge_batch else None,
+        show=show,
+    )
+    return plan, notices + self_preference_notices(specs, models)
 
 
 def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
     return ([SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []) + skip_notice(skipped)
+
+
+def respondent_settings(config: EvalConfig) -> GenerateConfig:
+    """The respondent's call settings: temperature, the resolved token limit and the reasoning effort."""
+    return GenerateConfig(
+        temperature=config.temperature,
+        max_tokens=config.respondent_max_tokens,
+        reasoning_effort=config.reasoning_effort,
+    )
 
 
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
@@ -189,27 +218,33 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
-    judge_spec = config.judge if with_judge else None
-    if judge_spec and config.judge_batch:
-        check_batch_spec(judge_spec)
+    judge, judge_notices = _judge(config, config.models) if with_judge else (None, [])
     scenarios = load_scenarios(config)
     if not scenarios:
         raise InputError(f"{config.data}: no scenarios to evaluate")
     templates = select_templates(config.templates, config.tier)
-    prompts = load_judge_prompts(config.judge_prompts) if judge_spec else None
-    specs = [*config.models, *([judge_spec] if judge_spec else [])]
+    specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
     providers = _providers(specs)
     bind_scenarios(providers.values(), scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
     items, skipped = build_items(config.models, scenarios, templates, completion)
     if not items:
-        raise InputError("no scenario can fill the chosen templates (tiers 2-4 need intervention fields)")
+        raise InputError("no scenario has a query in the chosen phrasings")
+    respondent = respondent_settings(config)
+    for spec in config.models:
+        providers[spec].check_config(respondent)
     scenario_json = [s.model_dump_json() for s in scenarios]
     stored = config.stored() | {
         "data_fingerprint": data_fingerprint(scenario_json),
         "template_names": [t.name for t in templates],
     }
+    notices = (
+        _notices(specs, skipped)
+        + fallback_notice(scenarios, templates)
+        + reasoning_notice(providers, config.models, respondent)
+        + judge_notices
+    )
     return RunPlan(
         command=command,
         config=config,
@@ -220,15 +255,24 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         items=items,
         skipped=skipped,
         providers=providers,
-        respondent=GenerateConfig(temperature=config.temperature, max_tokens=config.max_tokens),
-        judge=_judge(config, prompts, judge_spec) if judge_spec and prompts else None,
+        respondent=respondent,
+        judge=judge,
         stored_config=stored,
-        notices=_notices(specs, skipped),
+        notices=notices,
     )
 
 
-def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, options: dict[str, Any]) -> RunPlan:
-    """The plan of `judge`: the stored run's items, judged by `judge`; `options` are EvalConfig fields."""
+def plan_rejudge(
+    store: Store,
+    run_dir: Path,
+    judge: str | list[str],
+    judge_prompts: str,
+    options: dict[str, Any],
+    *,
+    show: bool = True,
+) -> RunPlan:
+    """The plan of `judge`: the stored run's items, judged by `judge` (one spec or a panel's); `options` are
+    EvalConfig fields. With `show=False` the run's exports keep showing the judge they showed."""
     row = store.latest_run()
     if row is None:
         raise InputError(f"{run_dir}: the store holds no run")
@@ -240,11 +284,9 @@ def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, op
         models=stored["models"],
         data=stored["data"],
     )
-    if config.judge_batch:
-        check_batch_spec(judge)
-    _check_prices(config, [judge])
-    prompts = load_judge_prompts(judge_prompts)
-    providers = _providers([judge])
+    judging, judge_notices = _judge(config, stored["models"], show)
+    _check_prices(config, config.judge_specs)
+    providers = _providers(config.judge_specs)
     scenario_json = store.scenarios(row["id"])
     scenarios = [Scenario.model_validate_json(doc) for doc in scenario_json]
     templates = select_templates(stored["template_names"])
@@ -260,8 +302,8 @@ def plan_rejudge(store: Store, run_dir: Path, judge: str, judge_prompts: str, op
         skipped=skipped,
         providers=providers,
         respondent=None,
-        judge=_judge(config, prompts, judge),
+        judge=judging,
         stored_config=stored,
-        notices=_notices([*stored["models"], judge], skipped),
+        notices=_notices([*stored["models"], *config.judge_specs], skipped) + judge_notices,
         run_id=row["id"],
     )

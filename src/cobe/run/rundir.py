@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.lock import lock_holder
 from cobe.core.sqlite import UnusableDatabase
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
@@ -53,7 +54,8 @@ def data_slug(data: str) -> str:
 
 
 def default_run_dir(config: EvalConfig) -> Path:
-    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N]`: the same command finds the same dir."""
+    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N][__sample-N-seed-S][__effort-E]`: the same
+    command finds the same dir."""
     parts = ["+".join(m.replace("/", "_") for m in config.models), data_slug(config.data)]
     if config.templates:
         parts.append("tpl-" + "-".join(config.templates))
@@ -61,6 +63,10 @@ def default_run_dir(config: EvalConfig) -> Path:
         parts.append(f"tier-{config.tier}")
     if config.limit is not None:
         parts.append(f"limit-{config.limit}")
+    if config.sample is not None:
+        parts.append(f"sample-{config.sample}-seed-{config.seed}")
+    if config.reasoning_effort is not None:
+        parts.append(f"effort-{config.reasoning_effort}")
     return config.runs_root / "__".join(slug(p) for p in parts)
 
 
@@ -165,6 +171,12 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
             db.close()
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"
+        holder = lock_holder(path)
+        if holder is not None:  # a command is at work here now, whatever the store says
+            entry["state"] = "running"
+            entry["held_by"] = holder
+        elif entry["state"] == "running":  # said running, but nobody holds the lock: killed
+            entry["state"] = "interrupted"
         summary = path / "summary.json"
         if summary.is_file():
             try:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
+from cobe.core.secrets import scrub
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.run.limits import Limits
 
@@ -14,12 +16,41 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 
+#: the longest single wait a server's Retry-After may impose before the call is given up (--max-retry-wait)
+MAX_RETRY_WAIT_S = 120.0
+
+
 def describe(exc: BaseException) -> str:
-    """An exception as one short line for the store and the summary."""
+    """An exception as one short line for the store and the summary, with every secret scrubbed out."""
     if isinstance(exc, TimeoutError):
         return "timeout"
     text = " ".join(str(exc).split()) or type(exc).__name__
-    return f"{type(exc).__name__}: {text[:300]}"
+    return scrub(f"{type(exc).__name__}: {text[:300]}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one call ended: its output, or the error line once retries are spent (or not worth spending)."""
+
+    output: ModelOutput | None
+    error: str | None = None
+    attempts: int = 1
+    refused: bool = False  # the server refused the credentials (401/403): not retried
+    closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
+
+
+class _LaneClosed(Exception):
+    """The lane closed while a call waited for its slot: the call is not sent."""
+
+
+class _WaitTooLong(Exception):
+    """A Retry-After beyond --max-retry-wait: the call is recorded as rate-limited instead of waiting."""
+
+    def __init__(self, asked: float, cap: float, cause: BaseException) -> None:
+        super().__init__(
+            f"rate-limited: the server asked to wait {asked:.0f} s, more than --max-retry-wait {cap:g} s; "
+            f"run again later to resume ({describe(cause)})"
+        )
 
 
 class Scheduler:
@@ -35,12 +66,14 @@ class Scheduler:
         max_retries: int = 6,
         backoff: float = 1.0,
         backoff_max: float = 60.0,
+        max_retry_wait: float = MAX_RETRY_WAIT_S,
     ) -> None:
         self.concurrency = concurrency
         self.rpm, self.tpm = rpm, tpm
         self.timeout = timeout
         self.max_retries = max(0, int(max_retries))
         self.backoff, self.backoff_max = backoff, backoff_max
+        self.max_retry_wait = max_retry_wait
         self.lanes: dict[str, Limits] = {}
         self.retries = 0  # attempts beyond the first, over all calls
 
@@ -63,6 +96,8 @@ class Scheduler:
     ) -> ModelOutput:
         async with lane.semaphore:  # held for the request only, never during a backoff sleep
             await lane.admit(tokens)
+            if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
+                raise _LaneClosed
             if self.timeout:
                 async with asyncio.timeout(self.timeout):
                     return await provider.generate(messages, config, scenario=scenario)
@@ -75,15 +110,22 @@ class Scheduler:
         config: GenerateConfig,
         scenario: Scenario | None = None,
         tokens: int = 0,
-    ) -> tuple[ModelOutput | None, str | None, int]:
-        """(output, None, attempts) on success, (None, error line, attempts) once retries are spent."""
+    ) -> Outcome:
+        """The call's Outcome: output on success, else the error line once retries are spent."""
         lane = self.limits(provider)
         try:  # fast path: most calls succeed first time, so tenacity is set up only after a failure
-            return await self._attempt(provider, lane, messages, config, scenario, tokens), None, 1
+            return Outcome(await self._attempt(provider, lane, messages, config, scenario, tokens))
+        except _LaneClosed:
+            return Outcome(None, None, 0, closed=True)
         except Exception as exc:  # noqa: BLE001 - every provider error becomes a recorded call error
+            if provider.refused(exc):
+                return Outcome(None, describe(exc), 1, refused=True)
             if not self._retryable(provider, exc) or self.max_retries == 0:
-                return None, describe(exc), 1
-            self._note_retry_after(provider, lane, exc)
+                return Outcome(None, describe(exc), 1)
+            try:
+                self._note_retry_after(provider, lane, exc)
+            except _WaitTooLong as too_long:
+                return Outcome(None, str(too_long), 1)
             first = exc
         base_wait = wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff)
 
@@ -106,24 +148,33 @@ class Scheduler:
                 with attempt:
                     attempts += 1
                     self.retries += 1
-                    output = await self._attempt(provider, lane, messages, config, scenario, tokens)
-            return output, None, attempts
+                    try:
+                        output = await self._attempt(provider, lane, messages, config, scenario, tokens)
+                    except Exception as exc:
+                        if self._retryable(provider, exc):
+                            self._note_retry_after(provider, lane, exc)  # raises _WaitTooLong past the cap
+                        raise
+            return Outcome(output, None, attempts)
+        except _LaneClosed:
+            self.retries -= 1  # counted as it began, but nothing was sent
+            return Outcome(None, None, attempts - 1, closed=True)
+        except _WaitTooLong as too_long:
+            return Outcome(None, str(too_long), attempts)
         except Exception as exc:  # noqa: BLE001
-            return None, describe(exc), attempts
+            return Outcome(None, describe(exc), attempts, refused=provider.refused(exc))
 
     @staticmethod
     def _retryable(provider: Provider, exc: BaseException) -> bool:
         return isinstance(exc, TimeoutError) or provider.should_retry(exc)
 
     def _retryable_noted(self, provider: Provider, lane: Limits, exc: BaseException) -> bool:
-        ok = self._retryable(provider, exc)
-        if ok:
-            self._note_retry_after(provider, lane, exc)
-        return ok
+        return not isinstance(exc, (_WaitTooLong, _LaneClosed)) and self._retryable(provider, exc)
 
-    @staticmethod
-    def _note_retry_after(provider: Provider, lane: Limits, exc: BaseException) -> None:
-        # a 429 with Retry-After pauses the whole provider, not only the call that got it
+    def _note_retry_after(self, provider: Provider, lane: Limits, exc: BaseException) -> None:
+        # a 429 with Retry-After pauses the whole provider, not only the call that got it; a wait
+        # beyond the cap gives the call up instead (it is redone on resume), and pauses nothing
         asked = provider.retry_after(exc)
+        if asked and asked > self.max_retry_wait:
+            raise _WaitTooLong(asked, self.max_retry_wait, exc) from exc
         if asked:
             lane.pause(asked)

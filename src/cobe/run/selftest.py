@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,12 +19,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
 from cobe.dataset.sample import sample_scenarios
-from cobe.judge.checker import CheckResult, Judge, judge_settings
-from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
-from cobe.models.base import GenerateConfig, Provider
+from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.panel import JudgePanel, split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
+from cobe.models.base import Provider
 from cobe.models.baseline import BaselineProvider
 from cobe.models.registry import get_provider
 from cobe.run.caller import Caller
+from cobe.run.judges import JudgePlan, plan_judges
 from cobe.run.scheduler import Scheduler
 from cobe.run.store import STORE_NAME
 from cobe.score.selftest import SelfTest, probe_check, self_test_verdict
@@ -145,26 +148,38 @@ async def self_test(
 
 async def run_self_test(
     caller: Caller,
-    provider: Provider,
-    prompts: JudgePromptSet,
-    settings: GenerateConfig,
+    judging: JudgePlan,
+    providers: Mapping[str, Provider],
     scenarios: list[Scenario],
     *,
     data: str,
     n: int = DEFAULT_N,
     seed: int = 0,
 ) -> SelfTest:
-    """The self-test of one judge through `caller`; give it a caller of its own (it may share a run's
+    """The self-test of a command's judging (one judge, or a panel whose strict majority is tested, each
+    member asked `samples` times) through `caller`; give it a caller of its own (it may share a run's
     store and scheduler) to keep its calls out of a run's judge counts."""
-    judge = Judge(caller, provider, prompts, settings)
+    members = [Judge(caller, providers[m.spec], m.prompts, m.settings) for m in judging.members]
+    panel = JudgePanel(members, judging.samples)
     stats = caller.stats["judge"]
     made, cached = stats.calls_made, stats.calls_cached
-    concurrency = 2 * caller.scheduler.limits(provider).concurrency
+    concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in members)
     result = await self_test(
-        judge, scenarios, judge_name=provider.spec, prompts=prompts, data=data, n=n, seed=seed, concurrency=concurrency
+        panel,
+        scenarios,
+        judge_name=judging.spec,
+        prompts=judging.prompts,
+        data=data,
+        n=n,
+        seed=seed,
+        concurrency=concurrency,
     )
     return result.model_copy(
-        update={"calls_made": stats.calls_made - made, "calls_cached": stats.calls_cached - cached}
+        update={
+            "samples": judging.samples,
+            "calls_made": stats.calls_made - made,
+            "calls_cached": stats.calls_cached - cached,
+        }
     )
 
 
@@ -175,48 +190,57 @@ def default_store() -> Path:
 
 
 async def ajudge_check(
-    judge: str,
-    judge_prompts: str = "default",
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     data: str = "builtin:starter",
     *,
     n: int = DEFAULT_N,
     seed: int = 0,
     run_dir: str | Path | None = None,
     temperature: float | None = None,
+    samples: int = 1,
     **scheduler_options: Any,
 ) -> SelfTest:
     """Async form of `judge_check`."""
     from cobe.dataset.loaders import load_dataset
     from cobe.run.rundir import open_run_store
 
+    specs = split_specs([judge] if isinstance(judge, str) else judge)
+    if not specs:
+        raise InputError("--judge: expected at least one judge model spec")
     prompts = load_judge_prompts(judge_prompts)
+    judging, _ = plan_judges(specs, prompts, temperature=temperature, samples=samples, batch_poll_s=None)
     scenarios = list(load_dataset(data).scenarios)
     select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
-    provider = get_provider(judge)
-    path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
-    store, _ = open_run_store(path.parent, force_new=False)
-    caller = Caller(store, Scheduler(**scheduler_options))
+    providers: dict[str, Provider] = {}
     try:
-        return await run_self_test(
-            caller, provider, prompts, judge_settings(prompts, temperature), scenarios, data=data, n=n, seed=seed
-        )
+        for spec in specs:
+            providers[spec] = get_provider(spec)
+        path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
+        store, _ = open_run_store(path.parent, force_new=False)
+        try:
+            caller = Caller(store, Scheduler(**scheduler_options))
+            return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+        finally:
+            store.close()
     finally:
-        await provider.aclose()
-        store.close()
+        await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
 
 def judge_check(
-    judge: str,
-    judge_prompts: str = "default",
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     data: str = "builtin:starter",
     *,
     n: int = DEFAULT_N,
     seed: int = 0,
     run_dir: str | Path | None = None,
     temperature: float | None = None,
+    samples: int = 1,
     **scheduler_options: Any,
 ) -> SelfTest:
-    """Self-test a judge on `n` scenarios of `data`: judge calls only, cached in `run_dir`'s store or a cache dir."""
+    """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
+    only, cached in `run_dir`'s store or a cache dir."""
     return asyncio.run(
         ajudge_check(
             judge,
@@ -226,6 +250,7 @@ def judge_check(
             seed=seed,
             run_dir=run_dir,
             temperature=temperature,
+            samples=samples,
             **scheduler_options,
         )
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.core.sqlite import Migration, migrations_in, open_database, write_transaction
+from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
@@ -32,7 +32,8 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if str(path) != MEMORY:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(f"{self.path.parent}: cannot create the run directory ({exc.strerror})") from exc
         # an empty, unreadable or damaged file raises UnusableDatabase and is left as it is:
@@ -134,12 +135,14 @@ class Store:
         with write_transaction(self.db):
             self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
 
-    def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str) -> None:
-        """Remember which judge's verdicts the exports of this run show."""
+    def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str, members: str | None = None) -> None:
+        """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
+        samples as JSON; None for one judge asked once)."""
         with write_transaction(self.db):
             self.db.execute(
-                "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, updated = ? WHERE id = ?",
-                (judge, prompts, fingerprint, now(), run_id),
+                "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, judge_members = ?, updated = ?"
+                " WHERE id = ?",
+                (judge, prompts, fingerprint, members, now(), run_id),
             )
 
     # ---- scenarios ----------------------------------------------------------------------
@@ -167,11 +170,12 @@ class Store:
         with write_transaction(self.db):
             cur = self.db.execute(
                 "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
-                " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model, :scenario_id, :template,"
-                " :call_key, :prompt, :text, :error, :input_tokens, :output_tokens, :cost_usd, :created)"
+                " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
+                " :scenario_id, :template, :call_key, :prompt, :text, :error, :finish_reason, :input_tokens,"
+                " :output_tokens, :cost_usd, :created)"
                 " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
                 " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
-                " input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+                " finish_reason = excluded.finish_reason, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
                 " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
                 row,
             )
@@ -180,23 +184,35 @@ class Store:
 
     # ---- verdicts -----------------------------------------------------------------------
     def verdicts(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str], sqlite3.Row]:
-        """The verdicts of one judge + prompt set in a run, by (response_id, check)."""
+        """The first-ask verdicts (sample 0) of one judge + prompt set in a run, by (response_id, check)."""
         rows = self.db.execute(
-            "SELECT * FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            "SELECT * FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ? AND sample = 0",
             (run_id, judge, fingerprint),
         )
         return {(r["response_id"], r["check_name"]): r for r in rows}
 
+    def verdict_samples(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str, int], sqlite3.Row]:
+        """Every verdict of one judge + prompt set in a run, by (response_id, check, sample), each with the
+        `temperature` it was asked at."""
+        rows = self.db.execute(
+            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            " WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            (run_id, judge, fingerprint),
+        )
+        return {(r["response_id"], r["check_name"], r["sample"]): r for r in rows}
+
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
-        """Insert or replace the checks of one response in one transaction (their calls are already committed)."""
+        """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
+        already committed."""
         with write_transaction(self.db):
             self.db.executemany(
                 "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
-                " check_name, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
+                " check_name, sample, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
                 " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :response_id, :judge,"
-                " :prompt_set, :prompt_fingerprint, :check_name, :verdict, :raw, :p_true, :unscored_reason,"
-                " :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd, :created)",
-                rows,
+                " :prompt_set, :prompt_fingerprint, :check_name, :sample, :verdict, :raw, :p_true,"
+                " :unscored_reason, :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd,"
+                " :created)",
+                [{"sample": 0} | row for row in rows],
             )
 
     # ---- sessions (one per command) ----------------------------------------------------

@@ -1,7 +1,9 @@
 """The paper's accuracy: mean over phrasings of (passes / scored) ± sample std across phrasings.
 
 Every breakdown (by domain, graph type, failure mode, tag, tier …) is the same function applied
-over a metadata key, so the arithmetic exists exactly once.
+over a metadata key, so the arithmetic exists exactly once. Beside the headline, which leaves
+respondent errors out as the paper does, `accuracy_incl_errors` counts them as failures, so a
+model that errors often cannot look better for it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ from cobe.judge.checks import CHECK_LABELS
 
 #: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
 PHRASING = "template"
+#: the paper's Fig. 6 error types, in its order: (code, label, kind, key). E1-E3 are the judge
+#: checks (the share of a check's verdicts that are F); E4 and E5 are the failure rates of the
+#: responses to scenarios tagged numeric / latent (the share of scored responses that failed).
+ERROR_TYPES: tuple[tuple[str, str, str, str], ...] = (
+    ("E1", "E1 upstream (preserve)", "check", "preserve"),
+    ("E2", "E2 downstream (change)", "check", "change"),
+    ("E3", "E3 connectors", "check", "connectors"),
+    ("E4", "E4 numeric", "tag", "numeric"),
+    ("E5", "E5 latent factors", "tag", "latent"),
+)
 
 
 def mean_and_std(per_phrasing_pct: Sequence[float]) -> tuple[float, float]:
@@ -47,6 +59,8 @@ def _per_phrasing(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         errors=("status", lambda s: int((s == "error").sum())),
     ).reset_index()
     table["accuracy"] = np.where(table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan)
+    attempted = table["scored"] + table["errors"]  # errors counted as failures
+    table["accuracy_incl_errors"] = np.where(attempted > 0, 100.0 * table["passes"] / attempted.clip(lower=1), np.nan)
     return table
 
 
@@ -54,23 +68,32 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Per group: accuracy (%) = mean over phrasings of passes/scored, std (ddof=1), and the counts.
 
     Phrasings with nothing scored are left out of the mean and counted in `phrasings_empty`.
+    `accuracy_incl_errors` / `std_incl_errors`: the same with respondent errors counted as failures
+    (passes / (scored + errors) per phrasing).
     """
     keys = list(by)
     if df.empty:
         return pd.DataFrame(
-            columns=keys + ["accuracy", "std", "phrasings", "n", "scored", "passes", "unscored", "errors"]
+            columns=keys
+            + ["accuracy", "std", "accuracy_incl_errors", "std_incl_errors", "phrasings"]
+            + ["n", "scored", "passes", "unscored", "errors"]
         )
     per = _per_phrasing(df, keys)
     out = []
     for group, part in per.groupby(keys, sort=True, dropna=False):
         values = part["accuracy"].dropna().tolist()
         mean, std = mean_and_std(values)
+        # nothing judged yet (a generate-only run): no accuracy of either kind, errors or not
+        judged = part["scored"].sum() > 0
+        mean_err, std_err = mean_and_std(part["accuracy_incl_errors"].dropna().tolist() if judged else [])
         group = group if isinstance(group, tuple) else (group,)
         out.append(
             {
                 **dict(zip(keys, group)),
                 "accuracy": mean,
                 "std": std,
+                "accuracy_incl_errors": mean_err,
+                "std_incl_errors": std_err,
                 "phrasings": len(values),
                 "phrasings_empty": int(part["accuracy"].isna().sum()),
                 "n": int(part["n"].sum()),
@@ -119,3 +142,37 @@ def check_failure_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.
                 }
             )
     return pd.DataFrame(records)
+
+
+def error_type_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """The paper's Fig. 6: E1-E3 the failure rate of each judge check, E4-E5 the failure rate of the
+    responses to scenarios tagged numeric / latent (failed / scored, unscored and errors left out)."""
+    keys = list(by)
+    columns = [*keys, "error", "error_label", "failed", "counted", "failure_rate"]
+    if df.empty:
+        return pd.DataFrame(columns=columns)
+    tagged = (
+        df["tags"].map(lambda t: set(t or [])) if "tags" in df.columns else pd.Series([set()] * len(df), index=df.index)
+    )
+    records = []
+    for group, part in df.groupby(keys, sort=True, dropna=False):
+        group = group if isinstance(group, tuple) else (group,)
+        checks = {rec["check"]: rec for rec in check_failure_rates(part, by=keys).to_dict("records")}
+        for code, label, kind, key in ERROR_TYPES:
+            if kind == "check":
+                failed, counted = int(checks[key]["failed"]), int(checks[key]["judged"])
+            else:
+                inside = part[tagged.loc[part.index].map(lambda tags, key=key: key in tags)]
+                failed, counted = int(inside["status"].eq("failed").sum()), int(inside["scored"].sum())
+            rate = 100.0 * failed / counted if counted else float("nan")
+            records.append(
+                {
+                    **dict(zip(keys, group)),
+                    "error": code,
+                    "error_label": label,
+                    "failed": failed,
+                    "counted": counted,
+                    "failure_rate": rate,
+                }
+            )
+    return pd.DataFrame(records, columns=columns)

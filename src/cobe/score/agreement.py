@@ -3,9 +3,11 @@
 Policies, stated once:
 - Raters answer "Does the rewrite satisfy the criterion / pass?": Yes = pass, No = fail
   (`RATER_ANSWER_FAILS`). "Other" (unsure, not applicable) and missing answers abstain.
-- The human label of an item is the majority among its Yes/No answers; a tie, including an item
-  where everyone abstained, has no majority (None). Such items are counted and reported, never
-  broken by a coin or by the judge.
+- The human label of an item is an absolute majority of its panel (App. D.4.1): more than half of
+  the raters gave the same Yes/No answer, so two matching votes of three. An abstention ("Other",
+  blank, not yet answered) is a vote for neither side: Yes/Yes/Other is Yes, but Yes/No/Other and
+  Yes/Other/Other have no majority (None). Such items are counted and listed, never broken by a
+  coin or by the judge.
 - A statistic that is undefined for the data (precision with no predicted failure, kappa with
   one class only) is None, not 0.
 """
@@ -13,7 +15,7 @@ Policies, stated once:
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -80,12 +82,17 @@ def _rater_label(label: str | None) -> str | None:
 
 
 def majority_label(labels: Sequence[str | None]) -> str | None:
-    """The majority of the Yes/No answers; None on a tie (no majority). 'Other' and missing abstain."""
+    """'Yes' or 'No' when more than half of the panel (all of `labels`) chose it; None otherwise.
+
+    `labels` holds one entry per rater, abstentions included, so 'Other' and missing answers
+    count towards the panel but for neither side.
+    """
     counts = Counter(label for label in map(_rater_label, labels) if label is not None)
-    yes, no = counts["Yes"], counts["No"]
-    if yes == no:
-        return None
-    return "Yes" if yes > no else "No"
+    needed = len(labels) // 2 + 1
+    for answer in ("Yes", "No"):
+        if counts[answer] >= needed:
+            return answer
+    return None
 
 
 def human_fail(labels: Sequence[str | None]) -> bool | None:
@@ -102,10 +109,17 @@ def _units(table: Sequence[Sequence[Hashable | None]]) -> list[list[Hashable]]:
     return [[value for value in row if not _is_missing(value)] for row in table]
 
 
+def _answered_column(table: Sequence[Sequence[Hashable | None]], column: int) -> bool:
+    return any(column < len(row) and not _is_missing(row[column]) for row in table)
+
+
 def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
     """Fleiss' kappa over items × raters labels; items missing any rating are left out (Fleiss needs equal counts)."""
     from statsmodels.stats.inter_rater import fleiss_kappa as _fleiss
 
+    # a rater of the panel who has answered nothing yet would otherwise leave every item incomplete
+    answered = [c for c in range(max((len(row) for row in table), default=0)) if _answered_column(table, c)]
+    table = [[row[c] for c in answered if c < len(row)] for row in table]
     complete = [row for row, kept in zip(table, _units(table)) if len(kept) == len(row) and len(row) >= 2]
     if not complete:
         return None
@@ -121,25 +135,25 @@ def fleiss_kappa(table: Sequence[Sequence[Hashable | None]]) -> float | None:
 
 
 def krippendorff_alpha(table: Sequence[Sequence[Hashable | None]]) -> float | None:
-    """Krippendorff's alpha for nominal labels over items × raters, missing values allowed."""
-    coincidences: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)
-    for values in _units(table):
-        m = len(values)
-        if m < 2:
-            continue  # a unit with one value has no pair to agree or disagree
-        for i, a in enumerate(values):
-            for j, b in enumerate(values):
-                if i != j:
-                    coincidences[(a, b)] += 1 / (m - 1)
-    marginals: defaultdict[Hashable, float] = defaultdict(float)
-    for (a, _), weight in coincidences.items():
-        marginals[a] += weight
-    n = sum(marginals.values())
-    observed = sum(weight for (a, b), weight in coincidences.items() if a != b)
-    expected = sum(marginals[a] * marginals[b] for a in marginals for b in marginals if a != b)
-    if n <= 1 or expected == 0:
-        return None  # a single value in all the data: disagreement is undefined
-    return 1 - (n - 1) * observed / expected
+    """Krippendorff's alpha for nominal labels over items × raters, missing values allowed (the
+    `krippendorff` package); None where it is undefined (one value in all the data, no item rated twice)."""
+    import krippendorff
+
+    units = _units(table)
+    categories = sorted({value for values in units for value in values}, key=str)
+    if len(categories) < 2 or not any(len(values) >= 2 for values in units):
+        return None
+    index = {category: float(i) for i, category in enumerate(categories)}
+    raters = max(len(row) for row in table)
+    # the package reads raters × units, one number per value, NaN where a rater gave none
+    data = np.full((raters, len(table)), np.nan)
+    for unit, row in enumerate(table):
+        for rater, value in enumerate(row):
+            if not _is_missing(value):
+                data[rater, unit] = index[value]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = float(krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+    return None if math.isnan(value) else value
 
 
 def bootstrap_ci(

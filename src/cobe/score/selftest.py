@@ -45,9 +45,10 @@ class ProbeCheck(BaseModel):
 class SelfTest(BaseModel):
     """A judge's self-test: per probe × check, the share of expected verdicts with its interval, and a verdict."""
 
-    judge: str
+    judge: str  # the judge's spec, or a panel's name (its strict majority is what was tested)
     judge_prompts: str
     prompt_fingerprint: str = ""
+    samples: int = 1  # times each judge was asked each check (the majority of its samples counts)
     data: str
     scenarios: list[str] = Field(default_factory=list)
     seed: int = 0
@@ -58,10 +59,16 @@ class SelfTest(BaseModel):
     calls_made: int = 0
     calls_cached: int = 0
 
+    @property
+    def asked_as(self) -> str:
+        """'(prompts paper)', with the samples per check when there were several."""
+        samples = f", {self.samples} samples per check" if self.samples > 1 else ""
+        return f"(prompts {self.judge_prompts}{samples})"
+
     def lines(self) -> list[str]:
         """The result as plain text lines: one per probe × check, then the verdict."""
         out = [
-            f"Judge self-test of {self.judge} (prompts {self.judge_prompts}) on {len(self.scenarios)} scenarios of "
+            f"Judge self-test of {self.judge} {self.asked_as} on {len(self.scenarios)} scenarios of "
             f"{self.data}: share of expected verdicts, {self.level:.0%} exact CI"
         ]
         for row in self.checks:
@@ -174,7 +181,7 @@ def judge_check_markdown(data: SelfTest | dict) -> list[str]:
     """The self-test as Markdown lines: what was probed, a table per probe × check, the verdict."""
     test = data if isinstance(data, SelfTest) else SelfTest.model_validate(data)
     lines = [
-        f"Judge `{test.judge}` (prompts {test.judge_prompts}) on {len(test.scenarios)} scenarios of "
+        f"Judge `{test.judge}` {test.asked_as} on {len(test.scenarios)} scenarios of "
         f"`{test.data}` (seed {test.seed}); judge calls only: {test.calls_made} made, {test.calls_cached} "
         "from the store.",
         "",

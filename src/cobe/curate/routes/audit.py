@@ -35,17 +35,30 @@ def audit_page(request: Request, site: Site, project: ProjectDep, auth: ExpertAu
             "person": auth.principal,
             "csrf": auth.csrf,
             "items": audit.audit_items(project, audit_id),
+            "questions": audit.QUESTIONS,
+            "diversity_question": audit.DIVERSITY_QUESTION,
+            # what was saved before is shown again, so saving twice never loses an answer
+            "saved": audit.saved_answers(project, audit_id, auth.principal.name),
         },
     )
 
 
 @router.post("/audit", response_class=HTMLResponse)
 def audit_post(request: Request, site: Site, project: ProjectDep, auth: ExpertAuth, form: Posted) -> Response:
-    """Store the expert's ratings of every sampled item and of the whole sample."""
+    """Store the expert's answers on every sampled item and on the whole sample; blanks stay unanswered."""
     audit_id = expert_audit(auth.principal)
-    name = auth.principal.name
-    for item in audit.audit_items(project, audit_id):
-        scores = {scale: form.get(f"{scale}_{item.id}") for scale in audit.SCALES}
-        audit.rate_item(project, audit_id, name, item.id, scores, where=f"item {item.id}")
-    audit.rate_sample(project, audit_id, name, form.get("diversity"), form.get("feedback"))
-    return site.message(request, "Thank you", "Your ratings are saved.")
+    answers = {
+        item.id: {scale: form.get(f"{scale}_{item.id}") for scale in audit.SCALES}
+        for item in audit.audit_items(project, audit_id)
+    }
+    unanswered, asked = audit.save_form(
+        project, audit_id, auth.principal.name, answers, form.get("diversity"), form.get("feedback")
+    )
+    if unanswered:
+        return site.message(
+            request,
+            "Saved, not finished",
+            f"Your answers are saved. {unanswered} of {asked} questions are still unanswered; they are kept "
+            "as unanswered, not as a score. Open your link again to answer them.",
+        )
+    return site.message(request, "Thank you", f"All {asked} answers are saved.")

@@ -1,0 +1,64 @@
+"""`cobe export`: a run in another project's format (inspect log, Hugging Face dataset, Every Eval Ever, DPO pairs)."""
+
+from __future__ import annotations
+
+import click
+
+from cobe.core.errors import InputError
+
+FORMATS = ("inspect", "hf", "eee", "preference")
+
+
+@click.command("export")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("out", type=click.Path())
+@click.option(
+    "--to",
+    "fmt",
+    required=True,
+    type=click.Choice(FORMATS),
+    help="inspect: an inspect_ai log (OUT.eval or OUT.json); hf: a dataset folder (Parquet details, results "
+    "JSON, card); eee: Every Eval Ever records under OUT/data/; preference: chosen/rejected pairs (OUT.jsonl).",
+)
+@click.option("--model", default=None, help="With --to inspect: the model to export, when the run holds several.")
+@click.option(
+    "--organization",
+    default="unknown",
+    show_default=True,
+    help="With --to eee: who ran the evaluation (source_organization_name).",
+)
+def export_cmd(runs: tuple[str, ...], out: str, fmt: str, model: str | None, organization: str) -> None:
+    """Export RUN (a run directory) to OUT in another project's format.
+
+    --to preference takes several runs: pairs compare responses of every model and run given.
+    """
+    if fmt != "preference" and len(runs) != 1:
+        raise InputError(f"--to {fmt} exports one run; got {len(runs)} ({', '.join(runs)})")
+    if fmt == "inspect":
+        from cobe.integrations.inspect_log import export_inspect
+
+        path = export_inspect(runs[0], out, model=model)
+        click.echo(f"Wrote {path}; open it with `inspect view --log-dir {path.parent}`")
+    elif fmt == "hf":
+        from cobe.integrations.hf import export_hf
+
+        hf = export_hf(runs[0], out)
+        click.echo(f"Wrote {hf.rows} responses to {hf.out}: {', '.join(str(f.relative_to(hf.out)) for f in hf.files)}")
+    elif fmt == "eee":
+        from cobe.integrations.eee import export_eee
+
+        eee = export_eee(runs[0], out, organization=organization)
+        click.echo(f"Wrote {len(eee.files)} files under {eee.out / 'data'}")
+        if eee.validated:
+            click.echo("validated with every-eval-ever's validator")
+        else:
+            click.echo(
+                "note: not validated: the every-eval-ever package is not installed "
+                "(pip install 'cobe[eee]'; it needs Python 3.12 or later)",
+                err=True,
+            )
+    else:
+        from cobe.integrations.preference import export_preference
+
+        pairs = export_preference(runs, out)
+        click.echo(f"Wrote {pairs.pairs} preference pairs from {pairs.queries} queries to {pairs.out}")

@@ -1,0 +1,105 @@
+"""`cobe prompts show`: print exactly what a respondent or a judge receives for one scenario."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from cobe.judge.checks import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+
+
+@click.group("prompts")
+def prompts() -> None:
+    """Look at the prompts respondents and judges are sent."""
+
+
+@prompts.command("show")
+@click.option(
+    "--data",
+    envvar="COBE_DATA",
+    default="builtin:starter",
+    show_default=True,
+    metavar="SOURCE",
+    help="Dataset: a file in any official shape, or builtin:NAME.",
+)
+@click.option("--id", "scenario_id", required=True, metavar="ID", help="The scenario, e.g. 115v3.")
+@click.option(
+    "--template", metavar="NAME", help="Show what the respondent receives under this template (A-C, D-G, H1, H2)."
+)
+@click.option("--response", metavar="TEXT", help="Show what the judge receives for this reply.")
+@click.option(
+    "--response-file",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Like --response, the reply read from a file.",
+)
+@click.option(
+    "--judge-prompts",
+    envvar="COBE_JUDGE_PROMPTS",
+    default=DEFAULT_JUDGE_PROMPTS,
+    show_default=True,
+    metavar="NAME|DIR",
+    help="Judge prompt set: a bundled name (paper, contextual) or a directory.",
+)
+@click.option(
+    "--check",
+    "checks",
+    type=click.Choice(CHECKS),
+    multiple=True,
+    help="Only this judge check (repeatable; default: all three).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the messages as JSON instead of text.")
+def show(
+    data: str,
+    scenario_id: str,
+    template: str | None,
+    response: str | None,
+    response_file: Path | None,
+    judge_prompts: str,
+    checks: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Print the messages of one scenario's calls, exactly as they are sent.
+
+    With --template: the respondent's prompt. With --response (or --response-file): the judge's
+    prompt for each check; with both, the judge sees what a run would show it (after the
+    "Final story:" line for H2). For example:
+
+        cobe prompts show --data cobe.json --id 115v3 --check preserve --response "..."
+        cobe prompts show --data cobe.json --id 115v3 --template H2
+    """
+    from cobe.dataset.loaders import load_dataset
+    from cobe.judge.preview import find_scenario, preview
+    from cobe.judge.prompt_sets import load_judge_prompts
+    from cobe.prompts.render import select_templates
+
+    if response is not None and response_file is not None:
+        raise click.UsageError("give --response or --response-file, not both")
+    if response_file is not None:
+        response = response_file.read_text(encoding="utf-8")
+    if template is None and response is None:
+        raise click.UsageError(
+            "give --template NAME (what the respondent receives), --response TEXT (what the judge receives), or both"
+        )
+    if checks and response is None:
+        raise click.UsageError("--check needs --response: the judge's prompt holds the reply")
+    scenario = find_scenario(load_dataset(data).scenarios, scenario_id, data)
+    chosen = select_templates([template])[0] if template else None
+    judge = load_judge_prompts(judge_prompts) if response is not None else None
+    result = preview(scenario, template=chosen, response=response, prompts=judge, checks=checks or CHECKS)
+    if as_json:
+        views = [
+            {"receiver": v.receiver, "title": v.title, "messages": [m.model_dump() for m in v.messages]}
+            for v in result.views
+        ]
+        click.echo(json.dumps({"calls": views, "notes": result.notes}, indent=2, ensure_ascii=False))
+        return
+    for view in result.views:
+        for message in view.messages:
+            click.echo(f"===== {view.receiver} · {view.title} · {message.role} message =====")
+            click.echo(message.content)
+            click.echo()
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)

@@ -1,0 +1,276 @@
+"""cobe runs ⇄ inspect_ai logs, through inspect's own log API.
+
+`export_inspect` writes one model's responses as an EvalLog of the shape `inspect eval cobe/cobe`
+writes (one sample per response, the three verdicts as its score, inspect's metrics computed by
+the task's own metric functions). `import_inspect` reads such a log back as a cobe run whose
+responses `cobe judge` can judge. inspect_ai is the `inspect` extra, imported on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cobe.core.errors import InputError
+from cobe.core.extras import require
+from cobe.core.version import __version__
+from cobe.dataset import Scenario, load_dataset
+from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
+from cobe.judge import CHECKS
+from cobe.models import Message
+from cobe.models.base import finish_reason
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample, EvalScore
+
+#: the task names a CoBe log carries: the registered task, or the bare name outside an installed package
+TASK_NAMES = ("cobe/cobe", "cobe")
+JUDGED = ("passed", "failed", "unscored")
+
+
+def _inspect(purpose: str) -> Any:
+    """inspect_ai, or one line naming the extra that brings it."""
+    return require("inspect_ai", "inspect", purpose)
+
+
+def export_inspect(run_path: str | Path, out: str | Path, model: str | None = None) -> Path:
+    """Write one model of a run as an inspect log (`.eval`, or `.json` by the file's suffix)."""
+    _inspect("cobe export --to inspect")
+    from inspect_ai.log import EvalConfig as InspectConfig
+    from inspect_ai.log import EvalDataset, EvalLog, EvalPlan, EvalSpec, EvalStats, write_eval_log
+    from inspect_ai.model import GenerateConfig, ModelUsage
+    from inspect_ai.util import registry_info
+
+    from cobe.integrations import inspect_task
+
+    run = load_run(run_path)
+    chosen = pick_model(run, model)
+    run = run.only(chosen)
+    samples = [_sample(run, row) for row in run.rows]
+    settings = run.summary.get("respondent_settings") or {}
+    task_name = registry_info(inspect_task.cobe).name
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    log = EvalLog(
+        status="success",
+        eval=EvalSpec(
+            created=stamp,
+            run_id=run.run_id,
+            task_id=hashlib.sha256(f"{run.run_id}/{chosen}".encode()).hexdigest()[:22],  # one id per run × model
+            task=task_name,
+            task_registry_name=task_name,
+            task_args={
+                "data": run.summary.get("data"),
+                "templates": ",".join(dict.fromkeys(str(r["template"]) for r in run.rows)),
+                "judge": run.judge.spec,
+                "judge_prompts": run.judge.prompts,
+            },
+            dataset=EvalDataset(name=run.summary.get("data"), samples=len(samples), sample_ids=[s.id for s in samples]),
+            model=chosen,
+            model_generate_config=GenerateConfig(
+                temperature=settings.get("temperature"), max_tokens=settings.get("max_tokens")
+            ),
+            config=InspectConfig(epochs=1),
+            packages={"cobe": __version__},
+            metadata={
+                "exported_by": "cobe export --to inspect",
+                "cobe_run_id": run.run_id,
+                "cobe_run_dir": str(run.run_dir),
+                "judge": {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint},
+            },
+        ),
+        plan=EvalPlan(),
+        results=_results(samples),
+        stats=EvalStats(
+            started_at=stamp,
+            completed_at=stamp,
+            model_usage={chosen: _total(ModelUsage, run.respondent_usage.values())},
+            role_usage={"grader": _total(ModelUsage, run.judge_usage.values())} if run.judge_usage else {},
+        ),
+        samples=samples,
+    )
+    target = Path(out)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_eval_log(log, str(target))
+    return target
+
+
+def _total(usage_type: Callable[..., Any], usages: Any) -> Any:
+    items = list(usages)
+    i, o = sum(u.input_tokens for u in items), sum(u.output_tokens for u in items)
+    return usage_type(input_tokens=i, output_tokens=o, total_tokens=i + o)
+
+
+def _sample(run: RunExport, row: dict[str, Any]) -> EvalSample:
+    """One result row as an inspect sample: input, output, usage, metadata, and its score once judged."""
+    from inspect_ai.log import EvalError, EvalSample
+    from inspect_ai.model import ChatCompletionChoice, ChatMessageAssistant, ModelOutput, ModelUsage
+
+    from cobe.integrations import inspect_task
+
+    model = str(row["model"])
+    usage = run.respondent_usage.get(key(row), Usage())
+    model_usage = ModelUsage(
+        input_tokens=usage.input_tokens, output_tokens=usage.output_tokens, total_tokens=usage.total_tokens
+    )
+    prompt = inspect_task.chat_input([Message(role="user", content=row["prompt"] or row["query"] or "")])
+    text = row["response"] or ""
+    reply = ChatMessageAssistant(content=text, model=model)
+    output = ModelOutput(model=model, choices=[ChatCompletionChoice(message=reply, stop_reason="stop")])
+    output.usage = model_usage
+    doc = run.scenarios.get(row["scenario_id"])
+    metadata = inspect_task.sample_metadata(
+        doc or _partial_scenario(row), str(row["template"]), int(row["tier"]), int(row["phrasing"])
+    )
+    if doc is None:
+        metadata.pop("scenario")  # results.jsonl alone cannot rebuild the whole scenario
+    scores = {}
+    if row["status"] in JUDGED:
+        judge_usage = run.judge_usage.get(key(row), Usage())
+        identity = {
+            "judge": row["judge"],
+            "judge_prompts": row["judge_prompts"],
+            "judge_fingerprint": run.judge.fingerprint,
+            "judge_raw": row["judge_raw"],
+            "judge_tokens": {"input": judge_usage.input_tokens, "output": judge_usage.output_tokens},
+        }
+        judged = row["judged_response"] if row["judged_response"] is not None else row["response"]
+        scores[inspect_task.SCORER_NAME] = inspect_task.verdict_score(
+            row["verdicts"], row["unscored"], judged, identity
+        )
+    error = row["response_error"]
+    return EvalSample(
+        id=inspect_task.sample_id(row["scenario_id"], row["template"]),
+        epoch=1,
+        input=prompt,
+        target="",
+        messages=[*prompt, reply],
+        output=output,
+        scores=scores,
+        metadata=metadata,
+        model_usage={model: model_usage},
+        error=EvalError(message=error, traceback="", traceback_ansi="") if error else None,
+    )
+
+
+def _partial_scenario(row: dict[str, Any]) -> dict[str, Any]:
+    fields = ("core_id", "variation", "domain", "story", "preserve", "change", "graph_type", "failure_modes", "tags")
+    return {"id": row["scenario_id"], **{name: row[name] for name in fields}}
+
+
+def _results(samples: list[EvalSample]) -> Any:
+    """inspect's results block, computed by the same metric functions the cobe task registers."""
+    from inspect_ai.log import EvalMetric, EvalResults, EvalScore
+    from inspect_ai.scorer import SampleScore, Score, mean
+    from inspect_ai.util import registry_info
+
+    from cobe.integrations import inspect_task
+
+    metrics: dict[str, list[Any]] = {
+        inspect_task.PASSED: [inspect_task.cobe_accuracy(), inspect_task.phrasing_std()],
+        **{check: [mean()] for check in CHECKS},
+    }
+    judged = [s for s in samples if s.scores and inspect_task.SCORER_NAME in s.scores]
+    blocks: list[EvalScore] = []
+    for name, functions in metrics.items():
+        scored = []
+        for sample in judged:
+            value = (sample.scores or {})[inspect_task.SCORER_NAME].as_dict()[name]
+            if isinstance(value, float) and math.isnan(value):
+                continue  # unscored: left out of every metric, as inspect's own scoring does
+            scored.append(SampleScore(score=Score(value=value), sample_id=sample.id, sample_metadata=sample.metadata))
+        values = {}
+        for function in functions:
+            # inspect names its own metrics without their package ("mean"), any other with it ("cobe/…")
+            metric_name = registry_info(function).name.removeprefix("inspect_ai/")
+            values[metric_name] = EvalMetric(name=metric_name, value=function(scored) if scored else math.nan)
+        blocks.append(
+            EvalScore(
+                name=name,
+                scorer=inspect_task.SCORER_NAME,
+                scored_samples=len(scored),
+                unscored_samples=len(judged) - len(scored),
+                metrics=values,
+            )
+        )
+    return EvalResults(
+        total_samples=len(samples),
+        completed_samples=sum(1 for s in samples if s.error is None),
+        scores=blocks if judged else [],
+    )
+
+
+def import_inspect(log_path: str | Path, out: str | Path, data: str | None = None) -> ImportedRun:
+    """Make the responses of a CoBe inspect log a cobe run directory, ready for `cobe judge`."""
+    _inspect("cobe import --from inspect")
+    from inspect_ai.log import read_eval_log
+
+    check_new_dir(Path(out))
+    path = Path(log_path)
+    try:
+        log = read_eval_log(str(path))
+    except Exception as exc:  # a file that is not an inspect log fails in many ways; one line for all
+        raise InputError(f"{path}: not a readable inspect log ({type(exc).__name__})") from None
+    task = log.eval.task
+    if task not in TASK_NAMES:
+        raise InputError(
+            f"{path}: an inspect log of task {task!r}, not of CoBe; expected a log of `inspect eval cobe/cobe` "
+            "or of `cobe export --to inspect`"
+        )
+    if not log.samples:
+        raise InputError(f"{path}: the log holds no samples (was it written with --no-log-samples?)")
+    source = data or log.eval.task_args.get("data")
+    dataset = load_dataset(data) if data else None
+    responses, later_epochs = [], 0
+    for sample in log.samples:
+        if sample.epoch != 1:
+            later_epochs += 1  # cobe keeps one response per scenario × template
+            continue
+        responses.append(_response(path, log, sample, dataset))
+    config = log.eval.model_generate_config
+    imported = write_response_run(
+        out,
+        responses,
+        data=str(source or path),
+        source=str(path),
+        settings={"temperature": config.temperature, "max_tokens": config.max_tokens},
+    )
+    if later_epochs:
+        imported.notices.append(f"{later_epochs} samples of epochs after the first were left out")
+    return imported
+
+
+def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> ExternalResponse:
+    metadata = sample.metadata or {}
+    where = f"{path}: sample {sample.id}"
+    if "scenario_id" not in metadata or "template" not in metadata:
+        raise InputError(f"{where}: metadata lacks scenario_id and template; expected a sample of the cobe task")
+    if dataset is not None:
+        scenario = dataset.get(str(metadata["scenario_id"]))
+    elif "scenario" in metadata:
+        scenario = Scenario.model_validate(metadata["scenario"])
+    else:
+        raise InputError(f"{where}: the sample does not carry its scenario; give the dataset with --data")
+    usage = sample.output.usage if sample.output else None
+    return ExternalResponse(
+        model=log.eval.model,
+        scenario=scenario,
+        template=str(metadata["template"]),
+        text=None if sample.error else (sample.output.completion if sample.output else ""),
+        prompt=_prompt(sample),
+        error=sample.error.message if sample.error else None,
+        input_tokens=usage.input_tokens if usage else 0,
+        output_tokens=usage.output_tokens if usage else 0,
+        finish_reason=finish_reason(sample.output.stop_reason) if sample.output else None,
+    )
+
+
+def _prompt(sample: EvalSample) -> str | None:
+    if isinstance(sample.input, str):
+        return sample.input
+    users = [m.text for m in sample.input if m.role == "user"]
+    return users[-1] if users else None

@@ -1,0 +1,177 @@
+"""lm-evaluation-harness `--log_samples` output (`samples_<task>_<time>.jsonl`) as a cobe run to judge.
+
+Each line is one document of a generation task: `doc_id`, `doc` (the dataset row), `arguments`
+(the prompt and generation settings), `resps` (the raw generations) and `filtered_resps`. A
+CoBe-style task has one document per scenario and query, so its `doc` names the scenario
+(`example_id`, `coreset_id` + `variation_id`, `id` …) and the query (`query_idx`, or `template`).
+The judge sees the raw generation, as it would in `cobe eval`. The model's name comes from
+`--model`, else from the `results_*.json` lm-eval writes beside the samples.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.dataset import Scenario, load_dataset
+from cobe.dataset.loaders import read_rows
+from cobe.dataset.schema import ID_PATTERN
+from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+
+#: the official phrasings in query order: query_idx 0, 1, 2
+QUERY_TEMPLATES = ("A", "B", "C")
+_SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>[^_]+)\.jsonl$")
+
+
+def read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """(line, record) of every sample in the file; anything but a --log_samples file is one line of error."""
+    if not path.is_file():
+        raise InputError(f"{path}: file not found")
+    samples = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(record, dict) or "doc_id" not in record or "resps" not in record:
+            raise InputError(
+                f"{path}:{number}: not an lm-evaluation-harness --log_samples record (expected doc_id and resps)"
+            )
+        samples.append((number, record))
+    if not samples:
+        raise InputError(f"{path}: no samples")
+    return samples
+
+
+def scenario_id(doc: dict[str, Any]) -> str | None:
+    """The scenario a document belongs to, from whichever official field names it carries."""
+    for core, variation in (("coreset_id", "variation_id"), ("Core Set ID", "Variation ID"), ("core_id", "variation")):
+        if doc.get(core) is not None and doc.get(variation) is not None:
+            return f"{doc[core]}v{doc[variation]}"
+    for name in ("scenario_id", "id", "example_id"):
+        value = doc.get(name)
+        if isinstance(value, str) and ID_PATTERN.match(value):
+            return value
+    return None
+
+
+def template_of(doc: dict[str, Any]) -> str | None:
+    """The template a document was asked under: its `template` field, else A-C by its query index."""
+    if isinstance(doc.get("template"), str):
+        return str(doc["template"])
+    for name in ("query_idx", "query_index"):
+        index = doc.get(name)
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(QUERY_TEMPLATES):
+            return QUERY_TEMPLATES[index]
+    return None
+
+
+def model_name(path: Path) -> str | None:
+    """The model lm-eval recorded in the results file written with these samples, if one is beside them."""
+    match = _SAMPLES_NAME.match(path.name)
+    candidates = [path.parent / f"results_{match['stamp']}.json"] if match else []
+    candidates += sorted(path.parent.glob("results_*.json"))
+    for results in candidates:
+        if not results.is_file():
+            continue
+        try:
+            data = json.loads(results.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(data.get("model_name"), str) and data["model_name"]:
+            return str(data["model_name"])
+        args = str((data.get("config") or {}).get("model_args") or "")
+        for part in args.split(","):
+            name, _, value = part.partition("=")
+            if name.strip() in ("pretrained", "model") and value.strip():
+                return value.strip()
+    return None
+
+
+def _generation(record: dict[str, Any]) -> str | None:
+    """The raw generation: resps[0][0] (lm-eval keeps one list of answers per request)."""
+    resps = record.get("resps")
+    if isinstance(resps, list) and resps:
+        first = resps[0][0] if isinstance(resps[0], list) and resps[0] else resps[0]
+        if isinstance(first, str):
+            return first
+    return None
+
+
+def _request(record: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """(prompt, generation settings) from `arguments`, in either layout lm-eval has written."""
+    args = record.get("arguments")
+    if isinstance(args, dict):
+        first = args.get("gen_args_0") or {}
+        prompt, settings = first.get("arg_0"), first.get("arg_1")
+    elif isinstance(args, list) and args and isinstance(args[0], list):
+        prompt, settings = args[0][0], args[0][1] if len(args[0]) > 1 else None
+    else:
+        prompt, settings = None, None
+    return (prompt if isinstance(prompt, str) else None), (settings if isinstance(settings, dict) else {})
+
+
+def import_lm_eval(
+    samples_path: str | Path, out: str | Path, *, model: str | None = None, data: str | None = None
+) -> ImportedRun:
+    """Make an lm-eval samples file a cobe run directory whose responses `cobe judge` can judge."""
+    path = Path(samples_path)
+    check_new_dir(Path(out))
+    samples = read_samples(path)
+    name = model or model_name(path)
+    if not name:
+        raise InputError(f"{path}: no model name (no results_*.json beside it); give --model")
+    docs: dict[Any, tuple[int, dict[str, Any]]] = {}
+    for line, record in samples:
+        # lm-eval writes one line per document and filter; the raw generation is the same on each
+        docs.setdefault(record["doc_id"], (line, record))
+    asked = [_asked(path, line, record) for line, record in docs.values()]
+    scenarios = _scenarios(path, [record["doc"] for _, record in docs.values()], data)
+    responses: list[ExternalResponse] = []
+    settings: dict[str, Any] = {}
+    for (line, record), (sid, template) in zip(docs.values(), asked):
+        if sid not in scenarios:
+            raise InputError(f"{path}:{line}: scenario {sid} is not in {data or 'the documents of this file'}")
+        text = _generation(record)
+        if text is None:
+            raise InputError(f"{path}:{line}: resps holds no generated text; expected a generate_until task")
+        prompt, settings = _request(record)
+        responses.append(ExternalResponse(name, scenarios[sid], template, text, prompt=prompt))
+    return write_response_run(
+        out,
+        responses,
+        data=data or str(path),
+        source=str(path),
+        settings={"temperature": settings.get("temperature"), "max_tokens": settings.get("max_gen_toks")},
+    )
+
+
+def _asked(path: Path, line: int, record: dict[str, Any]) -> tuple[str, str]:
+    """(scenario id, template) of one document, or one line saying this is not a CoBe-style task."""
+    doc = record.get("doc")
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}:{line}: doc: expected the dataset row as an object")
+    sid, template = scenario_id(doc), template_of(doc)
+    if sid is None or template is None:
+        raise InputError(
+            f"{path}:{line}: doc names no CoBe scenario and query (expected coreset_id + variation_id or an id "
+            "like 317v3, and query_idx or template); is this a CoBe-style task?"
+        )
+    return sid, template
+
+
+def _scenarios(path: Path, docs: list[Any], data: str | None) -> dict[str, Scenario]:
+    """Scenarios by id: from `--data`, else the documents themselves, checked as any dataset file is."""
+    if data:
+        return dict(load_dataset(data).by_id)
+    result = read_rows([d for d in docs if isinstance(d, dict)], str(path))
+    if result.errors:
+        raise InputError(
+            f"{result.errors[0]} (the documents do not hold whole scenarios; give the dataset with --data)"
+        )
+    return {s.id: s for s in result.scenarios}

@@ -1,0 +1,155 @@
+"""CoBe as a training signal: a reward function in the form TRL's GRPO trainer calls, and its prompts.
+
+    reward = CobeReward(judge="openai/gpt-5.4", data="builtin:starter", store="reward.sqlite")
+    trainer = GRPOTrainer(model=..., reward_funcs=reward, train_dataset=Dataset.from_list(grpo_rows(...)))
+
+The trainer calls `reward(prompts=..., completions=..., **columns)` with every other column of
+the batch as a keyword list; the `scenario_id` (and `template`) columns name what each completion
+answers. Each completion is judged by the three checks through cobe's judge: every call goes
+through a cobe store (cached, so a repeated completion costs nothing; committed as it finishes,
+so a crashed step resumes), and tokens and cost add up in `reward.totals`. The reward is 1.0
+when all three checks say T and 0.0 otherwise; with `partial=True`, the share of checks that
+say T. An unscored completion gets None, which TRL reads as "no reward", never a pass or a fail.
+TRL itself is not needed to build or call it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.dataset import Dataset, Scenario, load_dataset
+from cobe.judge import CHECKS
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.prompts import judged_text, respondent_messages, select_templates
+from cobe.run import JudgedItem, judge_responses
+
+DEFAULT_STORE = "cobe-reward.sqlite"
+#: the judge prompt set `cobe eval` uses when none is named
+
+
+def grpo_rows(
+    data: str | Path = "builtin:starter", templates: Sequence[str] | None = None, tier: int | None = None
+) -> list[dict[str, Any]]:
+    """Training rows for GRPO: a conversational `prompt` and the `scenario_id` and `template` the reward reads."""
+    rows = []
+    for scenario in load_dataset(data):
+        for template in select_templates(templates, tier):
+            messages = respondent_messages(scenario, template)
+            if messages is not None:
+                rows.append(
+                    {
+                        "prompt": [{"role": m.role, "content": m.content} for m in messages],
+                        "scenario_id": scenario.id,
+                        "template": template.name,
+                    }
+                )
+    return rows
+
+
+def completion_text(completion: Any) -> str:
+    """A completion in either TRL format: a string, or a list of messages whose last one is the answer."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        return str(completion[-1].get("content") or "")
+    raise InputError(f"completion: expected a string or a list of messages, got {type(completion).__name__}")
+
+
+class CobeReward:
+    """A GRPO reward function: one float (or None when unscored) per completion, by CoBe's three checks."""
+
+    def __init__(
+        self,
+        judge: str,
+        data: str | Path | Dataset = "builtin:starter",
+        *,
+        judge_prompts: str | None = None,
+        store: str | Path = DEFAULT_STORE,
+        partial: bool = False,
+        concurrency: int | None = None,
+    ) -> None:
+        self.judge, self.judge_prompts, self.partial = judge, judge_prompts, partial
+        self.store, self.concurrency = Path(store), concurrency
+        self.scenarios: dict[str, Scenario] = dict((data if isinstance(data, Dataset) else load_dataset(data)).by_id)
+        self.totals: dict[str, float] = {
+            "completions": 0,
+            "calls_made": 0,
+            "calls_cached": 0,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cost_usd": 0.0,
+        }
+        # TRL names a reward function's log columns after its __name__
+        self.__name__ = "cobe_partial" if partial else "cobe"
+
+    def __call__(
+        self,
+        completions: Sequence[Any],
+        prompts: Sequence[Any] | None = None,
+        scenario_id: Sequence[str] | None = None,
+        template: Sequence[str] | None = None,
+        **columns: Any,
+    ) -> list[float | None]:
+        """Judge each completion against the scenario its row names; the batch's other columns are ignored."""
+        if scenario_id is None:
+            raise InputError("the batch has no scenario_id column; build the training rows with grpo_rows()")
+        if len(scenario_id) != len(completions):
+            raise InputError(f"scenario_id: {len(scenario_id)} values for {len(completions)} completions")
+        names = list(template) if template is not None else [None] * len(completions)
+        shown = [self._shown(name, completion_text(c)) for name, c in zip(names, completions)]
+        # a reply that is never judged (an H2 answer without its marker) scores None with no judge call
+        items = [(self._scenario(sid), text) for sid, text in zip(scenario_id, shown) if text is not None]
+        totals: dict[str, Any] = {}
+        judged: Iterator[JudgedItem] = iter(())
+        if items:
+            results = _off_loop(self._judge, items)
+            totals, judged = results.totals, iter(results)
+        self._count(len(completions), totals)
+        return [None if text is None else self.reward(next(judged)) for text in shown]
+
+    def reward(self, item: JudgedItem) -> float | None:
+        """1.0 / 0.0 by the pass rule (or the share of T with `partial`); None when unscored."""
+        if not self.partial:
+            return None if item.passed is None else float(item.passed)
+        letters = [item.verdicts.get(c) for c in CHECKS]
+        if any(v is None for v in letters):
+            return None
+        return sum(v == "T" for v in letters) / len(CHECKS)
+
+    def _judge(self, items: list[tuple[Scenario, str]]) -> Any:
+        prompts = self.judge_prompts or DEFAULT_JUDGE_PROMPTS
+        return judge_responses(items, self.judge, prompts, store_path=self.store, concurrency=self.concurrency)
+
+    def _scenario(self, sid: str) -> Scenario:
+        try:
+            return self.scenarios[sid]
+        except KeyError:
+            raise InputError(f"scenario_id: {sid!r} is not in the reward's dataset") from None
+
+    @staticmethod
+    def _shown(template: str | None, text: str) -> str | None:
+        # as in `cobe eval`: a template that asks for reasoning first is judged on the story after its
+        # marker, and a reply without the marker is not judged at all (None)
+        return judged_text(select_templates([template])[0], text).text if template else text
+
+    def _count(self, completions: int, totals: dict[str, Any]) -> None:
+        # what this batch spent: calls answered from the store cost nothing again
+        calls = totals.get("calls") or {}
+        self.totals["completions"] += completions
+        for name in ("calls_made", "calls_cached", "input_tokens", "output_tokens", "cost_usd"):
+            self.totals[name] += calls.get(name, 0)
+
+
+def _off_loop(function: Any, *args: Any) -> Any:
+    """Call a function that runs its own event loop, from a thread that may already be running one (notebooks)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return function(*args)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function, *args).result()

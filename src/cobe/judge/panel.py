@@ -1,0 +1,160 @@
+"""Several verdicts into one: the strict majority shared by judge panels and repeated samples, the panel
+that asks its judges, and the provider-family rule behind the self-preference warning.
+
+    verdict, reason = majority(["T", "F", None], "judges")   # (None, "judges split 1 T / 1 F")
+
+One majority rule serves both uses: a judge asked K times takes the majority of its samples, a panel
+the majority of its judges' verdicts. An unparseable verdict (None) abstains; a tie, or nothing to
+count, is unscored with its reason; the order of the votes never matters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from cobe.core.errors import InputError
+from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.checks import CHECKS, majority
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+#: one question to a panel: (member index, check, sample index)
+Ask = tuple[int, str, int]
+
+
+def split_specs(values: Iterable[str]) -> list[str]:
+    """Judge specs from repeated and comma-separated values ("a/x,b/y"), in order, each once.
+
+    A piece without '/' continues the spec before it, so a scripted spec such as mock/cycle:T,F
+    survives the split. The same judge twice is refused: ask one judge several times with
+    --judge-samples instead.
+    """
+    specs: list[str] = []
+    for value in values:
+        for piece in value.split(","):
+            piece = piece.strip()
+            if not piece:
+                continue
+            if "/" not in piece and specs:
+                specs[-1] = f"{specs[-1]},{piece}"
+            else:
+                specs.append(piece)
+    twice = sorted({spec for spec in specs if specs.count(spec) > 1})
+    if twice:
+        raise InputError(
+            f"--judge: {', '.join(twice)} named twice; a panel needs distinct judges "
+            "(ask one judge several times with --judge-samples)"
+        )
+    return specs
+
+
+def panel_name(specs: Sequence[str]) -> str:
+    """How runs, exports and reports name a panel of judges (one judge: its spec)."""
+    return specs[0] if len(specs) == 1 else "panel(" + ", ".join(specs) + ")"
+
+
+# the provider families a judge may favour its own kin in: a spec's prefix, or a word in its model name
+_FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("openai", "openai", ("gpt",)),
+    ("anthropic", "anthropic", ("claude",)),
+    # Gemma is Google's open family: a Gemma judge grading Gemini is kin too
+    ("google", "google", ("gemini", "gemma")),
+)
+
+
+def provider_family(spec: str) -> str | None:
+    """The family of a model spec (openai, anthropic, google), or None when it belongs to none of them."""
+    prefix, _, model = spec.partition("/")
+    name = model.lower()
+    for family, own_prefix, words in _FAMILIES:
+        if prefix == own_prefix or any(word in name for word in words):
+            return family
+    return None
+
+
+def self_preference(judge: str, respondent: str) -> str | None:
+    """Why `judge` may favour `respondent` (the same model, or the same provider family), or None."""
+    if judge.rsplit("/", 1)[-1].lower() == respondent.rsplit("/", 1)[-1].lower():
+        return "the same model"
+    family = provider_family(judge)
+    if family is not None and family == provider_family(respondent):
+        return f"the same provider family ({family})"
+    return None
+
+
+def self_preference_notices(judges: Iterable[str], respondents: Iterable[str]) -> list[str]:
+    """One line per judge × respondent pair that may share a preference for its own kind."""
+    lines = []
+    respondents = list(dict.fromkeys(respondents))
+    for judge in dict.fromkeys(judges):
+        for respondent in respondents:
+            why = self_preference(judge, respondent)
+            if why is not None:
+                lines.append(
+                    f"self-preference: judge {judge} grades {respondent}, {why}; "
+                    "judges tend to favour answers of their own kind"
+                )
+    return lines
+
+
+def combine(results: Sequence[CheckResult], voters: str) -> CheckResult:
+    """One check's results (several judges, or one judge's samples) as one: the majority verdict,
+    the raw answers side by side, the mean P(T), the tokens and cost summed. One result stays as it is."""
+    if len(results) == 1:
+        return results[0]
+    verdict, reason = majority((r.verdict for r in results), voters)
+    if verdict is None and reason and reason.startswith("no verdict"):
+        why = "; ".join(dict.fromkeys(r.unscored for r in results if r.unscored))
+        reason = f"{reason}: {why}" if why else reason
+    known = [r.p_true for r in results if r.p_true is not None]
+    costs = [r.cost_usd for r in results if r.cost_usd is not None]
+    return CheckResult(
+        check=results[0].check,
+        verdict=verdict,
+        raw=" | ".join(r.raw or "" for r in results),
+        p_true=sum(known) / len(known) if known else None,
+        unscored=reason,
+        error=next((r.error for r in results if r.error is not None), None),
+        input_tokens=sum(r.input_tokens for r in results),
+        output_tokens=sum(r.output_tokens for r in results),
+        cost_usd=sum(costs) if costs else None,
+    )
+
+
+class JudgePanel:
+    """Judges asked side by side, each `samples` times per check; answers `Judge.checks` for the whole panel."""
+
+    def __init__(self, members: Sequence[Judge], samples: int = 1) -> None:
+        if not members:
+            raise InputError("a judge panel needs at least one judge")
+        if samples < 1:
+            raise InputError(f"--judge-samples {samples}: expected 1 or more")
+        self.members, self.samples = list(members), samples
+
+    def asks(self, checks: Iterable[str] = CHECKS) -> list[Ask]:
+        """Every (member, check, sample) question for the given checks."""
+        return [(m, check, k) for m in range(len(self.members)) for check in checks for k in range(self.samples)]
+
+    async def ask(self, scenario: Scenario, response: str, asks: Sequence[Ask]) -> dict[Ask, CheckResult]:
+        """The given questions, concurrently; each one as `Judge.check` answers it."""
+        results = await asyncio.gather(
+            *(self.members[m].check(check, scenario, response, sample=k) for m, check, k in asks)
+        )
+        return dict(zip(asks, results))
+
+    async def checks(
+        self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS
+    ) -> dict[str, CheckResult]:
+        """Each check's panel verdict: every judge's samples combined, then the judges' verdicts combined."""
+        answers = await self.ask(scenario, response, self.asks(checks))
+        out: dict[str, CheckResult] = {}
+        for check in checks:
+            per_member = [
+                combine([answers[(m, check, k)] for k in range(self.samples)], "samples")
+                for m in range(len(self.members))
+            ]
+            out[check] = combine(per_member, "judges")
+        return out

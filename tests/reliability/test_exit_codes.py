@@ -1,0 +1,157 @@
+"""Exit codes: 0 only when every item finished; failed calls, a refused key and bad input each have their own.
+
+Against the real local server: 500 on every call leaves the run `incomplete` (exit 5) and the
+same command finishes it; 401/403 stops the stage after three refusals in a row (exit 6) with one
+line naming the provider and the variable holding its key.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from reliability_helpers import SPEC, cobe_at, eval_args
+
+from cobe.core.errors import (
+    EXIT_CODES,
+    AuthenticationFailed,
+    BudgetExceeded,
+    InputError,
+    ProviderUnavailable,
+    RunDirBusy,
+    RunIncomplete,
+)
+from cobe.run.caller import AUTH_STOP_AFTER
+from support.cli import assert_one_line_error, run_cobe
+from support.run_data import write_dataset
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def state_of(run_dir: Path) -> str:
+    db = sqlite3.connect(run_dir / "cobe.sqlite")
+    try:
+        return str(db.execute("SELECT state FROM runs").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_one_table_of_exit_codes_shown_in_help_and_readme():
+    codes = [code for code, _ in EXIT_CODES]
+    assert codes[0] == 0 and len(set(codes)) == len(codes)
+    errors = (InputError, ProviderUnavailable, BudgetExceeded, RunIncomplete, AuthenticationFailed, RunDirBusy)
+    assert {e.exit_code for e in errors} <= set(codes) and len({e.exit_code for e in errors}) == len(errors)
+    for args in (["--help"], ["eval", "--help"], ["generate", "--help"], ["judge", "--help"]):
+        shown = run_cobe(*args).stdout
+        for code, meaning in EXIT_CODES:
+            assert f"{code:>3}  {meaning}" in shown, (args, code)
+    readme = README.read_text(encoding="utf-8")
+    for code, _ in EXIT_CODES:
+        assert f"\n| {code} | " in readme, code
+
+
+def test_failed_calls_exit_5_as_incomplete_and_the_same_command_finishes(fake, data_file, tmp_path):
+    fake.control(fail_status=500)
+    run_dir = tmp_path / "run"
+    args = eval_args(data_file, run_dir, "--max-retries", "0", "--concurrency", "2")
+    failed = cobe_at(fake, *args)
+    assert failed.returncode == RunIncomplete.exit_code
+    assert "incomplete (9 of 9 items unfinished)" in failed.stdout and "complete;" not in failed.stdout
+    assert_one_line_error(
+        type(failed)(failed.returncode, "", failed.stderr), "9 of 9 items unfinished", "run the same command again"
+    )
+    assert state_of(run_dir) == "incomplete"
+    assert json.loads((run_dir / "summary.json").read_text())["state"] == "incomplete"
+    (listed,) = json.loads(cobe_at(fake, "runs", str(tmp_path), "--json").stdout)
+    assert listed["state"] == "incomplete"
+
+    fake.control(fail_status=0)
+    done = cobe_at(fake, *args)
+    assert done.returncode == 0, done.stderr
+    assert f"{run_dir}: complete;" in done.stdout and state_of(run_dir) == "complete"
+
+
+def test_a_partly_failed_run_is_incomplete_not_complete(fake, data_file, tmp_path):
+    fake.control(server_error=2)  # the first two calls fail; with no retry their items stay unfinished
+    run_dir = tmp_path / "run"
+    result = cobe_at(fake, *eval_args(data_file, run_dir, "--max-retries", "0", "--concurrency", "1"))
+    assert result.returncode == RunIncomplete.exit_code
+    assert "incomplete (2 of 9 items unfinished)" in result.stdout
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["state"] == "incomplete" and summary["models"][SPEC]["errors"] == 2
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_refused_key_stops_after_three_calls_naming_the_variable(fake, data_file, tmp_path, status):
+    fake.control(fail_status=status)
+    run_dir = tmp_path / "run"
+    result = cobe_at(fake, *eval_args(data_file, run_dir, "--concurrency", "1", "--max-retries", "3"))
+    assert result.returncode == AuthenticationFailed.exit_code
+    assert_one_line_error(result, SPEC, "FAKE_API_KEY", f"{AUTH_STOP_AFTER} calls in a row", str(run_dir))
+    stats = fake.stats()
+    assert stats["requests"] == AUTH_STOP_AFTER  # not retried, and nothing sent after the third
+    assert state_of(run_dir) == "stopped-auth"
+    assert json.loads((run_dir / "summary.json").read_text())["state"] == "stopped-auth"
+
+
+def test_with_many_calls_in_flight_the_stop_still_sends_almost_nothing(fake, tmp_path):
+    data = write_dataset(tmp_path / "data.jsonl", 12)  # 36 respondent calls
+    fake.control(fail_status=401)
+    run_dir = tmp_path / "run"
+    result = cobe_at(fake, *eval_args(data, run_dir, "--concurrency", "4"))
+    assert result.returncode == AuthenticationFailed.exit_code
+    # at most the calls already in flight when the third refusal came back: 3 + (4 - 1)
+    assert fake.stats()["requests"] <= AUTH_STOP_AFTER + 3
+
+
+def test_the_judge_stage_stops_on_a_refused_key_and_resumes_without_regenerating(fake, data_file, tmp_path):
+    fake.control(fail_status=401)
+    run_dir = tmp_path / "run"
+    args = eval_args(data_file, run_dir, "--concurrency", "1", model="mock/echo")
+    result = cobe_at(fake, *args)
+    assert result.returncode == AuthenticationFailed.exit_code and "FAKE_API_KEY" in result.stderr
+    db = sqlite3.connect(run_dir / "cobe.sqlite")
+    assert db.execute("SELECT count(*) FROM responses WHERE error IS NULL").fetchone()[0] >= 1
+    db.close()
+    fake.control(reset=True)
+    again = cobe_at(fake, *args)
+    assert again.returncode == 0, again.stderr
+    assert fake.stats()["requests"] == 27  # only judge calls: 9 items × 3 checks, no respondent call
+
+
+def test_budget_stop_exits_4(fake, tmp_path, data_file):
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  fake-model: {input: 1000, output: 1000}\n")  # $0.001 a token
+    run_dir = tmp_path / "run"
+    result = cobe_at(fake, *eval_args(data_file, run_dir, "--max-cost", "0.5", "--prices", str(prices)))
+    assert result.returncode == BudgetExceeded.exit_code
+    assert_one_line_error(result, "max-cost", str(run_dir))
+    assert state_of(run_dir) == "stopped-budget"
+
+
+def test_bad_input_exits_2(tmp_path, data_file):
+    args = ["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data_file)]
+    result = run_cobe(*args, "--temperature", "nan")
+    assert result.returncode == InputError.exit_code
+    assert_one_line_error(result, "--temperature")
+
+
+def test_a_refused_key_on_the_batch_api_is_exit_6_too(fake, data_file, tmp_path):
+    fake.control(fail_status=401, echo_key=True)
+    run_dir = tmp_path / "run"
+    result = cobe_at(fake, *eval_args(data_file, run_dir, "--judge-batch", "--batch-poll", "0.01", model="mock/echo"))
+    assert result.returncode == AuthenticationFailed.exit_code
+    assert_one_line_error(result, SPEC, "batch API", "FAKE_API_KEY", "[redacted]")
+    assert state_of(run_dir) == "stopped-auth"
+
+
+def test_rejudging_a_run_with_failed_responses_says_which_command_redoes_them(fake, data_file, tmp_path):
+    fake.control(server_error=1)  # one respondent call fails for good
+    run_dir = tmp_path / "run"
+    first = cobe_at(fake, *eval_args(data_file, run_dir, "--max-retries", "0", "--concurrency", "1"))
+    assert first.returncode == RunIncomplete.exit_code
+    again = cobe_at(fake, "judge", str(run_dir), "--judge", "mock/judge-fail", "--no-report")
+    assert again.returncode == RunIncomplete.exit_code
+    assert_one_line_error(again, "1 of 9 items unfinished", "`cobe eval`")
