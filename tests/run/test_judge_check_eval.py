@@ -30,7 +30,10 @@ def test_eval_runs_the_self_test_first_and_ends_with_it(tmp_path, openai_server,
         lines[0].startswith(f"{run_dir}: complete") and "judge 36 calls" in lines[0]
     )  # 4 scenarios × 3 templates × 3 checks
     assert lines[-1].startswith("Judge self-test verdict: this judge passes nearly everything")
-    assert "judge calls: 15 made, 0 from the store" in r.stdout  # 3 scenarios × 5 questions, counted apart
+    # 3 scenarios × 5 questions, counted apart from the run's; the synthetic scenarios share one preserve
+    # item and the paper's preserve check sees only that and the rewrite, so two "another story's
+    # rewrite" questions are word for word an illustrative one and are paid once
+    assert "judge calls: 13 made, 2 from the store" in r.stdout
     summary = json.loads((run_dir / "summary.json").read_text())
     check = summary["judge_check"]
     assert check["judge"] == JUDGE and len(check["scenarios"]) == 3 and check["as_expected"] is False

@@ -121,9 +121,7 @@ def report_cmd(
     # writing into a directory that exists (a run directory, by default) waits for no one: a command
     # at work there holds its lock, and this report would be overwritten by that command's anyway
     with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
-        report = build_report(
-            list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human
-        )
+        report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
     console = _console()
     console.print(leaderboard_table(report.leaderboard))
     console.print(f"Wrote {len(report.files)} files under {report.out}")
