@@ -38,13 +38,22 @@ def results(runs: str | Path | Sequence[str | Path]) -> pd.DataFrame:
     return load_runs(paths).frame
 
 
-def leaderboard(runs: str | Path | Sequence[str | Path], resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs."""
+def leaderboard(
+    runs: str | Path | Sequence[str | Path],
+    resamples: int = 1000,
+    seed: int = 0,
+    *,
+    study: str | Path | None = None,
+) -> pd.DataFrame:
+    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs, and
+    beside it the human-calibrated pass rate where a rating study (`<run>/study/` or `study`) labels the run."""
+    from cobe.annotate.labels import run_labels
     from cobe.report.load import load_runs
     from cobe.report.tables import build_tables
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
-    return build_tables(load_runs(paths).frame, resamples=resamples, seed=seed)["leaderboard"]
+    frame = load_runs(paths, run_labels(paths, study)).frame
+    return build_tables(frame, resamples=resamples, seed=seed)["leaderboard"]
 
 
 def report(
@@ -54,12 +63,16 @@ def report(
     formats: str | Iterable[str] | None = None,
     resamples: int = 1000,
     seed: int = 0,
+    study: str | Path | None = None,
 ) -> Report:
-    """`cobe report`: every table, figure, report.md and report.html (`formats` defaults to all of them)."""
+    """`cobe report`: every table, figure, report.md and report.html (`formats` defaults to all of them);
+    a rating study (`<run>/study/` or `study`) adds the human-calibrated pass rates."""
+    from cobe.annotate.labels import run_labels
     from cobe.report.writer import DEFAULT_FORMATS, build_report
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
-    return build_report(paths, out, DEFAULT_FORMATS if formats is None else formats, resamples, seed)
+    chosen = DEFAULT_FORMATS if formats is None else formats
+    return build_report(paths, out, chosen, resamples, seed, human=run_labels(paths, study))
 
 
 def judges_diff(

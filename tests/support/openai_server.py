@@ -68,6 +68,9 @@ class Faults:
     batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
+    # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
+    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
+    script: list[dict[str, Any]] = field(default_factory=list)
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
     fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
     echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
@@ -250,7 +253,10 @@ class FakeLLMServer(AnthropicBatches):
             model = request.get("model", "")
             texts, last_user = chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
-        if judged:
+        scripted = _scripted(faults.script, texts)
+        if scripted is not None:
+            text = scripted
+        elif judged:
             text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
             text = faults.reply if faults.reply is not None else rewrite(last_user)
@@ -391,6 +397,15 @@ def _error_body(status: int, message: str) -> bytes:
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
+
+
+def _scripted(script: list[dict[str, Any]], texts: list[str]) -> str | None:
+    """The answer of the first script rule whose strings all occur in the request, or None."""
+    joined = "\n".join(texts)
+    for rule in script:
+        if all(part in joined for part in rule["contains"]):
+            return str(rule["answer"])
+    return None
 
 
 class ServerClient:

@@ -1,5 +1,6 @@
-"""`cobe agreement` (judge vs. human majority), `cobe judges analyze` (rank judges by that agreement) and
-`cobe judges diff` (verdict flips between two judge prompt sets)."""
+"""`cobe agreement` (judge vs. human majority), `cobe judges analyze` (rank judges by that agreement),
+`cobe judges check` (the judge self-test on probes with known verdicts) and `cobe judges diff` (verdict
+flips between two judge prompt sets)."""
 
 from __future__ import annotations
 
@@ -155,7 +156,67 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
 
 @click.group("judges")
 def judges() -> None:
-    """Compare judges: against human ratings, and one judge's verdicts across prompt sets."""
+    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets."""
+
+
+@judges.command("check")
+@click.option(
+    "--judge",
+    "judge_specs",
+    envvar="COBE_JUDGE",
+    multiple=True,
+    required=True,
+    metavar="SPEC",
+    help="Judge model spec; repeat it (or give a comma list) to self-test a panel's strict majority.",
+)
+@click.option(
+    "--judge-prompts", default=DEFAULT_JUDGE_PROMPTS, show_default=True, help="Judge prompt set: a name or a directory."
+)
+@click.option(
+    "--judge-samples", type=click.IntRange(min=1), default=1, show_default=True, metavar="K", help="Samples per check."
+)
+@click.option("--data", default="builtin:starter", show_default=True, help="Dataset the probes come from.")
+@click.option("--n", "n", type=click.IntRange(min=1), default=20, show_default=True, help="Scenarios to probe.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the scenario sample.")
+@click.option(
+    "--run-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Cache the judge's calls in this run directory's store [default: $XDG_CACHE_HOME/cobe/judge-check].",
+)
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Concurrent judge calls.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def check_cmd(
+    judge_specs: tuple[str, ...],
+    judge_prompts: str,
+    judge_samples: int,
+    data: str,
+    n: int,
+    seed: int,
+    run_dir: Path | None,
+    concurrency: int | None,
+    as_json: bool,
+) -> None:
+    """Self-test a judge with judge calls only: the unchanged story must fail the change check, the
+    illustrative rewrite must pass all three checks, another story's illustrative rewrite must fail
+    preserve. Prints the share of expected verdicts per check with an exact 95% CI, and a verdict."""
+    from cobe.run.selftest import judge_check
+
+    result = judge_check(
+        list(judge_specs),
+        judge_prompts,
+        data,
+        n=n,
+        seed=seed,
+        run_dir=run_dir,
+        samples=judge_samples,
+        concurrency=concurrency,
+    )
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+        return
+    for line in result.lines():
+        click.echo(line)
 
 
 @judges.command("analyze")

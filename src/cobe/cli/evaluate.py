@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cobe.core.errors import INTERRUPTED, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
+from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
-from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
+from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
@@ -291,6 +292,11 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
     click.echo(summary_line(summary))
     if report and summary.dry_run is None and summary.judge:
         _refresh_report(summary.run_dir)
+    if summary.summary.get("judge_check"):  # last, so a run ends by saying how far its judge can be trusted
+        from cobe.score.selftest import SelfTest
+
+        for line in SelfTest.model_validate(summary.summary["judge_check"]).lines():
+            click.echo(line)
     if summary.dry_run is None and summary.state == RunIncomplete.state:
         again = "run the same command again to retry them"
         if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
@@ -310,12 +316,21 @@ def _refresh_report(run_dir: Path) -> None:
 
     try:
         with directory_lock(run_dir, "report"):
-            drawn = refresh_run_report(run_dir)
+            drawn = refresh_run_report(run_dir, human=_study_labels(Path(run_dir)))
     except RunDirBusy as exc:  # another command took the directory the moment this one let go
         click.echo(f"note: report not redrawn; {exc}", err=True)
         return
     if drawn:
         click.echo(f"report: {Path(run_dir) / 'report.html'}", err=True)
+
+
+def _study_labels(run_dir: Path) -> dict[str, dict[str, list[str]]] | None:
+    """The answers of the run's own rating study (RUN/study/), for the report's calibrated pass rates."""
+    if not (run_dir / "study" / "study.sqlite").is_file():
+        return None
+    from cobe.annotate.labels import run_labels
+
+    return run_labels([run_dir])
 
 
 def _fmt_acc(value: Any) -> str:
@@ -367,17 +382,29 @@ JUDGE_HELP = (
 @run_options
 @_opt("--judge", "-j", env="COBE_JUDGE", multiple=True, metavar="SPEC", help=JUDGE_HELP)
 @judge_options
+@_opt(
+    "--judge-check",
+    env="COBE_JUDGE_CHECK",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help=f"First self-test the judge on N scenarios (judge calls only; 0: none) [default: {EMBEDDED_JUDGE_CHECK} "
+    f"when {EMBEDDED_MODEL} judges, else none].",
+)
 @report_option
 def eval_cmd(**params: Any) -> None:
     """Generate responses and judge them (the whole pipeline).
 
     With neither --model nor --judge, runs the embedded local/gemma-3-270m as both on
-    builtin:starter: a smoke test of the machinery, whose scores mean nothing.
+    builtin:starter: a smoke test of the machinery, whose scores mean nothing; the judge
+    self-test it runs first says so in numbers, on the last lines.
     Repeating a command resumes its run: nothing finished is called again.
     """
     if not params["models"] and not params["judge"]:
         params["models"], params["judge"] = [EMBEDDED_MODEL], [EMBEDDED_MODEL]
         click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both. {SMOKE_NOTICE}", err=True)
+    if params["judge_check"] is None and EMBEDDED_MODEL in split_specs(params["judge"]):
+        params["judge_check"] = EMBEDDED_JUDGE_CHECK  # the smoke-test judge always shows its measured trust
+    params["judge_check"] = params["judge_check"] or None
     config = _config(params)
     from cobe.run.engine import evaluate
 

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.agreement:judges",
+    "plan": "cobe.cli.plan:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }
 
@@ -44,7 +45,8 @@ SHORT_HELP: dict[str, str] = {
     "export": "Export a run as an inspect log, a Hugging Face dataset, Every Eval Ever records or DPO pairs.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
-    "judges": "Rank judges by their agreement with human ratings.",
+    "judges": "Self-test judges on probes; rank them by agreement with human ratings.",
+    "plan": "How many scenarios and human labels a study needs; what difference it detects.",
     "curate": "Build a dataset: contributions, augmentation, checks, review, release.",
 }
 

@@ -38,6 +38,8 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
+    calibrated = "calibrated" in table.columns
+    calibrated_column: list[tuple[str, JustifyMethod]] = [("human-calibrated", "right")] if calibrated else []
     columns: list[tuple[str, JustifyMethod]] = [
         ("#", "right"),
         ("model", "left"),
@@ -45,6 +47,7 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
         ("accuracy", "right"),
         ("95% CI", "right"),
         ("errors as F", "right"),  # accuracy with respondent errors counted as failures
+        *calibrated_column,
         ("passes/scored", "right"),
         ("unscored", "right"),
         ("errors", "right"),
@@ -62,12 +65,19 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             f"{_num(row.accuracy)} ± {_num(row.std)}",
             ci,
             _num(row.accuracy_incl_errors),
+            *([_calibrated(row)] if calibrated else []),
             f"{row.passes}/{row.scored}",
             str(row.unscored),
             str(row.errors),
         ]
         out.add_row(*cells)
     return out
+
+
+def _calibrated(row: Any) -> str:
+    if row.calibrated is None or math.isnan(row.calibrated):
+        return "–"
+    return f"{row.calibrated:.2f} [{row.calibrated_low:.2f}, {row.calibrated_high:.2f}]"
 
 
 @click.command("report")
@@ -93,15 +103,25 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
     help="Bootstrap resamples for the 95% CIs (0: none).",
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
-def report_cmd(runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int) -> None:
+@click.option(
+    "--study",
+    type=click.Path(exists=True),
+    default=None,
+    help="A rating study of the run, for human-calibrated pass rates [default: RUN/study/ where it exists].",
+)
+def report_cmd(
+    runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int, study: str | None
+) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs."""
+    from cobe.annotate.labels import run_labels
     from cobe.core.lock import directory_lock
 
+    human = run_labels(list(runs), study)
     target = Path(out) if out is not None else default_out(runs)
     # writing into a directory that exists (a run directory, by default) waits for no one: a command
     # at work there holds its lock, and this report would be overwritten by that command's anyway
     with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
-        report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed)
+        report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
     console = _console()
     console.print(leaderboard_table(report.leaderboard))
     console.print(f"Wrote {len(report.files)} files under {report.out}")

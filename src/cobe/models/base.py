@@ -116,6 +116,9 @@ class Provider(ABC):
     provider: str
     #: the model name part of the spec
     model: str
+    #: whether the model follows chat turns (a chat template); base models without one get the plain
+    #: completion format of `cobe.prompts.completion` instead, and their calls record it in the prompt
+    chat_template: bool = True
     #: whether `GenerateConfig.reasoning_effort` reaches the model (mapped onto the SDK's own parameter);
     #: a run with an effort set says once in its notices which of its providers ignore it
     reasoning: bool = False

@@ -1,8 +1,11 @@
-"""Reference answers as a 'model': `baseline/identity` (the story unchanged) and
-`baseline/illustrative` (the dataset's illustrative rewrite). They bound the judge from both sides."""
+"""Reference answers as a 'model': `baseline/identity` (the story unchanged), `baseline/illustrative`
+(the dataset's illustrative rewrite) and `baseline/swapped` (another core example's illustrative
+rewrite). They bound the judge from both sides; the judge self-test (`cobe judges check`) uses all three."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
@@ -12,30 +15,90 @@ from cobe.models.registry import register
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
-KINDS = ("identity", "illustrative")
+KINDS = ("identity", "illustrative", "swapped")
+
+
+def swap_partners(scenarios: Sequence[Scenario]) -> dict[str, Scenario]:
+    """Each scenario's partner for `baseline/swapped`: a scenario of the next core example.
+
+    Core examples with an illustrative answer are ordered by id and taken cyclically, so the
+    partner always comes from a different core example; inside it, the scenario at the same
+    position (by variation, wrapping round) is taken. Same scenarios, same partners, whatever
+    their order.
+    """
+    by_core: dict[int, list[Scenario]] = defaultdict(list)
+    for scenario in sorted(scenarios, key=lambda s: (s.core_id, s.variation, s.id)):
+        if scenario.illustrative_answer and scenario.illustrative_answer.strip():
+            by_core[scenario.core_id].append(scenario)
+    cores = sorted(by_core)
+    if len(cores) < 2:
+        raise InputError(
+            "baseline/swapped needs scenarios from at least two core examples with an illustrative answer; "
+            f"got {len(cores)}"
+        )
+    partners: dict[str, Scenario] = {}
+    for index, core in enumerate(cores):
+        others = by_core[cores[(index + 1) % len(cores)]]
+        for position, scenario in enumerate(by_core[core]):
+            partners[scenario.id] = others[position % len(others)]
+    return partners
 
 
 class BaselineProvider(Provider):
     """Answers from the scenario itself: zero tokens, zero cost, no network."""
 
+    def __init__(self, spec: str, provider: str, model: str) -> None:
+        super().__init__(spec, provider, model)
+        self._partners: dict[str, Scenario] | None = None  # swapped only: scenario id → partner
+
+    def use_scenarios(self, scenarios: Sequence[Scenario]) -> None:
+        """Give `baseline/swapped` the scenarios it takes partners from (the others ignore them)."""
+        if self.model == "swapped":
+            self._partners = swap_partners(scenarios)
+
+    def answer(self, scenario: Scenario) -> str:
+        """The baseline's answer to a scenario: its story, its illustrative answer or its partner's."""
+        if self.model == "identity":
+            return scenario.story
+        if self.model == "illustrative":
+            if not scenario.illustrative_answer:
+                raise InputError(f"scenario {scenario.id}: {self.spec} needs a non-empty illustrative answer")
+            return scenario.illustrative_answer
+        if self._partners is None:
+            raise InputError(
+                f"{self.spec} answers with another scenario's illustrative rewrite, so it needs the dataset: "
+                "use it through a run or `cobe judges check`"
+            )
+        partner = self._partners.get(scenario.id)
+        if partner is None:
+            raise InputError(f"scenario {scenario.id}: {self.spec} has no partner (no illustrative answer?)")
+        return partner.illustrative_answer
+
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
-        """The story (identity) or the illustrative answer, read from `scenario`."""
+        """The baseline's answer (see `answer`), read from `scenario`."""
         if scenario is None:
             raise InputError(f"model spec {self.spec!r}: baselines answer from the scenario, so pass scenario=")
-        text = scenario.story if self.model == "identity" else scenario.illustrative_answer
-        if not text:
-            raise InputError(f"scenario {scenario.id}: {self.spec} needs a non-empty illustrative answer")
-        return ModelOutput(text=text, finish_reason="stop")
+        return ModelOutput(text=self.answer(scenario), finish_reason="stop")
 
     def max_connections(self) -> int:
         """Nothing to wait on."""
         return 64
 
 
+def bind_scenarios(providers: Iterable[Provider], scenarios: Sequence[Scenario]) -> None:
+    """Hand a run's scenarios to the baselines among `providers` (swapped picks its partners from them)."""
+    for provider in providers:
+        if isinstance(provider, BaselineProvider):
+            provider.use_scenarios(scenarios)
+
+
 @register("baseline")
 def _baseline_factory(spec: str, model: str) -> Provider:
     if model not in KINDS:
-        raise InputError(f"model spec {spec!r}: unknown baseline; expected baseline/identity or baseline/illustrative")
+        raise InputError(
+            f"model spec {spec!r}: unknown baseline; expected baseline/identity, baseline/illustrative "
+            "or baseline/swapped"
+        )
     return BaselineProvider(spec, "baseline", model)

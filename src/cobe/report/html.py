@@ -14,6 +14,8 @@ import pandas as pd
 
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+from cobe.score.calibration import PER_CHECK_NOTE
+from cobe.score.selftest import PROBE_WORDS, SelfTest
 
 _TOKEN = re.compile(r"\S+\s*")
 _TEMPLATES = files("cobe.report").joinpath("templates")
@@ -138,6 +140,7 @@ def render_html(
     agreement: dict[str, dict],
     resamples: int,
     seed: int,
+    judge_checks: dict[str, dict] | None = None,
 ) -> str:
     """The whole report as one HTML string: inline CSS and JS, figures as data URIs, data escaped."""
     env = _environment()
@@ -153,8 +156,14 @@ def render_html(
     for run, data in agreement.items():
         metrics = {k: _clean(v) for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
         agreement_blocks.append({"run": run, "metrics": metrics})
+    checks = [{"run": run, **SelfTest.model_validate(data).model_dump()} for run, data in (judge_checks or {}).items()]
+    for block in checks:
+        block["rows"] = [row | {"probe_words": PROBE_WORDS.get(row["probe"], row["probe"])} for row in block["checks"]]
     template = env.get_template("report.html.j2")
     return template.render(
+        judge_checks=checks,
+        calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
+        per_check_note=PER_CHECK_NOTE,
         leaderboard=_table_records(tables["leaderboard"]),
         status=_table_records(tables["status"]),
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,9 +14,13 @@ from cobe.core.errors import InputError
 from cobe.core.jsonfile import iter_jsonl, read_json
 from cobe.core.results import ResultRow
 from cobe.score.accuracy import rows_frame
+from cobe.score.calibration import HUMAN
 
 RESULTS_FILE = "results.jsonl"
 AGREEMENT_FILE = "agreement.json"
+SUMMARY_FILE = "summary.json"
+#: human answers per run: run directory (resolved) → item key 'scenario_id:template:model' → answers
+HumanLabels = Mapping[str, Mapping[str, Sequence[str]]]
 
 
 @dataclass
@@ -26,6 +30,7 @@ class RunSet:
     frame: pd.DataFrame
     paths: list[Path]
     agreement: dict[str, dict] = field(default_factory=dict)  # run directory name → agreement.json
+    judge_checks: dict[str, dict] = field(default_factory=dict)  # run directory name → its judge self-test
 
     @property
     def labels(self) -> list[str]:
@@ -70,6 +75,16 @@ def _read_agreement(directory: Path) -> dict | None:
     return data
 
 
+def read_judge_check(directory: Path) -> dict | None:
+    """The judge self-test a run's summary.json holds (`cobe eval --judge-check`), if any."""
+    path = directory / SUMMARY_FILE
+    if not path.exists():
+        return None
+    data = read_json(path, "a run summary (JSON)")
+    found = data.get("judge_check") if isinstance(data, dict) else None
+    return found if isinstance(found, dict) else None
+
+
 def assign_labels(frame: pd.DataFrame) -> pd.DataFrame:
     """Label = model, or "model (run)" when the same model comes from more than one run."""
     runs_per_model = frame.groupby("model")["run"].nunique()
@@ -78,12 +93,15 @@ def assign_labels(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def load_runs(paths: Sequence[str | Path]) -> RunSet:
-    """Load run directories into one frame with `run`, `label`, `scored` and `pass` columns."""
+def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> RunSet:
+    """Load run directories into one frame with `run`, `label`, `scored` and `pass` columns, and a
+    `human_labels` column where `human` holds rating-study answers for a run."""
     if not paths:
         raise InputError("no run given; expected at least one run directory")
     all_rows: list[dict] = []
     agreement: dict[str, dict] = {}
+    judge_checks: dict[str, dict] = {}
+    human = {str(Path(k).resolve()): v for k, v in (human or {}).items()}
     resolved: list[Path] = []
     seen_runs: dict[str, Path] = {}
     for raw in paths:
@@ -93,17 +111,26 @@ def load_runs(paths: Sequence[str | Path]) -> RunSet:
         rows = read_results(file)
         if not rows:
             raise InputError(f"{file}: no result rows; expected one JSON object per line")
+        answers = human.get(str(directory.resolve()))
         for row in rows:
             # the same run id from two directories (a copy, a re-import) must still stay apart
             earlier = seen_runs.setdefault(row["run_id"], directory)
             row["run"] = row["run_id"] if earlier == directory else f"{row['run_id']}@{directory.name}"
             row["source"] = str(directory)
+            if human:
+                found_answers = (
+                    answers.get(f"{row['scenario_id']}:{row['template']}:{row['model']}") if answers else None
+                )
+                row[HUMAN] = list(found_answers) if found_answers else None
         all_rows.extend(rows)
         found = _read_agreement(directory)
         if found is not None:
             agreement[directory.name] = found
+        check = read_judge_check(directory)
+        if check is not None:
+            judge_checks[directory.name] = check
     frame = rows_frame(all_rows)
-    return RunSet(frame=assign_labels(frame), paths=resolved, agreement=agreement)
+    return RunSet(frame=assign_labels(frame), paths=resolved, agreement=agreement, judge_checks=judge_checks)
 
 
 _PER_CHECK = {"verdicts": "verdict", "judge_raw": "judge_raw", "p_true": "p_true", "unscored": "unscored"}

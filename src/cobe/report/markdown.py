@@ -7,6 +7,8 @@ import math
 import pandas as pd
 
 from cobe.report.panel import panel_markdown
+from cobe.score.calibration import PER_CHECK_NOTE
+from cobe.score.selftest import judge_check_markdown
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),
@@ -82,7 +84,34 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             "errors": table["errors"],
         }
     )
+    if "calibrated" in table.columns:  # beside the judge-only figure, where a rating study calibrates it
+        shown.insert(
+            5,
+            "human-calibrated (95% CI)",
+            [
+                f"{c:.2f} [{lo:.2f}, {hi:.2f}]" if not math.isnan(c) else "–"
+                for c, lo, hi in zip(table["calibrated"], table["calibrated_low"], table["calibrated_high"])
+            ],
+        )
+        shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
     return markdown_table(shown, columns=list(shown.columns))
+
+
+def calibration_markdown(table: pd.DataFrame) -> list[str]:
+    """The calibration table and what its per-check rows can and cannot say."""
+    columns = ["label", "target", "judge_rate", "calibrated", "ci_low", "ci_high", "at_least", "labeled", "unlabeled"]
+    shown = table[columns].rename(
+        columns={"judge_rate": "judge only %", "calibrated": "calibrated %", "at_least": "at least %"}
+    )
+    return [
+        "Pass rates as humans would judge them: prediction-powered inference (PPI++, ppi-python) from the judge's "
+        "verdict on every scored item and the rating study's majority label on a random subset; the 95% CI includes "
+        "the judge's error. Pooled over phrasings.",
+        "",
+        markdown_table(shown, columns=list(shown.columns)),
+        "",
+        f"Per check: {PER_CHECK_NOTE}.",
+    ]
 
 
 def render_markdown(
@@ -92,6 +121,7 @@ def render_markdown(
     agreement: dict[str, dict],
     resamples: int,
     seed: int,
+    judge_checks: dict[str, dict] | None = None,
 ) -> str:
     """The whole report.md; `figure_files` maps figure name → path relative to the report."""
     parts = [
@@ -109,6 +139,10 @@ def render_markdown(
         "",
         leaderboard_markdown(tables["leaderboard"]),
     ]
+    if "calibration" in tables:
+        parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
+    for run, check in (judge_checks or {}).items():
+        parts += ["", f"## Judge self-test (`{run}`)", "", *judge_check_markdown(check)]
     for name, title in SECTIONS:
         table = tables.get(name)
         if table is None or table.empty:

@@ -11,6 +11,7 @@ from cobe.judge.checks import CHECK_LABELS
 from cobe.report.panel import panel_tables
 from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, error_type_rates
 from cobe.score.bootstrap import bootstrap_accuracy
+from cobe.score.calibration import HUMAN, calibration_table
 
 #: tags whose subsets get their own check failure rates
 SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
@@ -139,7 +140,19 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
     tables.update(panel_tables(main, df))  # judges: panels, samples, self-preference
     if df["tier"].nunique() > 1:
         tables["tiers"] = tier_table(df)
+    if HUMAN in main.columns and main[HUMAN].notna().any():
+        tables["calibration"] = calibration_table(main)
+        tables["leaderboard"] = with_calibration(tables["leaderboard"], tables["calibration"])
     return tables
+
+
+def with_calibration(board: pd.DataFrame, calibration: pd.DataFrame) -> pd.DataFrame:
+    """The leaderboard with the human-calibrated pass rate (%) and its 95% CI beside the judge-only accuracy."""
+    overall = calibration[calibration["target"] == "overall"].rename(
+        columns={"ci_low": "calibrated_low", "ci_high": "calibrated_high", "labeled": "human_labels"}
+    )
+    columns = ["label", "calibrated", "calibrated_low", "calibrated_high", "human_labels"]
+    return board.merge(overall[columns], on="label", how="left")
 
 
 def write_tables(tables: dict[str, pd.DataFrame], directory: Path, formats: set[str]) -> list[Path]:

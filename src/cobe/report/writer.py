@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -12,7 +13,7 @@ import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
-from cobe.report.load import RunSet, load_runs
+from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
 from cobe.report.tables import build_tables, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
@@ -81,14 +82,16 @@ def build_report(
     formats: str | Iterable[str] = DEFAULT_FORMATS,
     resamples: int = 1000,
     seed: int = 0,
+    human: HumanLabels | None = None,
 ) -> Report:
-    """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`."""
+    """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
+    `human` (rating-study answers per run directory) adds the human-calibrated pass rates."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
     if resamples < 0:
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
-    runs = load_runs(paths)
+    runs = load_runs(paths, human)
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
@@ -122,13 +125,26 @@ def build_report(
         from cobe.report.markdown import render_markdown
 
         path = out_dir / "report.md"
-        _write_text(path, render_markdown(tables, figure_files, run_names, runs.agreement, resamples, seed))
+        markdown = render_markdown(
+            tables, figure_files, run_names, runs.agreement, resamples, seed, judge_checks=runs.judge_checks
+        )
+        _write_text(path, markdown)
         report.files.append(path)
     if "html" in chosen:
         from cobe.report.html import render_html
 
         path = out_dir / "report.html"
-        html = render_html(runs.frame, tables, figures, labels, run_names, runs.agreement, resamples, seed)
+        html = render_html(
+            runs.frame,
+            tables,
+            figures,
+            labels,
+            run_names,
+            runs.agreement,
+            resamples,
+            seed,
+            judge_checks=runs.judge_checks,
+        )
         _write_text(path, html)
         report.files.append(path)
     return report
@@ -138,7 +154,9 @@ RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "png", "svg")
 _DIGEST_FILE = ".report-digest"
 
 
-def refresh_run_report(run_dir: str | Path, formats: Iterable[str] = RUN_REPORT_FORMATS) -> bool:
+def refresh_run_report(
+    run_dir: str | Path, formats: Iterable[str] = RUN_REPORT_FORMATS, human: HumanLabels | None = None
+) -> bool:
     """Rebuild a run directory's HTML report, tables and figures unless its results are unchanged.
 
     A repeated, finished run must cost nothing, so the report is keyed by a digest of
@@ -151,10 +169,16 @@ def refresh_run_report(run_dir: str | Path, formats: Iterable[str] = RUN_REPORT_
     results = run_dir / "results.jsonl"
     if not results.is_file() or results.stat().st_size == 0:
         return False
-    digest = hashlib.sha256(results.read_bytes()).hexdigest() + ":" + ",".join(sorted(formats))
+    hashed = hashlib.sha256(results.read_bytes())
+    check = read_judge_check(run_dir)  # summary.json's judge self-test is shown too (the rest changes each run)
+    if check is not None:
+        hashed.update(json.dumps(check, sort_keys=True).encode())
+    if human:  # new human labels redraw the calibrated figures
+        hashed.update(repr(sorted((str(k), sorted(v.items())) for k, v in human.items())).encode())
+    digest = hashed.hexdigest() + ":" + ",".join(sorted(formats))
     marker = run_dir / _DIGEST_FILE
     if marker.is_file() and marker.read_text(encoding="utf-8") == digest:
         return False
-    build_report([run_dir], out=run_dir, formats=formats)
+    build_report([run_dir], out=run_dir, formats=formats, human=human)
     _write_text(marker, digest)
     return True

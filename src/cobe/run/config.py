@@ -15,7 +15,12 @@ from cobe.models.reasoning import default_max_tokens
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
-SMOKE_NOTICE = f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing."
+SMOKE_NOTICE = (
+    f"{EMBEDDED_MODEL} is a 270M-parameter smoke-test model: its calls are real, its scores mean nothing; "
+    "the judge self-test (--judge-check) measures how far its verdicts can be trusted."
+)
+#: scenarios of the judge self-test that `cobe eval` runs by default when the embedded model judges
+EMBEDDED_JUDGE_CHECK = 10
 
 
 # pacing, timeouts and money: finite (inf and nan parse as floats), and positive where zero means nothing
@@ -59,6 +64,7 @@ class EvalConfig(BaseModel):
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: Positive = 30.0  # seconds between batch status polls
     judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
+    judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
 
     def __init__(self, **data: Any) -> None:
         """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
@@ -165,6 +171,7 @@ class EvalOptions(TypedDict, total=False):
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float
+    judge_check: int | None
     judge_samples: int
 
 

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 from cobe.core.errors import InputError, RunStopped
 from cobe.core.lock import directory_lock
+from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult, Judge
 from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -25,6 +26,7 @@ from cobe.run.plan import Item, RunPlan, plan_rejudge, plan_run
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import find_store, open_run, open_run_store
 from cobe.run.scheduler import Scheduler
+from cobe.run.selftest import check_pool, run_self_test
 from cobe.run.store import Store, now
 
 
@@ -70,6 +72,8 @@ class Session:
         self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
         self.done = StoredWork(None, None, None)
         self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
+        self.check_pool: list[Scenario] = []  # --judge-check: the scenarios the self-test draws from
+        self.judge_check: dict[str, Any] | None = None
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -78,7 +82,12 @@ class Session:
         session_id = self.store.start_session(self.run_id, self.plan.command)
         state = "interrupted"
         try:
-            await self._pipeline()
+            try:
+                await self._judge_check()
+            except RunStopped as exc:  # --max-cost reached, or the judge's provider refuses the key
+                self.stopped = exc
+            if not self.stopped:
+                await self._pipeline()
             unfinished = self._unfinished()
             state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
@@ -93,6 +102,8 @@ class Session:
                 "command": {"name": self.plan.command, "calls": stats, "wall_s": round(wall, 3)},
                 "updated": now(),
             }
+            if self.judge_check is not None:
+                fields["judge_check"] = self.judge_check
             summary = write_exports(
                 self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
             )
@@ -114,6 +125,18 @@ class Session:
             unfinished=unfinished,
             notices=self.notices,
         )
+
+    async def _judge_check(self) -> None:
+        """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
+        first, through a caller of its own on the run's store, so the run's judge counts leave it out."""
+        judge, n = self.plan.judge, self.plan.config.judge_check
+        if judge is None or not n or not self.check_pool:
+            return
+        caller = Caller(self.store, self.caller.scheduler, self.caller.prices, self.caller.budget)
+        result = await run_self_test(
+            caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n
+        )
+        self.judge_check = result.model_dump(mode="json")
 
     def _note_ignored_settings(self) -> None:
         for provider in self.plan.providers.values():  # settings a provider's API no longer takes
@@ -349,10 +372,13 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
 
         return estimate(plan)
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
+    # --judge-check's data is read (and refused if unfit) before the run directory is touched too
+    pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
     with directory_lock(plan.run_dir, plan.command):  # one writer per run directory, for the whole command
         store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
         session = open_session(plan, store, progress)
         session.notices.extend(set_aside)
+        session.check_pool = pool
         return await session.run()
 
 

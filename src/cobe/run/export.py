@@ -11,7 +11,7 @@ from typing import Any
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import ResultRow
 from cobe.judge.checks import CHECKS, row_status
-from cobe.prompts.render import UNJUDGED_REASONS, query_text
+from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
 from cobe.run.judges import JudgeRef
 from cobe.run.plan import Item
 from cobe.run.resume import shown
@@ -19,6 +19,13 @@ from cobe.run.store import Store
 from cobe.run.verdicts import ShownVerdicts
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
 from cobe.score.panel import PANEL, panel_summary
+from cobe.score.selftest import judge_check_markdown
+
+
+def _query(item: Item) -> str:
+    """The request as the respondent read it, from the chat request: a base model's completion prompt wraps it."""
+    chat = respondent_messages(item.scenario, item.template)
+    return query_text(item.scenario, item.template, chat[-1].content if chat else item.prompt)
 
 
 def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> list[ResultRow]:
@@ -49,8 +56,9 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "tier": t.tier,
             "phrasing": t.phrasing,
             "story": s.story,
-            "query": query_text(s, t, item.prompt),
-            "prompt": item.prompt,
+            "query": _query(item),
+            # the prompt as sent and stored (a re-judge plans chat prompts; the store knows the real one)
+            "prompt": response_row["prompt"] if response_row is not None and response_row["prompt"] else item.prompt,
             "preserve": list(s.preserve),
             "change": list(s.change),
         }
@@ -195,6 +203,8 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     ]
     if summary.get("panel"):
         lines += ["", *panel_markdown(summary["panel"], summary.get("judge_samples", 1))]
+    if summary.get("judge_check"):
+        lines += ["", "## Judge self-test", "", *judge_check_markdown(summary["judge_check"])]
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ Building a plan calls no model and writes nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,9 @@ from cobe.dataset.schema import Scenario
 from cobe.judge.panel import self_preference_notices
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.baseline import bind_scenarios
 from cobe.models.registry import get_provider
+from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
 from cobe.prompts.templates import Template
 from cobe.run.batch import check_batch_spec
@@ -99,11 +102,12 @@ def load_scenarios(config: EvalConfig) -> list[Scenario]:
 
 
 def build_items(
-    models: list[str], scenarios: list[Scenario], templates: list[Template]
+    models: list[str], scenarios: list[Scenario], templates: list[Template], completion: Collection[str] = ()
 ) -> tuple[list[Item], dict[str, int]]:
     """Every model × scenario × template, and per tier-1 template the scenarios without a query in its phrasing.
 
-    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario.
+    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
+    in `completion` (base models without a chat template) get each prompt in the plain completion format.
     """
     chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
     skipped: dict[str, int] = {}
@@ -114,7 +118,11 @@ def build_items(
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
                 chats.append((scenario, template, tuple(messages)))
-    items = [Item(model, scenario, template, messages) for model in models for scenario, template, messages in chats]
+    items = [
+        Item(model, scenario, template, tuple(completion_messages(messages)) if model in completion else messages)
+        for model in models
+        for scenario, template, messages in chats
+    ]
     return items, skipped
 
 
@@ -217,10 +225,12 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     templates = select_templates(config.templates, config.tier)
     specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
-    items, skipped = build_items(config.models, scenarios, templates)
+    providers = _providers(specs)
+    bind_scenarios(providers.values(), scenarios)
+    completion = {model for model in config.models if not providers[model].chat_template}
+    items, skipped = build_items(config.models, scenarios, templates, completion)
     if not items:
         raise InputError("no scenario has a query in the chosen phrasings")
-    providers = _providers(specs)
     respondent = respondent_settings(config)
     for spec in config.models:
         providers[spec].check_config(respondent)

@@ -1,0 +1,256 @@
+"""The judge self-test: judge calls only, on three probes whose right verdicts are known.
+
+The unchanged story (`baseline/identity`) must fail the change check, the illustrative rewrite must
+pass all three checks, and another core example's illustrative rewrite (`baseline/swapped`) must
+fail the preserve check. The answers come from the baselines, never from a respondent call; the
+judge's calls go through a `Caller`, so they are cached like any call. The counting and the verdict
+in plain words live in `cobe.score.selftest`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cobe.core.errors import InputError
+from cobe.core.results import Verdict
+from cobe.dataset.sample import sample_scenarios
+from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.panel import JudgePanel, split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
+from cobe.models.base import Provider
+from cobe.models.baseline import BaselineProvider
+from cobe.models.registry import get_provider
+from cobe.run.caller import Caller
+from cobe.run.judges import JudgePlan, plan_judges
+from cobe.run.scheduler import Scheduler
+from cobe.run.store import STORE_NAME
+from cobe.score.selftest import SelfTest, probe_check, self_test_verdict
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+DEFAULT_N = 20
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A baseline answer and the verdict each asked check must give it."""
+
+    name: str
+    baseline: str
+    expected: dict[str, Verdict]
+
+
+PROBES: tuple[Probe, ...] = (
+    Probe("identity", "baseline/identity", {"change": "F"}),
+    Probe("illustrative", "baseline/illustrative", {"connectors": "T", "preserve": "T", "change": "T"}),
+    Probe("swapped", "baseline/swapped", {"preserve": "F"}),
+)
+
+
+class ChecksJudge(Protocol):
+    """Anything that answers checks of one response: a `Judge`, or a panel of them."""
+
+    async def checks(self, scenario: Scenario, response: str, checks: tuple[str, ...]) -> dict[str, CheckResult]:
+        """The verdicts of the given checks."""
+        ...
+
+
+def select_scenarios(scenarios: list[Scenario], n: int, seed: int) -> tuple[list[Scenario], list[Scenario]]:
+    """(the `n` scenarios to probe, drawn with `seed`; the pool swapped answers come from)."""
+    if n < 1:
+        raise InputError(f"--n {n}: expected at least one scenario")
+    pool = [s for s in scenarios if s.illustrative_answer and s.illustrative_answer.strip()]
+    if len({s.core_id for s in pool}) < 2:
+        raise InputError(
+            "the judge self-test needs scenarios with an illustrative answer from at least two core examples; "
+            f"the data has {len(pool)} such scenario(s)"
+        )
+    return sample_scenarios(pool, n, seed), pool
+
+
+def check_pool(data: str, n: int | None) -> list[Scenario]:
+    """The scenarios of `data` a run's `--judge-check n` draws from (all of them, not only --limit's),
+    checked fit for the self-test before the run starts; [] without a self-test."""
+    if not n:
+        return []
+    from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
+
+    pool = list(load_dataset(data).scenarios)
+    select_scenarios(pool, n, 0)
+    return pool
+
+
+def probe_answers(pool: list[Scenario]) -> dict[str, BaselineProvider]:
+    """The baseline of each probe, swapped given its pool of partners."""
+    baselines: dict[str, BaselineProvider] = {}
+    for probe in PROBES:
+        provider = get_provider(probe.baseline)
+        assert isinstance(provider, BaselineProvider)
+        provider.use_scenarios(pool)
+        baselines[probe.name] = provider
+    return baselines
+
+
+async def self_test(
+    judge: ChecksJudge,
+    scenarios: list[Scenario],
+    *,
+    judge_name: str,
+    prompts: JudgePromptSet,
+    data: str,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    level: float = 0.95,
+    concurrency: int = 8,
+) -> SelfTest:
+    """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict."""
+    chosen, pool = select_scenarios(scenarios, n, seed)
+    baselines = probe_answers(pool)
+    gate = asyncio.Semaphore(max(1, concurrency))  # bounds open tasks; the caller's scheduler bounds calls
+
+    async def ask(probe: Probe, scenario: Scenario) -> dict[str, CheckResult]:
+        async with gate:
+            answer = baselines[probe.name].answer(scenario)
+            return await judge.checks(scenario, answer, tuple(probe.expected))
+
+    # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
+    jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
+    answers = await asyncio.gather(*(ask(probe, scenario) for probe, scenario in jobs))
+    verdicts: dict[tuple[str, str], list[str | None]] = {}
+    for (probe, _), results in zip(jobs, answers):
+        for check, result in results.items():
+            verdicts.setdefault((probe.name, check), []).append(result.verdict)
+    rows = [
+        probe_check(probe.name, check, expected, verdicts.get((probe.name, check), []), level)
+        for probe in PROBES
+        for check, expected in probe.expected.items()
+    ]
+    line, ok = self_test_verdict(rows)
+    return SelfTest(
+        judge=judge_name,
+        judge_prompts=prompts.name,
+        prompt_fingerprint=prompts.fingerprint,
+        data=data,
+        scenarios=[s.id for s in chosen],
+        seed=seed,
+        level=level,
+        checks=rows,
+        verdict=line,
+        as_expected=ok,
+    )
+
+
+async def run_self_test(
+    caller: Caller,
+    judging: JudgePlan,
+    providers: Mapping[str, Provider],
+    scenarios: list[Scenario],
+    *,
+    data: str,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+) -> SelfTest:
+    """The self-test of a command's judging (one judge, or a panel whose strict majority is tested, each
+    member asked `samples` times) through `caller`; give it a caller of its own (it may share a run's
+    store and scheduler) to keep its calls out of a run's judge counts."""
+    members = [Judge(caller, providers[m.spec], m.prompts, m.settings) for m in judging.members]
+    panel = JudgePanel(members, judging.samples)
+    stats = caller.stats["judge"]
+    made, cached = stats.calls_made, stats.calls_cached
+    concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in members)
+    result = await self_test(
+        panel,
+        scenarios,
+        judge_name=judging.spec,
+        prompts=judging.prompts,
+        data=data,
+        n=n,
+        seed=seed,
+        concurrency=concurrency,
+    )
+    return result.model_copy(
+        update={
+            "samples": judging.samples,
+            "calls_made": stats.calls_made - made,
+            "calls_cached": stats.calls_cached - cached,
+        }
+    )
+
+
+def default_store() -> Path:
+    """Where `cobe judges check` caches its calls without --run-dir: $XDG_CACHE_HOME/cobe/judge-check/."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "cobe" / "judge-check" / STORE_NAME
+
+
+async def ajudge_check(
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    data: str = "builtin:starter",
+    *,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    run_dir: str | Path | None = None,
+    temperature: float | None = None,
+    samples: int = 1,
+    **scheduler_options: Any,
+) -> SelfTest:
+    """Async form of `judge_check`."""
+    from cobe.dataset.loaders import load_dataset
+    from cobe.run.rundir import open_run_store
+
+    specs = split_specs([judge] if isinstance(judge, str) else judge)
+    if not specs:
+        raise InputError("--judge: expected at least one judge model spec")
+    prompts = load_judge_prompts(judge_prompts)
+    judging, _ = plan_judges(specs, prompts, temperature=temperature, samples=samples, batch_poll_s=None)
+    scenarios = list(load_dataset(data).scenarios)
+    select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
+    providers: dict[str, Provider] = {}
+    try:
+        for spec in specs:
+            providers[spec] = get_provider(spec)
+        path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
+        store, _ = open_run_store(path.parent, force_new=False)
+        try:
+            caller = Caller(store, Scheduler(**scheduler_options))
+            return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+        finally:
+            store.close()
+    finally:
+        await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
+
+
+def judge_check(
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    data: str = "builtin:starter",
+    *,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    run_dir: str | Path | None = None,
+    temperature: float | None = None,
+    samples: int = 1,
+    **scheduler_options: Any,
+) -> SelfTest:
+    """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
+    only, cached in `run_dir`'s store or a cache dir."""
+    return asyncio.run(
+        ajudge_check(
+            judge,
+            judge_prompts,
+            data,
+            n=n,
+            seed=seed,
+            run_dir=run_dir,
+            temperature=temperature,
+            samples=samples,
+            **scheduler_options,
+        )
+    )

@@ -1,0 +1,135 @@
+"""`cobe judges check` against a real local server speaking the OpenAI protocol: a judge scripted to
+answer correctly passes the self-test, one that always says T is named for what it cannot tell."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+JUDGE = "openai-api/localfake/fake-model"
+NAMES = ["Ada", "Bo", "Cy", "Di"]
+TASKS = ["baked bread", "fixed a bike", "painted a fence", "mended a net"]
+
+# a prompt set of our own with plain markers, so scripted answers key on its text
+CHECK_TEXTS = {
+    "connectors": "CHECK=connectors\nREWRITE: {response} :END\nAnswer with exactly one letter: T or F.",
+    "preserve": "CHECK=preserve\nKEEP: {criterion} :END\nREWRITE: {response} :END\nAnswer with exactly one letter: T or F.",
+    "change": "CHECK=change\nDROP: {criterion} :END\nREWRITE: {response} :END\nAnswer with exactly one letter: T or F.",
+}
+
+
+def story(i: int) -> str:
+    return f"{NAMES[i]} {TASKS[i]} on Sunday because the weather was dry. The neighbours came to watch."
+
+
+def answer(i: int) -> str:
+    return f"{NAMES[i]} {TASKS[i]} on Sunday although the weather was wet. Nobody came to watch."
+
+
+def keep(i: int) -> str:
+    return f"{NAMES[i]} {TASKS[i]} on Sunday."
+
+
+def write_data(path: Path) -> Path:
+    rows = [
+        {
+            "id": f"{i + 1}v1",
+            "core_id": i + 1,
+            "variation": 1,
+            "domain": "daily life",
+            "story": story(i),
+            "queries": [f"Rewrite the text had it rained ({q})." for q in "abc"],
+            "illustrative_answer": answer(i),
+            "preserve": [keep(i)],
+            "change": ["The neighbours came to watch."],
+        }
+        for i in range(len(NAMES))
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def write_prompts(directory: Path) -> Path:
+    directory.mkdir()
+    (directory / "config.yaml").write_text("name: markers\ntemperature: 0\nmax_tokens: 5\nlogprobs: true\n")
+    for check, text in CHECK_TEXTS.items():
+        (directory / f"{check}.txt").write_text(text + "\n")
+    return directory
+
+
+def correct_script() -> list[dict]:
+    """A judge that reads the rewrite: the story itself fails change; preserve passes only the scenario's own rewrite."""
+    rules = []
+    for i in range(len(NAMES)):
+        rules.append({"contains": ["CHECK=change", f"REWRITE: {story(i)} :END"], "answer": "F"})
+        rules.append({"contains": ["CHECK=preserve", f"KEEP: {keep(i)}", f"REWRITE: {answer(i)} :END"], "answer": "T"})
+        rules.append({"contains": ["CHECK=preserve", f"KEEP: {keep(i)}"], "answer": "F"})
+    return rules
+
+
+@pytest.fixture
+def setup(tmp_path, openai_server):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
+    env |= {"LOCALFAKE_BASE_URL": openai_server.base_url, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("LOCALFAKE_API_KEY", None)
+    return env, write_data(tmp_path / "data.jsonl"), write_prompts(tmp_path / "markers")
+
+
+def check(tmp_path: Path, env: dict, data: Path, prompts: Path, *extra: str) -> subprocess.CompletedProcess:
+    args = ["judges", "check", "--judge", JUDGE, "--judge-prompts", str(prompts), "--data", str(data), "--n", "4"]
+    return subprocess.run([*CLI, *args, *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_a_correct_judge_behaves_as_expected_and_its_calls_are_cached(tmp_path, openai_server, setup):
+    env, data, prompts = setup
+    openai_server.control(script=correct_script())
+    run_dir = tmp_path / "check-run"
+    r = check(tmp_path, env, data, prompts, "--run-dir", str(run_dir))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[-1] == "Judge self-test verdict: the judge behaves as expected on all three probes"
+    assert "unchanged story → change F: 4/4 = 100% [40%, 100%]" in r.stdout
+    assert "another story's rewrite → preserve F: 4/4 = 100%" in r.stdout
+    assert openai_server.stats()["judge_requests"] == 4 * 5  # five questions per scenario, nothing else
+    assert (run_dir / "cobe.sqlite").is_file()
+    again = check(tmp_path, env, data, prompts, "--run-dir", str(run_dir), "--json")
+    result = json.loads(again.stdout)
+    assert result["calls_made"] == 0 and result["calls_cached"] == 20 and result["as_expected"] is True
+    assert openai_server.stats()["judge_requests"] == 20
+
+
+def test_a_judge_that_always_says_t_is_flagged(tmp_path, openai_server, setup):
+    env, data, prompts = setup
+    openai_server.control(verdict="T")
+    r = check(tmp_path, env, data, prompts)
+    assert r.returncode == 0, r.stderr
+    assert "unchanged story → change F: 0/4 = 0% [0%, 60%]" in r.stdout
+    verdict = r.stdout.strip().splitlines()[-1]
+    assert verdict.startswith("Judge self-test verdict: this judge passes nearly everything")
+    assert "cannot tell an unchanged story" in verdict
+    assert (tmp_path / "cache" / "cobe" / "judge-check" / "cobe.sqlite").is_file()  # the default cache
+
+
+def test_a_judge_blind_to_unchanged_stories_only(tmp_path, openai_server, setup):
+    env, data, prompts = setup
+    # right about preserve, but passes the unchanged story on change
+    openai_server.control(script=[rule for rule in correct_script() if "CHECK=change" not in rule["contains"]])
+    r = check(tmp_path, env, data, prompts)
+    assert r.returncode == 0, r.stderr
+    verdict = r.stdout.strip().splitlines()[-1]
+    assert verdict == "Judge self-test verdict: this judge cannot tell an unchanged story from a rewrite"
+
+
+def test_data_without_two_core_examples_is_one_line(tmp_path, setup):
+    env, data, prompts = setup
+    one = tmp_path / "one.jsonl"
+    one.write_text(data.read_text().splitlines()[0] + "\n")
+    r = check(tmp_path, env, one, prompts)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().startswith("error: the judge self-test needs scenarios") and "two core examples" in r.stderr

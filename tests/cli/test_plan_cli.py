@@ -1,0 +1,50 @@
+"""`cobe plan` as a user runs it: from stated rates, from a pilot run, and one line per bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from support.results import make_rows, write_run
+
+CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+
+
+def plan(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, "plan", *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+
+def test_stated_rates_answer_all_three_questions(tmp_path):
+    r = plan(tmp_path, "--pass-rate", "0.6", "--icc", "0.5", "--judge-sensitivity", "0.9", "--judge-specificity", "0.8")
+    assert r.returncode == 0, r.stderr
+    assert "scenarios for the accuracy's CI half-width: 683 scenarios" in r.stdout
+    assert "judge–human correlation: 0.707 (stated)" in r.stdout
+    assert "smallest difference two models show at 80% power:" in r.stdout and "exact McNemar" in r.stdout
+    data = json.loads(plan(tmp_path, "--pass-rate", "0.6", "--icc", "0.5", "--items", "900", "--json").stdout)
+    assert data["pilot"] is None and data["answers"][0]["value"] == 683
+    assert data["answers"][2]["inputs"]["paired items"] == [900, "stated"]
+
+
+def test_a_pilot_run_with_two_models(tmp_path):
+    rows = make_rows("mock/a", 30, 0.7) + make_rows("mock/b", 30, 0.5)
+    run = write_run(tmp_path / "pilot", rows)
+    r = plan(tmp_path, str(run))
+    assert r.returncode == 2 and "holds several models" in r.stderr and "--model" in r.stderr
+    r = plan(tmp_path, str(run), "--model", "mock/a", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["pilot"]["model"] == "mock/a" and data["pilot"]["scenarios"] == 30
+    psi, source = data["answers"][2]["inputs"]["discordant share ψ"]
+    assert source == "pilot (vs mock/b)" and 0 < psi < 1
+
+
+def test_bad_input_is_one_line(tmp_path):
+    r = plan(tmp_path, "--judge-sensitivity", "0.9")
+    assert r.returncode == 2 and r.stderr.strip() == (
+        "error: --judge-sensitivity and --judge-specificity go together; give both or neither"
+    )
+    run = write_run(tmp_path / "pilot", make_rows("mock/a", 3))
+    r = plan(tmp_path, str(run), "--model", "nope")
+    assert r.returncode == 2 and "--model 'nope': not in" in r.stderr

@@ -1,0 +1,136 @@
+"""Planning formulas against hand computations, and against small simulations where they promise power or width."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cobe.score.calibration import calibrated_rate
+from cobe.score.compare import mcnemar_exact
+from cobe.score.planning import (
+    Stated,
+    connor_difference,
+    detectable_difference,
+    judge_human_correlation,
+    labels_needed,
+    mcnemar_power,
+    pilot_from_frame,
+    plan_study,
+    scenario_variance,
+    scenarios_needed,
+)
+
+Z2 = 1.959963984540054**2
+
+
+def test_scenarios_by_hand():
+    # p = 0.6, three phrasings correlated 0.5: σ² = 0.24 · (1 + 2 · 0.5) / 3 = 0.16
+    assert scenario_variance(0.6, 3, 0.5) == pytest.approx(0.16)
+    assert scenarios_needed(0.03, 0.16) == math.ceil(Z2 * 0.16 / 0.0009) == 683
+    # phrasings that always agree carry one scenario's worth: σ² = p(1 − p)
+    assert scenario_variance(0.5, 3, 1.0) == pytest.approx(0.25)
+    with pytest.raises(ValueError):
+        scenarios_needed(0, 0.1)
+
+
+def test_judge_human_correlation_by_hand_and_on_a_population():
+    # judge rate 0.6 · 0.9 + 0.4 · 0.2 = 0.62; covariance 0.54 − 0.6 · 0.62 = 0.168
+    rho = judge_human_correlation(0.6, 0.9, 0.8)
+    assert rho == pytest.approx(0.168 / math.sqrt(0.24 * 0.62 * 0.38))
+    human = np.array([1] * 600 + [0] * 400)
+    judge = np.array([1] * 540 + [0] * 60 + [1] * 80 + [0] * 320)
+    assert rho == pytest.approx(np.corrcoef(human, judge)[0, 1])
+    assert judge_human_correlation(0.6, 1.0, 1.0) == pytest.approx(1.0)
+
+
+def test_labels_by_hand():
+    rho = judge_human_correlation(0.6, 0.9, 0.8)
+    unlimited = labels_needed(0.03, 0.6, rho, None)
+    assert unlimited == math.ceil(Z2 * 0.24 * (1 - rho**2) / 0.0009)
+    bounded = labels_needed(0.03, 0.6, rho, 2000)
+    assert bounded == math.ceil(Z2 * 0.24 * (1 - rho**2) / (0.0009 - Z2 * 0.24 * rho**2 / 2000))
+    assert bounded > unlimited
+    # 100 judged items cannot give ±3 points, however many labels
+    assert labels_needed(0.03, 0.6, rho, 100) is None
+    # no credit to the judge: the classical count
+    assert labels_needed(0.05, 0.5, 0.0, None) == math.ceil(Z2 * 0.25 / 0.0025)
+
+
+def test_labels_give_the_promised_width_in_simulation():
+    p, sens, spec, judged, target = 0.6, 0.9, 0.8, 3000, 0.04
+    n = labels_needed(target, p, judge_human_correlation(p, sens, spec), judged)
+    rng = np.random.default_rng(7)
+    widths = []
+    for _ in range(200):
+        truth = rng.random(judged) < p
+        judge = np.where(truth, rng.random(judged) < sens, rng.random(judged) > spec)
+        result = calibrated_rate(truth[:n], judge[:n], judge[n:])
+        widths.append((result.ci_high - result.ci_low) / 2)
+    assert np.mean(widths) == pytest.approx(target, rel=0.06)
+
+
+def test_connor_difference_solves_its_formula():
+    delta = connor_difference(500, 0.2)
+    za, zb = 1.959963984540054, 0.8416212335729143
+    n = (za * math.sqrt(0.2) + zb * math.sqrt(0.2 - delta**2)) ** 2 / delta**2
+    assert n == pytest.approx(500)
+    # ignoring δ² under the root gives the textbook (z_a + z_b)·√(ψ/n), a little larger
+    assert delta < (za + zb) * math.sqrt(0.2 / 500)
+
+
+def test_exact_power_by_hand_on_a_tiny_case():
+    # two items, both discordant for sure (ψ = 1), A always the winner: 2·0.5² = 0.5 > α, never rejected
+    assert mcnemar_power(2, 1.0, 1.0) == 0.0
+    # six discordant pairs all won by A: p = 2 · 0.5⁶ = 0.03125 < 0.05, rejected whenever all six are A's
+    assert mcnemar_power(6, 1.0, 1.0) == pytest.approx(1.0)
+    assert mcnemar_power(6, 1.0, 0.0) == pytest.approx(2 * 0.5**6)  # the test's size under no difference
+    with pytest.raises(ValueError):
+        mcnemar_power(10, 0.1, 0.2)
+
+
+def test_detectable_difference_has_the_promised_power_in_simulation():
+    items, psi = 400, 0.25
+    delta = detectable_difference(items, psi)
+    assert mcnemar_power(items, psi, delta) == pytest.approx(0.8, abs=1e-6)
+    assert abs(delta - connor_difference(items, psi)) < 0.01  # the exact test needs a little more
+    rng = np.random.default_rng(11)
+    counts = rng.multinomial(items, [(psi + delta) / 2, (psi - delta) / 2, 1 - psi], size=3000)
+    rejected = np.mean([mcnemar_exact(int(a), int(b)) < 0.05 for a, b, _ in counts])
+    assert rejected == pytest.approx(0.8, abs=0.025)
+    assert math.isnan(detectable_difference(5, 0.1))  # too few items for any difference
+
+
+def frame() -> pd.DataFrame:
+    rows = []
+    for scenario in range(10):
+        for template in "ABC":
+            a = scenario < 6
+            b = scenario < 4 or (scenario == 9 and template == "A")
+            rows.append({"label": "a", "scenario_id": f"{scenario}v1", "template": template, "scored": True, "pass": a})
+            rows.append({"label": "b", "scenario_id": f"{scenario}v1", "template": template, "scored": True, "pass": b})
+    return pd.DataFrame(rows)
+
+
+def test_pilot_rates_from_a_frame():
+    pilots = {p.model: p for p in pilot_from_frame(frame())}
+    a = pilots["a"]
+    assert a.pass_rate == 0.6 and a.scenarios == 10 and a.phrasings == 3 and a.items == 30
+    assert a.scenario_variance == pytest.approx(np.var([1] * 6 + [0] * 4, ddof=1))
+    assert a.icc == pytest.approx((a.scenario_variance * 3 / 0.24 - 1) / 2)
+    # a passes scenarios 4, 5 that b fails (6 items); b passes 9/A that a fails (1 item)
+    assert a.discordance == {"b": pytest.approx(7 / 30)} and a.human_rate is None
+
+
+def test_plan_names_where_each_input_came_from():
+    pilot = {p.model: p for p in pilot_from_frame(frame())}["a"]
+    scenarios, labels, difference = plan_study(pilot, Stated(sensitivity=0.9, specificity=0.8))
+    assert scenarios.inputs["per-scenario variance"] == (pilot.scenario_variance, "pilot")
+    assert scenarios.value == scenarios_needed(0.03, pilot.scenario_variance)
+    assert labels.inputs["judge–human correlation"][1] == "stated"
+    assert difference.inputs["discordant share ψ"] == (pytest.approx(7 / 30), "pilot (vs b)")
+    stated = plan_study(None, Stated(pass_rate=0.6, icc=0.5, items=900))
+    assert stated[0].value == 683 and stated[2].inputs["paired items"] == (900, "stated")
+    assert stated[1].inputs["judge–human correlation"][0] == 0.0  # no labels: no credit to the judge
