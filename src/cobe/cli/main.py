@@ -45,7 +45,7 @@ SHORT_HELP: dict[str, str] = {
     "export": "Export a run as an inspect log, a Hugging Face dataset, Every Eval Ever records or DPO pairs.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
-    "judges": "Self-test judges on probes; rank them by agreement with human ratings.",
+    "judges": "Self-test judges on probes, rank them against human ratings, diff their verdicts.",
     "plan": "How many scenarios and human labels a study needs; what difference it detects.",
     "curate": "Build a dataset: contributions, augmentation, checks, review, release.",
 }

@@ -10,6 +10,7 @@ Public API:
   two judge prompt sets on a run's responses.
 - `judge_responses(items, judge, judge_prompts, store_path=..., concurrency=...) -> JudgedItems`
   (a list of `JudgedItem` with `.totals`); async form `ajudge_responses`.
+- `plan_run(config) -> RunPlan`: a command's plan (items with their messages, judges, notices), built once.
 - `Store` (the SQLite file), `Scheduler`, `load_prices`, `default_run_dir`.
 
 Names load on first use: the engine pulls in pandas (for summaries) that `import cobe.run.store`
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from cobe.run.engine import aevaluate, ajudge_run, evaluate, generate, judge_run
     from cobe.run.judge_diff import JudgeDiff, ajudges_diff, judges_diff
     from cobe.run.judge_pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
+    from cobe.run.plan import RunPlan, plan_run
     from cobe.run.rundir import default_run_dir, list_runs
     from cobe.run.scheduler import Scheduler
     from cobe.run.store import Store
@@ -55,6 +57,8 @@ _EXPORTS = {
     "JudgedItems": "judge_pairs",
     "ajudge_responses": "judge_pairs",
     "judge_responses": "judge_pairs",
+    "RunPlan": "plan",
+    "plan_run": "plan",
     "default_run_dir": "rundir",
     "list_runs": "rundir",
     "Scheduler": "scheduler",
@@ -79,6 +83,7 @@ __all__ = [
     "JudgedItem",
     "JudgedItems",
     "PriceTable",
+    "RunPlan",
     "RunSummary",
     "SMOKE_NOTICE",
     "Scheduler",
@@ -95,4 +100,5 @@ __all__ = [
     "judges_diff",
     "list_runs",
     "load_prices",
+    "plan_run",
 ]
