@@ -4,14 +4,12 @@ answer correctly passes the self-test, one that always says T is named for what 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+from support.cli import CliResult, run_cobe
+
 JUDGE = "openai-api/localfake/fake-model"
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 TASKS = ["baked bread", "fixed a bike", "painted a fence", "mended a net"]
@@ -75,15 +73,17 @@ def correct_script() -> list[dict]:
 
 @pytest.fixture
 def setup(tmp_path, openai_server):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    env |= {"LOCALFAKE_BASE_URL": openai_server.base_url, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    env.pop("LOCALFAKE_API_KEY", None)
+    env = {
+        "LOCALFAKE_BASE_URL": openai_server.base_url,
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "LOCALFAKE_API_KEY": None,
+    }
     return env, write_data(tmp_path / "data.jsonl"), write_prompts(tmp_path / "markers")
 
 
-def check(tmp_path: Path, env: dict, data: Path, prompts: Path, *extra: str) -> subprocess.CompletedProcess:
+def check(tmp_path: Path, env: dict, data: Path, prompts: Path, *extra: str) -> CliResult:
     args = ["judges", "check", "--judge", JUDGE, "--judge-prompts", str(prompts), "--data", str(data), "--n", "4"]
-    return subprocess.run([*CLI, *args, *extra], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    return run_cobe(*args, *extra, cwd=tmp_path, env=env)
 
 
 def test_a_correct_judge_behaves_as_expected_and_its_calls_are_cached(tmp_path, openai_server, setup):

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from support.cli import CliResult, run_cobe
 from support.results import make_rows, write_run
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
 
-
-def plan(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, "plan", *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def plan(tmp_path: Path, *args: str) -> CliResult:
+    return run_cobe("plan", *args, cwd=tmp_path)
 
 
 def test_stated_rates_answer_all_three_questions(tmp_path):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,16 +9,14 @@ import pytest
 from integration_runs import JUDGE, MODEL_A
 
 from cobe.cli.main import main
+from support.cli import CliResult, run_cobe
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
 LM_EVAL = Path(__file__).parent / "data" / "lm_eval" / "EleutherAI__pythia-160m"
 
 
-def cobe(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """`cobe ARGS` in a fresh process, as a user runs it."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    return subprocess.run([*CLI, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+def cobe(*args: str, cwd: Path) -> CliResult:
+    """`cobe ARGS` as the console script runs it."""
+    return run_cobe(*args, cwd=cwd)
 
 
 def test_help_lists_export_and_the_import_sources(capsys):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 from cobe.annotate import StudyStore, create_study
@@ -13,9 +11,8 @@ from cobe.api import leaderboard
 from cobe.api import report as api_report
 from cobe.report import build_report
 from cobe.score.selftest import SelfTest, probe_check, self_test_verdict
+from support.cli import run_cobe
 from support.results import make_rows, write_run
-
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
 
 
 def judge_check() -> dict:
@@ -81,12 +78,7 @@ def test_cli_report_takes_a_study_made_elsewhere(tmp_path):
     run = rated_run(tmp_path)
     moved = tmp_path / "elsewhere"
     (run / "study").rename(moved)
-    r = subprocess.run(
-        [*CLI, "report", str(run), "--study", str(moved), "--format", "md", "--resamples", "0"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    r = run_cobe("report", str(run), "--study", str(moved), "--format", "md", "--resamples", "0")
     assert r.returncode == 0, r.stderr
     assert "human-calibrated" in r.stdout
     line = next(x for x in (run / "report.md").read_text().splitlines() if x.startswith("| mock/m |"))

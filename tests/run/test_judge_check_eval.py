@@ -4,20 +4,15 @@ reports, and its lines end the command's output; the run's own judge counts stay
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-CLI = [sys.executable, "-c", "from cobe.cli.main import main; main()"]
+from support.cli import CliResult, run_cobe
+
 JUDGE = "openai-api/localfake/fake-model"
 
 
-def cobe(tmp_path: Path, server, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("COBE_")}
-    env |= {"LOCALFAKE_BASE_URL": server.base_url}
-    env.pop("LOCALFAKE_API_KEY", None)
-    return subprocess.run([*CLI, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+def cobe(tmp_path: Path, server, *args: str) -> CliResult:
+    return run_cobe(*args, cwd=tmp_path, env={"LOCALFAKE_BASE_URL": server.base_url, "LOCALFAKE_API_KEY": None})
 
 
 def test_eval_runs_the_self_test_first_and_ends_with_it(tmp_path, openai_server, data_file):
@@ -50,9 +45,7 @@ def test_eval_runs_the_self_test_first_and_ends_with_it(tmp_path, openai_server,
 def test_without_the_flag_there_is_no_self_test(tmp_path, data_file):
     run_dir = tmp_path / "run"
     args = ["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data_file)]
-    r = subprocess.run(
-        [*CLI, *args, "--run-dir", str(run_dir)], cwd=tmp_path, capture_output=True, text=True, timeout=120
-    )
+    r = run_cobe(*args, "--run-dir", str(run_dir), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "self-test" not in r.stdout and "judge_check" not in json.loads((run_dir / "summary.json").read_text())
 
@@ -61,6 +54,6 @@ def test_data_unfit_for_the_self_test_stops_before_the_run(tmp_path, data_file):
     one = tmp_path / "one.jsonl"
     one.write_text(data_file.read_text().splitlines()[0] + "\n")
     args = ["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(one), "--judge-check", "2"]
-    r = subprocess.run([*CLI, *args, "--run-dir", str(tmp_path / "run")], cwd=tmp_path, capture_output=True, text=True)
+    r = run_cobe(*args, "--run-dir", str(tmp_path / "run"), cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.startswith("error: the judge self-test needs scenarios")
     assert not (tmp_path / "run" / "cobe.sqlite").exists()

@@ -27,8 +27,8 @@ class CliResult:
     stderr: str
 
 
-def run_cobe(*args: str, cwd: Path | str | None = None, env: dict[str, str] | None = None) -> CliResult:
-    """`cobe ARGS` in-process: COBE_* variables of the caller's shell removed, `env` added, run in `cwd`."""
+def run_cobe(*args: str, cwd: Path | str | None = None, env: dict[str, str | None] | None = None) -> CliResult:
+    """`cobe ARGS` in-process: COBE_* variables of the caller's shell removed, `env` added (None: unset), run in `cwd`."""
     overrides: dict[str, str | None] = {name: None for name in os.environ if name.startswith("COBE_")}
     overrides.update(env or {})
     with CliRunner().isolation(env=overrides) as (out, err, _), contextlib.chdir(cwd or os.getcwd()):
