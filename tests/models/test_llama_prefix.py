@@ -41,7 +41,7 @@ def test_answers_do_not_depend_on_the_calls_before_them_and_beginnings_are_reuse
     asks = [
         prompts.messages(check, scenario, answer)
         for answer in (scenario.story, scenario.illustrative_answer)
-        for check in ("connectors", "preserve", "change")
+        for check in ("preserve", "change")  # connectors reads only the answer: nothing of it to reuse
     ]
     rewrite = [Message(role="user", content=f"{scenario.story}\n\n{scenario.queries[0]}\n\nRewritten story:")]
     write = GenerateConfig(temperature=0, max_tokens=24)
