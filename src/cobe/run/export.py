@@ -18,8 +18,8 @@ from cobe.run.resume import shown
 from cobe.run.store import Store
 from cobe.run.verdicts import ShownVerdicts
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
-from cobe.score.selftest import judge_check_markdown
 from cobe.score.panel import PANEL, panel_summary
+from cobe.score.selftest import judge_check_markdown
 
 
 def _query(item: Item) -> str:

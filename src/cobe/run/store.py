@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -16,9 +17,16 @@ STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
 
 
+_stamp: tuple[int, str] = (-1, "")  # (whole second, its text): every row of one second shares the string
+
+
 def now() -> str:
     """UTC timestamp in ISO form, second precision is plenty and keeps rows small."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    global _stamp
+    second = int(time.time())
+    if second != _stamp[0]:
+        _stamp = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return _stamp[1]
 
 
 def _migrations() -> list[Migration]:
