@@ -10,6 +10,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from cobe.core.secrets import scrub
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.retry import status_of
 from cobe.run.limits import Limits
 
 if TYPE_CHECKING:
@@ -94,14 +95,24 @@ class Scheduler:
         scenario: Scenario | None,
         tokens: int,
     ) -> ModelOutput:
-        async with lane.semaphore:  # held for the request only, never during a backoff sleep
+        granted = await lane.slots.acquire()  # held for the request only, never during a backoff sleep
+        try:
             await lane.admit(tokens)
             if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
                 raise _LaneClosed
             if self.timeout:
                 async with asyncio.timeout(self.timeout):
-                    return await provider.generate(messages, config, scenario=scenario)
-            return await provider.generate(messages, config, scenario=scenario)
+                    output = await provider.generate(messages, config, scenario=scenario)
+            else:
+                output = await provider.generate(messages, config, scenario=scenario)
+        except Exception as exc:
+            if status_of(exc) == 429:  # the provider's limit, whatever --rpm says: fewer calls in flight
+                lane.slots.rate_limited(granted)
+            raise
+        finally:
+            lane.slots.release()
+        lane.slots.succeeded()
+        return output
 
     async def run(
         self,
