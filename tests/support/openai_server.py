@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import collections
 import contextlib
 import hashlib
 import http.client
@@ -79,8 +78,9 @@ class Faults:
     # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
     # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
     unique: bool = False
-    # a provider's requests-per-minute limit, held server-side over a sliding 60 s window: a request beyond
-    # it answers 429 with Retry-After (whole seconds until a slot frees); 0: off
+    # a provider's requests-per-minute limit, held server-side as a token bucket refilled at rpm_limit / 60
+    # a second and holding one second's worth: a request beyond it answers 429 with Retry-After (whole
+    # seconds until a request fits again); 0: off
     rpm_limit: int = 0
 
 
@@ -102,6 +102,8 @@ class Stats:
     held: int = 0  # chat requests waiting now for hold_after to be lifted
     failed: int = 0  # chat requests answered with fail_status
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
+    first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
+    last_ok_s: float | None = None
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -117,7 +119,7 @@ class FakeLLMServer(AnthropicBatches):
         self.message_batches: dict[str, dict[str, Any]] = {}
         self.changed = threading.Condition()  # notified whenever a request changed the stats
         self._lifted = asyncio.Event()  # set while no hold is in place
-        self._window: collections.deque[float] = collections.deque()  # times of requests admitted by rpm_limit
+        self._bucket = (0.0, -1.0)  # rpm_limit's (level, monotonic time of that level); -1: not started
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -252,20 +254,26 @@ class FakeLLMServer(AnthropicBatches):
             stats.malformed += 1
             return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
         stats.ok += 1
+        stats.last_ok_s = time.monotonic()
+        if stats.first_ok_s is None:
+            stats.first_ok_s = stats.last_ok_s
         model, payload, judged = self.reply(kind, path, request)
         stats.models[model] = stats.models.get(model, 0) + 1
         stats.judge_requests += judged
         return 200, payload, {}
 
     def _over_rpm(self, limit: int) -> int | None:
-        """None when one more request fits the last 60 s (and it is counted), else whole seconds to wait."""
-        t, window = time.monotonic(), self._window
-        while window and window[0] <= t - 60.0:
-            window.popleft()
-        if len(window) < limit:
-            window.append(t)
+        """None when one more request fits the bucket (and it is spent), else whole seconds to wait."""
+        rate = limit / 60.0
+        capacity = max(1.0, rate)
+        level, stamp = self._bucket
+        t = time.monotonic()
+        level = capacity if stamp < 0 else min(capacity, level + (t - stamp) * rate)
+        if level >= 1.0:
+            self._bucket = (level - 1.0, t)
             return None
-        return max(1, math.ceil(window[0] + 60.0 - t))
+        self._bucket = (level, t)
+        return max(1, math.ceil((1.0 - level) / rate))
 
     def reply(self, kind: str, path: str, request: dict) -> tuple[str, bytes, bool]:
         """(model, 200 body, whether it was a judge prompt): the reply logic shared by chat and batch requests."""

@@ -46,7 +46,7 @@ class AdaptiveConcurrency:
     Each 429 halves the window (once per round: a 429 of a call sent before the last cut cuts nothing
     more, it only reports the same overload late); each success grows it by 1/window, so by about one
     call per window's worth of successes, back up to the ceiling. Waiters are served first come, first
-    served, so a call that was rate-limited and asks again is not starved by newer ones.
+    served, and a call that was rate-limited and asks again goes before them: it is not starved by newer ones.
     """
 
     def __init__(self, ceiling: int) -> None:
@@ -61,13 +61,17 @@ class AdaptiveConcurrency:
         """The calls that may be in flight now."""
         return max(1, int(self.window))
 
-    async def acquire(self) -> int:
-        """Wait for a slot; returns the round it was granted in (pass it to `rate_limited`)."""
+    async def acquire(self, first: bool = False) -> int:
+        """Wait for a slot (`first`: ahead of every waiter, for a retry); returns the round it was granted
+        in (pass it to `rate_limited`)."""
         if self.in_flight < self.limit and not self._waiters:
             self.in_flight += 1
             return self.cuts
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(waiter)
+        if first:
+            self._waiters.appendleft(waiter)
+        else:
+            self._waiters.append(waiter)
         try:
             await waiter
         except asyncio.CancelledError:
