@@ -91,7 +91,6 @@ class Session:
             unfinished = self._unfinished()
             state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
-            self.done.forget()  # free the preloaded rows before the exports reread them
             wall = time.perf_counter() - start
             stats = self.caller.stats_dict()
             self.store.set_state(self.run_id, state)
@@ -168,7 +167,6 @@ class Session:
             await self._work(judge=False)
             if self.stopped:
                 return
-            self.done.reload_responses()
         try:
             # each judge of a panel sends its own provider batch; they wait side by side
             waits = (batch.run(asks) for batch, asks in zip(self.batches, self._batch_requests()))

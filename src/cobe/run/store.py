@@ -173,6 +173,13 @@ class Store:
         rows = self.db.execute("SELECT * FROM responses WHERE run_id = ?", (run_id,))
         return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
 
+    def response(self, run_id: str, model: str, scenario_id: str, template: str) -> sqlite3.Row | None:
+        """One stored response of a run (the UNIQUE index answers it), or None."""
+        return self.db.execute(
+            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ?",
+            (run_id, model, scenario_id, template),
+        ).fetchone()
+
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response and commit; returns its id (stable across replacement)."""
         with write_transaction(self.db):
@@ -208,6 +215,16 @@ class Store:
             (run_id, judge, fingerprint),
         )
         return {(r["response_id"], r["check_name"], r["sample"]): r for r in rows}
+
+    def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], sqlite3.Row]:
+        """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
+        `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
+        rows = self.db.execute(
+            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            (response_id, judge, fingerprint),
+        )
+        return {(r["check_name"], r["sample"]): r for r in rows}
 
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
         """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
