@@ -339,7 +339,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
     try:
         if plan.run_id is None:
             run_id, _ = open_run(store, plan.config, plan.stored_config)
-            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(plan.scenarios, plan.scenario_json)])
+            store.put_scenarios(run_id, zip((s.id for s in plan.scenarios), plan.scenario_json()))
         else:
             run_id = plan.run_id
         caller = _caller(store, plan.config)

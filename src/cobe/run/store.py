@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -154,12 +155,12 @@ class Store:
             )
 
     # ---- scenarios ----------------------------------------------------------------------
-    def put_scenarios(self, run_id: str, scenarios: list[tuple[str, str]]) -> None:
-        """Store (id, json) of every scenario of a run, once."""
+    def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
+        """Store (id, json) of every scenario of a run, once (read as it is written: never held whole)."""
         with write_transaction(self.db):
             self.db.executemany(
                 "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
-                [(run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)],
+                ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
             )
 
     def scenarios(self, run_id: str) -> list[str]:
