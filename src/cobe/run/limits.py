@@ -43,17 +43,21 @@ class TokenBucket:
 class AdaptiveConcurrency:
     """How many calls of one provider may be in flight: AIMD between 1 and `ceiling` (--concurrency).
 
-    Each 429 halves the window (once per round: a 429 of a call sent before the last cut cuts nothing
-    more, it only reports the same overload late); each success grows it by 1/window, so by about one
-    call per window's worth of successes, back up to the ceiling. Waiters are served first come, first
-    served, and a call that was rate-limited and asks again goes before them: it is not starved by newer ones.
+    Each 429 cuts the window by `backoff` (once per round: a 429 of a call sent before the last cut
+    cuts nothing more, it only reports the same overload late); each success grows it by 1/window, so
+    by about one call per window's worth of successes, back up to the ceiling. The cut is a quarter,
+    not TCP's half: a 429 is not charged against the provider's limit, while a deep cut leaves the
+    limit unused (against a 600 rpm token bucket, halving kept 83-92% of it, a quarter 95-100%).
+    Waiters are served first come, first served, and a call that was rate-limited and asks again goes
+    before them: it is not starved by newer ones.
     """
 
-    def __init__(self, ceiling: int) -> None:
+    def __init__(self, ceiling: int, backoff: float = 0.75) -> None:
         self.ceiling = max(1, int(ceiling))
+        self.backoff = backoff  # the factor a 429 cuts the window by
         self.window = float(self.ceiling)
         self.in_flight = 0
-        self.cuts = 0  # times the window was halved; also the round a call's slot belongs to
+        self.cuts = 0  # times the window was cut; also the round a call's slot belongs to
         self._waiters: deque[asyncio.Future[None]] = deque()
 
     @property
@@ -94,9 +98,9 @@ class AdaptiveConcurrency:
             self._wake()
 
     def rate_limited(self, granted: int) -> None:
-        """A call granted in round `granted` got a 429: halve the window, unless this round was cut already."""
+        """A call granted in round `granted` got a 429: cut the window, unless this round was cut already."""
         if granted == self.cuts:
-            self.window = max(1.0, self.window / 2.0)
+            self.window = max(1.0, self.window * self.backoff)
             self.cuts += 1
 
     def _wake(self) -> None:

@@ -143,7 +143,7 @@ class Scheduler:
         base_wait = wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff)
 
         def wait(state: RetryCallState) -> float:
-            # a Retry-After is the server's own pacing: waited as asked, never sooner (the halved window
+            # a Retry-After is the server's own pacing: waited as asked, never sooner (the cut window
             # already backs the provider off); without one, exponential backoff with jitter
             exc = state.outcome.exception() if state.outcome else first
             asked = provider.retry_after(exc) if exc is not None else None
@@ -186,7 +186,7 @@ class Scheduler:
 
     def _note_retry_after(self, provider: Provider, lane: Limits, exc: BaseException) -> None:
         # the call that got a Retry-After waits it out (a wait beyond the cap gives the call up instead:
-        # it is redone on resume); the provider's other calls go on through the window the 429 halved,
+        # it is redone on resume); the provider's other calls go on through the window the 429 cut,
         # and only once that window is down to one call does a Retry-After pause the whole provider
         asked = provider.retry_after(exc)
         if asked and asked > self.max_retry_wait:
