@@ -37,7 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0, help="length of the workload at the limit")
     parser.add_argument("--limit", type=int, default=600, help="the server's requests per minute")
-    parser.add_argument("--latency", type=float, default=0.2, help="seconds each server reply waits")
+    parser.add_argument("--latency", type=float, default=1.0, help="seconds each server reply waits")
     parser.add_argument("--concurrency", type=int, default=64)
     args = parser.parse_args()
 
