@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cobe.run.store import Store
-
 from test_pipeline import GOLDEN, golden_exports
+
+from cobe.run.store import Store
 
 
 def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path, monkeypatch) -> None:
