@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
@@ -82,17 +83,17 @@ JUDGE_TEXT = (
 
 async def bare(url: str, data: Path, concurrency: int) -> dict:
     """The same calls with the official SDK, no cache, no store, no retries: the floor."""
-    import httpx
     import openai
 
-    limits = httpx.Limits(max_connections=1024, max_keepalive_connections=1024)
+    # the limits class of the HTTP library this SDK version is built on
+    limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(max_connections=1024, max_keepalive_connections=1024)
     client = openai.AsyncOpenAI(
         api_key="EMPTY", base_url=url, max_retries=0, http_client=openai.DefaultAsyncHttpxClient(limits=limits)
     )
     sem = asyncio.Semaphore(concurrency)
     calls = 0
 
-    async def call(content: str, **kw: object) -> str:
+    async def call(content: str, **kw: Any) -> str:
         nonlocal calls
         async with sem:
             r = await client.chat.completions.create(
@@ -278,12 +279,12 @@ def main() -> None:
             results |= {"pairs": pairs, "ratios": ratios, "ratio": ratio, "repeat": repeat}
             if args.scale:
                 small = statistics.median(b["rss_mb"] for _, b in pairs)
-                a = bench.measure("bare", args.scale) if args.scale_bare else None
+                scale_bare = bench.measure("bare", args.scale) if args.scale_bare else None
                 b = bench.measure("cobe", args.scale)
                 print(f"scale point N = {args.scale}:")
-                if a is not None:
-                    print(line("bare", a))
-                    print(line("cobe", b) + f"   ratio {b['us_per_call'] / a['us_per_call']:.2f}x")
+                if scale_bare is not None:
+                    print(line("bare", scale_bare))
+                    print(line("cobe", b) + f"   ratio {b['us_per_call'] / scale_bare['us_per_call']:.2f}x")
                 else:
                     print(line("cobe", b))
                 growth = b["rss_mb"] / small
@@ -294,10 +295,10 @@ def main() -> None:
                 )
                 if growth > 1.15:
                     failures.append(f"RSS growth {growth:.2f}x")
-                for r in (b,) if a is None else (a, b):
+                for r in (b,) if scale_bare is None else (scale_bare, b):
                     if r["served"] != args.scale * 4 or r["errors"]:
                         failures.append(f"scale part served {r['served']} calls with {r['errors']} failed")
-                results |= {"scale": {"bare": a, "cobe": b, "rss_growth": growth}}
+                results |= {"scale": {"bare": scale_bare, "cobe": b, "rss_growth": growth}}
         finally:
             bench.close()
     if args.json:

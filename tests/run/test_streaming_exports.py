@@ -3,14 +3,16 @@ byte for byte the golden files."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from test_pipeline import GOLDEN, golden_exports
 
 from cobe.run.store import Store
 
 
-def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path, monkeypatch) -> None:
+def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def whole_run(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a whole-run read of responses or verdicts")
 

@@ -300,7 +300,7 @@ class FakeLLMServer(AnthropicBatches):
         if faults.unique:
             text = f"{text}\n#{next(self._ids)}"
         words = text.split()
-        truncated = bool(limit) and len(words) > limit
+        truncated = isinstance(limit, int) and limit > 0 and len(words) > limit
         if truncated:
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
