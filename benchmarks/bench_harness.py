@@ -1,12 +1,21 @@
-"""Harness overhead: client CPU per call of cobe vs. a bare asyncio + openai SDK loop, same calls, same concurrency.
+"""Harness overhead: client CPU per call and peak RSS of cobe vs. a bare asyncio + openai SDK loop.
 
-    python benchmarks/bench_harness.py                 # 2000 scenarios x 3 templates = 6000 + 18000 calls
-    python benchmarks/bench_harness.py --scenarios 200 # the quick form
+    python benchmarks/bench_harness.py               # 3 pairs at N = 2,000 samples, a repeat run, cobe at N = 20,000
+    python benchmarks/bench_harness.py --scale-bare  # the bare loop at N = 20,000 too (about 7 more minutes)
+    python benchmarks/bench_harness.py --quick       # 3 pairs at N = 300, a repeat run, N = 3,000 (about 1 minute)
+    python benchmarks/bench_harness.py --scale 0     # the pairs and the repeat only
 
-A zero-latency fake OpenAI-compatible server (tests/support/openai_server.py) runs in its own
-process; each measured part runs in a fresh subprocess and reports its own CPU time and peak RSS.
-Targets: harness CPU per call <= 1.5x the bare loop; a repeat of the finished run makes 0 calls in
-< 5 s; harness peak RSS < 300 MB.
+A sample is one respondent call and three judge calls (connectors, preserve, change); both sides keep
+the same number of calls in flight (--concurrency, 64). The fake OpenAI-compatible server
+(tests/support/openai_server.py) runs in its own process with zero latency and `--unique`: every
+reply ends with a line naming its request, so no two replies are equal and nothing can be answered
+from a cache. Each measured part runs in a fresh subprocess and reports the CPU time of the whole
+process (interpreter start and imports included) and its peak RSS. Parts run interleaved in pairs
+(bare, cobe, bare, cobe, ...) so a neighbour loading the machine weighs on both sides of a pair; the
+figure is the median over pairs of cobe's CPU per call divided by the bare loop's.
+
+Targets (issue 13): ratio <= 1.2x; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
+at the large N within 15% of the small N.
 """
 
 from __future__ import annotations
@@ -16,43 +25,48 @@ import asyncio
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
 SPEC = "openai-api/bench/fake-model"
+CHECKS = ("connectors", "preserve", "change")
 
 
 def write_data(path: Path, n: int) -> None:
-    """Synthetic scenarios in the native shape (invented text, ~40-word stories)."""
+    """`n` synthetic scenarios in the native shape (invented text, ~40-word stories), one per sample."""
     with path.open("w", encoding="utf-8") as out:
         for i in range(1, n + 1):
             had = f"the baker {i} closed early"
-            out.write(
-                json.dumps(
-                    {
-                        "id": f"{i}v0",
-                        "core_id": i,
-                        "variation": 0,
-                        "domain": "Daily life",
-                        "story": f"Baker {i} kept the shop open late because a festival was on in town. Many visitors bought "
-                        f"bread and cakes, so the shelves were empty by night and the baker slept well.",
-                        "queries": [
-                            f"Rewrite the original text, based on what would have happened instead had {had}.",
-                            f"Based on the preceding text, rewrite the scenario to reflect what would have happened if the baker {i} had closed early.",
-                            f"Rewrite the above passage to illustrate what would have occurred had {had}.",
-                        ],
-                        "illustrative_answer": "Instead, the shop closed early.",
-                        "preserve": ["A festival was on in town."],
-                        "change": ["Many visitors bought bread."],
-                    }
-                )
-                + "\n"
-            )
+            scenario = {
+                "id": f"{i}v0",
+                "core_id": i,
+                "variation": 0,
+                "domain": "Daily life",
+                "story": f"Baker {i} kept the shop open late because a festival was on in town. Many visitors bought "
+                "bread and cakes, so the shelves were empty by night and the baker slept well.",
+                "queries": [
+                    f"Rewrite the original text, based on what would have happened instead had {had}.",
+                    f"Based on the preceding text, rewrite the scenario to reflect what would have happened if the baker {i} had closed early.",
+                    f"Rewrite the above passage to illustrate what would have occurred had {had}.",
+                ],
+                "illustrative_answer": "Instead, the shop closed early.",
+                "preserve": ["A festival was on in town."],
+                "change": ["Many visitors bought bread."],
+            }
+            out.write(json.dumps(scenario) + "\n")
+
+
+def process_cpu_s() -> float:
+    """User + system CPU of this whole process so far, interpreter start and imports included."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def peak_rss_mb() -> float:
@@ -60,7 +74,7 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-# ---- part (a): the bare loop ------------------------------------------------------------
+# ---- the bare loop ------------------------------------------------------------------------
 JUDGE_TEXT = (
     "Story:\n{story}\n\nCriterion:\n{criterion}\n\nRewrite:\n{response}\n\n"
     "Check: {check}. Answer with exactly one letter: T or F."
@@ -71,15 +85,15 @@ async def bare(url: str, data: Path, concurrency: int) -> dict:
     """The same calls with the official SDK, no cache, no store, no retries: the floor."""
     import openai
 
-    scenarios = [json.loads(line) for line in data.read_text().splitlines()]
-    limits = openai._constants.DEFAULT_CONNECTION_LIMITS.__class__(max_connections=1024, max_keepalive_connections=1024)
+    # the limits class of the HTTP library this SDK version is built on
+    limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(max_connections=1024, max_keepalive_connections=1024)
     client = openai.AsyncOpenAI(
         api_key="EMPTY", base_url=url, max_retries=0, http_client=openai.DefaultAsyncHttpxClient(limits=limits)
     )
     sem = asyncio.Semaphore(concurrency)
     calls = 0
 
-    async def call(content: str, **kw) -> str:
+    async def call(content: str, **kw: Any) -> str:
         nonlocal calls
         async with sem:
             r = await client.chat.completions.create(
@@ -88,37 +102,36 @@ async def bare(url: str, data: Path, concurrency: int) -> dict:
         calls += 1
         return r.choices[0].message.content or ""
 
-    async def item(s: dict, q: str) -> None:
-        text = await call(f"{s['story']}\n\n{q}", temperature=0, max_tokens=512)
+    async def sample(s: dict) -> None:
+        text = await call(f"{s['story']}\n\n{s['queries'][0]}", temperature=0, max_tokens=512)
         await asyncio.gather(
             *(
                 call(
-                    JUDGE_TEXT.format(
-                        story=s["story"], criterion=" ".join(s[c] if c != "connectors" else []), response=text, check=c
-                    ),
+                    JUDGE_TEXT.format(story=s["story"], criterion=" ".join(s.get(c, [])), response=text, check=c),
                     temperature=0,
                     max_tokens=5,
                     logprobs=True,
                     top_logprobs=5,
                 )
-                for c in ("connectors", "preserve", "change")
+                for c in CHECKS
             )
         )
 
-    work = iter([(s, q) for s in scenarios for q in s["queries"]])
+    with data.open(encoding="utf-8") as lines:  # read as it goes, like a loop written for a big file
+        work = (json.loads(line) for line in lines)
 
-    async def worker() -> None:
-        for s, q in work:
-            await item(s, q)
+        async def worker() -> None:
+            for s in work:
+                await sample(s)
 
-    await asyncio.gather(*(worker() for _ in range(2 * concurrency)))
+        await asyncio.gather(*(worker() for _ in range(2 * concurrency)))
     await client.close()
-    return {"calls": calls}
+    return {"calls": calls, "errors": 0}
 
 
 def run_part(args: argparse.Namespace) -> None:
     """One measured part in this (fresh) process; prints a JSON line."""
-    cpu0, wall0 = time.process_time(), time.perf_counter()
+    wall0 = time.perf_counter()
     if args.part == "bare":
         out = asyncio.run(bare(args.url, args.data, args.concurrency))
     else:
@@ -127,7 +140,12 @@ def run_part(args: argparse.Namespace) -> None:
         os.environ["BENCH_BASE_URL"] = args.url
         summary = evaluate(
             EvalConfig(
-                data=str(args.data), models=[SPEC], judge=SPEC, run_dir=args.run_dir, concurrency=args.concurrency
+                data=str(args.data),
+                models=[SPEC],
+                judge=SPEC,
+                templates=["A"],
+                run_dir=args.run_dir,
+                concurrency=args.concurrency,
             )
         )
         stats = summary.stats
@@ -137,40 +155,80 @@ def run_part(args: argparse.Namespace) -> None:
             "state": summary.state,
             "errors": stats["respondent"]["errors"] + stats["judge"]["errors"],
         }
-    out |= {"cpu_s": time.process_time() - cpu0, "wall_s": time.perf_counter() - wall0, "rss_mb": peak_rss_mb()}
+    out |= {"cpu_s": process_cpu_s(), "wall_s": time.perf_counter() - wall0, "rss_mb": peak_rss_mb()}
     print(json.dumps(out))
 
 
-def measure(part: str, url: str, data: Path, run_dir: Path, concurrency: int, profile: Path | None = None) -> dict:
-    """Run one part in a subprocess and read its JSON line."""
-    cmd = [sys.executable]
-    if profile is not None:
-        cmd += ["-m", "cProfile", "-o", str(profile)]
-    cmd += [
-        __file__,
-        "--part",
-        part,
-        "--url",
-        url,
-        "--data",
-        str(data),
-        "--run-dir",
-        str(run_dir),
-        "--concurrency",
-        str(concurrency),
-    ]
-    done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
-    if done.returncode != 0:
-        raise SystemExit(f"part {part} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+class Bench:
+    """The server process, the data files and one subprocess per measured part."""
+
+    def __init__(self, tmp: Path, concurrency: int, profile: Path | None) -> None:
+        self.tmp, self.concurrency, self.profile = tmp, concurrency, profile
+        self.server = subprocess.Popen(
+            [sys.executable, "-m", "support.openai_server", "--port", "0", "--unique"],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=os.environ | {"PYTHONPATH": str(TESTS)},
+        )
+        sys.path.insert(0, str(TESTS))
+        from support.openai_server import ServerClient
+
+        assert self.server.stdout is not None
+        self.client = ServerClient(f"http://127.0.0.1:{int(self.server.stdout.readline())}")
+        self.runs = 0
+
+    def data(self, n: int) -> Path:
+        """The data file of `n` samples (written once)."""
+        path = self.tmp / f"data-{n}.jsonl"
+        if not path.exists():
+            write_data(path, n)
+        return path
+
+    def measure(self, part: str, n: int, run_dir: Path | None = None) -> dict:
+        """Run one part in a subprocess; its JSON line plus `served`, the requests the server counted."""
+        if run_dir is None:
+            self.runs += 1
+            run_dir = self.tmp / f"run-{self.runs}"
+        cmd = [sys.executable]
+        if self.profile is not None and part == "cobe":
+            cmd += ["-m", "cProfile", "-o", str(self.profile)]
+        cmd += [__file__, "--part", part, "--url", self.client.base_url, "--data", str(self.data(n))]
+        cmd += ["--run-dir", str(run_dir), "--concurrency", str(self.concurrency)]
+        before = self.client.stats()["requests"]
+        done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
+        if done.returncode != 0:
+            raise SystemExit(f"part {part} failed:\n{done.stderr[-3000:]}")
+        out = json.loads(done.stdout.strip().splitlines()[-1])
+        out["served"] = self.client.stats()["requests"] - before
+        out["run_dir"] = str(run_dir)
+        out["us_per_call"] = out["cpu_s"] / max(out["served"], 1) * 1e6
+        return out
+
+    def close(self) -> None:
+        """Stop the server."""
+        self.server.kill()
+        self.server.wait()
+
+
+def line(label: str, r: dict) -> str:
+    """One measured part as a line of the report."""
+    return (
+        f"  {label:<14} {r['served']:>6} calls, {r['errors']} failed, CPU {r['cpu_s']:6.2f} s = "
+        f"{r['us_per_call']:5.0f} us/call, wall {r['wall_s']:6.1f} s, peak RSS {r['rss_mb']:5.0f} MB"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenarios", type=int, default=2000)
-    parser.add_argument("--concurrency", type=int, default=32)
-    parser.add_argument("--profile", type=Path, help="write a cProfile of the harness part here")
-    parser.add_argument("--part", choices=["bare", "harness"], help=argparse.SUPPRESS)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2000, help="N of the paired runs (default 2000)")
+    parser.add_argument("--scale", type=int, default=20000, help="N of the scale point, cobe once (0: skip)")
+    parser.add_argument("--scale-bare", action="store_true", help="run the bare loop at the scale point too")
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument("--quick", action="store_true", help="N = 300 and a scale point of 3000")
+    parser.add_argument("--profile", type=Path, help="write a cProfile of the first cobe part here")
+    parser.add_argument("--json", type=Path, help="also write every measured part here")
+    parser.add_argument("--part", choices=["bare", "cobe"], help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--run-dir", type=Path, help=argparse.SUPPRESS)
@@ -178,55 +236,75 @@ def main() -> None:
     if args.part:
         run_part(args)
         return
-
-    server = subprocess.Popen(
-        [sys.executable, "-m", "support.openai_server", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ | {"PYTHONPATH": str(TESTS)},
+    if args.quick:
+        args.samples, args.scale = 300, 3000
+    n, calls = args.samples, args.samples * 4
+    print(
+        f"N = {n} samples = {n} respondent + {3 * n} judge calls, {args.concurrency} in flight on both sides, "
+        f"{args.pairs} interleaved pairs; server in its own process, unique replies"
     )
-    try:
-        sys.path.insert(0, str(TESTS))
-        from support.openai_server import ServerClient
-
-        client = ServerClient(f"http://127.0.0.1:{int(server.stdout.readline())}")
-        url = client.base_url
-        with tempfile.TemporaryDirectory() as tmp:
-            data, run_dir = Path(tmp) / "bench.jsonl", Path(tmp) / "run"
-            write_data(data, args.scenarios)
-            expected = args.scenarios * 3 * 4
+    failures: list[str] = []
+    results: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        bench = Bench(Path(tmp), args.concurrency, args.profile)
+        try:
+            ratios, pairs = [], []
+            for i in range(args.pairs):
+                a = bench.measure("bare", n)
+                b = bench.measure("cobe", n)
+                bench.profile = None  # the first cobe part only
+                pairs.append((a, b))
+                ratios.append(b["us_per_call"] / a["us_per_call"])
+                print(line(f"pair {i + 1} bare", a))
+                print(line(f"pair {i + 1} cobe", b) + f"   ratio {ratios[-1]:.2f}x")
+                for r in (a, b):
+                    if r["served"] != calls or r["errors"]:
+                        failures.append(
+                            f"a part served {r['served']} calls with {r['errors']} failed; expected {calls}"
+                        )
+            ratio = statistics.median(ratios)
+            verdict = "OK" if ratio <= 1.2 else "OVER"
+            print(f"CPU per call, cobe / bare (paired median of {args.pairs}): {ratio:.2f}x (target <= 1.2x) {verdict}")
+            if ratio > 1.2:
+                failures.append(f"CPU ratio {ratio:.2f}x")
+            repeat = bench.measure("cobe", n, Path(pairs[-1][1]["run_dir"]))
+            ok = repeat["served"] == 0 and repeat["wall_s"] < 5
             print(
-                f"{args.scenarios} scenarios x 3 templates: {expected // 4} respondent + {expected // 4 * 3} judge calls, "
-                f"concurrency {args.concurrency}, server in its own process"
+                f"repeat of the finished run: {repeat['served']} calls, wall {repeat['wall_s']:.2f} s, "
+                f"CPU {repeat['cpu_s']:.2f} s, peak RSS {repeat['rss_mb']:.0f} MB (target 0 calls, < 5 s) "
+                f"{'OK' if ok else 'OVER'}"
             )
-            a = measure("bare", url, data, run_dir, args.concurrency)
-            n_a = client.stats()["requests"]
-            b = measure("harness", url, data, run_dir, args.concurrency, args.profile)
-            n_b = client.stats()["requests"] - n_a
-            c = measure("harness", url, data, run_dir, args.concurrency)
-            n_c = client.stats()["requests"] - n_a - n_b
-    finally:
-        server.kill()
-        server.wait()
-    per_a, per_b = a["cpu_s"] / max(n_a, 1) * 1e6, b["cpu_s"] / max(n_b, 1) * 1e6
-    ratio = per_b / per_a
-    print(
-        f"(a) bare SDK loop : {n_a} calls, CPU {a['cpu_s']:.2f} s = {per_a:.0f} us/call, wall {a['wall_s']:.1f} s, peak RSS {a['rss_mb']:.0f} MB"
-    )
-    print(
-        f"(b) cobe harness  : {n_b} calls, {b['errors']} failed, CPU {b['cpu_s']:.2f} s = {per_b:.0f} us/call, wall {b['wall_s']:.1f} s, peak RSS {b['rss_mb']:.0f} MB"
-    )
-    print(f"    ratio harness/bare CPU per call: {ratio:.2f}x (target <= 1.5x) {'OK' if ratio <= 1.5 else 'OVER'}")
-    print(
-        f"(c) repeat run    : {n_c} calls, wall {c['wall_s']:.2f} s (target 0 calls, < 5 s) "
-        f"{'OK' if n_c == 0 and c['wall_s'] < 5 else 'OVER'}"
-    )
-    print(
-        f"    harness peak RSS {max(b['rss_mb'], c['rss_mb']):.0f} MB (target < 300 MB) "
-        f"{'OK' if max(b['rss_mb'], c['rss_mb']) < 300 else 'OVER'}"
-    )
-    if n_a != expected or n_b != expected:
-        raise SystemExit(f"call counts differ from the plan: bare {n_a}, harness {n_b}, expected {expected}")
+            if not ok:
+                failures.append("repeat run")
+            results |= {"pairs": pairs, "ratios": ratios, "ratio": ratio, "repeat": repeat}
+            if args.scale:
+                small = statistics.median(b["rss_mb"] for _, b in pairs)
+                scale_bare = bench.measure("bare", args.scale) if args.scale_bare else None
+                b = bench.measure("cobe", args.scale)
+                print(f"scale point N = {args.scale}:")
+                if scale_bare is not None:
+                    print(line("bare", scale_bare))
+                    print(line("cobe", b) + f"   ratio {b['us_per_call'] / scale_bare['us_per_call']:.2f}x")
+                else:
+                    print(line("cobe", b))
+                growth = b["rss_mb"] / small
+                verdict = "OK" if growth <= 1.15 else "OVER"
+                print(
+                    f"cobe peak RSS N = {args.scale} / N = {n}: {b['rss_mb']:.0f} / {small:.0f} MB = "
+                    f"{growth:.2f}x (target <= 1.15x) {verdict}"
+                )
+                if growth > 1.15:
+                    failures.append(f"RSS growth {growth:.2f}x")
+                for r in (b,) if scale_bare is None else (scale_bare, b):
+                    if r["served"] != args.scale * 4 or r["errors"]:
+                        failures.append(f"scale part served {r['served']} calls with {r['errors']} failed")
+                results |= {"scale": {"bare": scale_bare, "cobe": b, "rss_growth": growth}}
+        finally:
+            bench.close()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    if failures:
+        print("not met: " + "; ".join(failures))
 
 
 if __name__ == "__main__":

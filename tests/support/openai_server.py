@@ -18,6 +18,7 @@ import hashlib
 import http.client
 import itertools
 import json
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -74,6 +75,13 @@ class Faults:
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
     fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
     echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
+    # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
+    # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
+    unique: bool = False
+    # a provider's requests-per-minute limit, held server-side as a token bucket refilled at rpm_limit / 60
+    # a second and holding one second's worth: a request beyond it answers 429 with Retry-After (whole
+    # seconds until a request fits again); 0: off
+    rpm_limit: int = 0
 
 
 @dataclass
@@ -94,6 +102,8 @@ class Stats:
     held: int = 0  # chat requests waiting now for hold_after to be lifted
     failed: int = 0  # chat requests answered with fail_status
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
+    first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
+    last_ok_s: float | None = None
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -109,6 +119,7 @@ class FakeLLMServer(AnthropicBatches):
         self.message_batches: dict[str, dict[str, Any]] = {}
         self.changed = threading.Condition()  # notified whenever a request changed the stats
         self._lifted = asyncio.Event()  # set while no hold is in place
+        self._bucket = (0.0, -1.0)  # rpm_limit's (level, monotonic time of that level); -1: not started
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -229,6 +240,11 @@ class FakeLLMServer(AnthropicBatches):
             stats.rate_limited += 1
             said = f"rate limited for key {key}" if faults.echo_key else "rate limited"
             return 429, _error_body(429, said), {"Retry-After": faults.retry_after}
+        if faults.rpm_limit:
+            wait = self._over_rpm(faults.rpm_limit)
+            if wait is not None:
+                stats.rate_limited += 1
+                return 429, _error_body(429, "rate limited"), {"Retry-After": str(wait)}
         if faults.server_error > 0:
             faults.server_error -= 1
             stats.server_errors += 1
@@ -238,10 +254,26 @@ class FakeLLMServer(AnthropicBatches):
             stats.malformed += 1
             return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
         stats.ok += 1
+        stats.last_ok_s = time.monotonic()
+        if stats.first_ok_s is None:
+            stats.first_ok_s = stats.last_ok_s
         model, payload, judged = self.reply(kind, path, request)
         stats.models[model] = stats.models.get(model, 0) + 1
         stats.judge_requests += judged
         return 200, payload, {}
+
+    def _over_rpm(self, limit: int) -> int | None:
+        """None when one more request fits the bucket (and it is spent), else whole seconds to wait."""
+        rate = limit / 60.0
+        capacity = max(1.0, rate)
+        level, stamp = self._bucket
+        t = time.monotonic()
+        level = capacity if stamp < 0 else min(capacity, level + (t - stamp) * rate)
+        if level >= 1.0:
+            self._bucket = (level - 1.0, t)
+            return None
+        self._bucket = (level, t)
+        return max(1, math.ceil((1.0 - level) / rate))
 
     def reply(self, kind: str, path: str, request: dict) -> tuple[str, bytes, bool]:
         """(model, 200 body, whether it was a judge prompt): the reply logic shared by chat and batch requests."""
@@ -265,8 +297,10 @@ class FakeLLMServer(AnthropicBatches):
             or request.get("max_completion_tokens")  # what OpenAI reasoning requests send instead
             or (request.get("generationConfig") or {}).get("maxOutputTokens")
         )
+        if faults.unique:
+            text = f"{text}\n#{next(self._ids)}"
         words = text.split()
-        truncated = bool(limit) and len(words) > limit
+        truncated = isinstance(limit, int) and limit > 0 and len(words) > limit
         if truncated:
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
@@ -490,9 +524,9 @@ def openai_server() -> Iterator[ThreadedServer]:
         server.close()
 
 
-async def serve(host: str, port: int) -> None:
+async def serve(host: str, port: int, **faults: Any) -> None:
     """Serve forever, printing the bound port first so a parent process can read it."""
-    app = FakeLLMServer()
+    app = FakeLLMServer(**faults)
     server = await asyncio.start_server(app.handle, host, port, backlog=1024)
     print(server.sockets[0].getsockname()[1], flush=True)
     async with server:
@@ -504,9 +538,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
+    parser.add_argument("--unique", action="store_true", help="every reply names its request (Faults.unique)")
+    parser.add_argument("--rpm-limit", type=int, default=0, help="answer 429 beyond this many requests a minute")
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.host, args.port))
+        asyncio.run(serve(args.host, args.port, unique=args.unique, rpm_limit=args.rpm_limit))
 
 
 if __name__ == "__main__":

@@ -71,9 +71,23 @@ class OpenAIChat(Provider):
             )
             for url in urls
         ]
-        self._creates = [client.chat.completions.create for client in self._clients]
+        # the body goes to the SDK's documented `post` as the plain JSON it already is: `create` would walk
+        # its ~40 typed parameters per call to transform a dict that needs no transforming (a fifth of
+        # the client's CPU per call); the request on the wire, the response parsing, the errors and the
+        # client's timeout are the SDK's own either way
+        self._chat_completion = openai.types.chat.ChatCompletion
+        self._creates = [self._poster(client) for client in self._clients]
         self._inflight = [0] * len(urls)
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
+
+    def _poster(self, client: Any) -> Any:
+        """`create` for one client: POST /chat/completions with the body as it is."""
+        cast_to = self._chat_completion
+
+        async def create(**body: Any) -> Any:
+            return await client.post("/chat/completions", body=body, cast_to=cast_to)
+
+        return create
 
     async def _create(self, **kwargs: Any) -> Any:
         # several servers of one model (a vLLM or SGLang fleet): the least busy one takes the

@@ -69,3 +69,57 @@ def request_key(body: dict[str, Any]) -> tuple[str, str]:
     """(canonical JSON, sha256 key) of a request body, serialised once for both uses."""
     text = canonical(body)
     return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+class RequestKeys:
+    """`request_key(request_body(...))` for every call of a command, with each settings object serialised once.
+
+    The canonical JSON is put together piece by piece in sorted-key order (attempt, messages, model,
+    sample, settings, spec), so it is byte for byte what `canonical` makes of the whole body, and every
+    stored key stays valid; only the settings' `model_dump` and its encoding are no longer redone per call.
+    """
+
+    def __init__(self) -> None:
+        # id(settings) → (settings kept alive so the id is not reused, its canonical JSON)
+        self._settings: dict[int, tuple[GenerateConfig, str]] = {}
+
+    def settings_json(self, settings: GenerateConfig) -> str:
+        """The canonical JSON of `settings_dict(settings)`, computed once per settings object."""
+        held = self._settings.get(id(settings))
+        if held is None or held[0] is not settings:
+            held = (settings, canonical(settings_dict(settings)))
+            self._settings[id(settings)] = held
+        return held[1]
+
+    def request(
+        self,
+        spec: str,
+        model: str,
+        settings: GenerateConfig,
+        messages: list[Message],
+        attempt: int = 0,
+        sample: int = 0,
+    ) -> tuple[str, str]:
+        """(canonical request JSON, sha256 key), equal to `request_key(request_body(...))`."""
+        plain = ",".join('{"content":' + _dumps(m.content) + ',"role":' + _dumps(m.role) + "}" for m in messages)
+        text = "".join(
+            (
+                "{",
+                f'"attempt":{attempt:d},' if attempt else "",
+                '"messages":[',
+                plain,
+                '],"model":',
+                _dumps(model),
+                f',"sample":{sample:d}' if sample else "",
+                ',"settings":',
+                self.settings_json(settings),
+                ',"spec":',
+                _dumps(spec),
+                "}",
+            )
+        )
+        return text, hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import AuthenticationFailed
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
-from cobe.run.cache import messages_list, request_body, request_key, settings_dict
+from cobe.run.cache import RequestKeys
 from cobe.run.cost import Budget, PriceTable, estimate_tokens, load_prices
 from cobe.run.scheduler import Scheduler
 from cobe.run.store import Store, now
@@ -57,6 +57,7 @@ class Caller:
     # spec → refused calls in a row, and the last refusal's line
     _refusals: dict[str, int] = field(default_factory=dict, init=False, repr=False)
     _last_refusal: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _keys: RequestKeys = field(default_factory=RequestKeys, init=False, repr=False)
 
     @classmethod
     def open(cls, store_path: str | Path, **scheduler_options: Any) -> Caller:
@@ -81,7 +82,7 @@ class Caller:
         AUTH_STOP_AFTER times in a row. `sample` > 0 repeats a call on purpose (--judge-samples): same
         messages, a key of its own.
         """
-        request, key = self.request(provider, messages, settings, attempt, sample)
+        request, key = self._request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
         while True:
             row = self._stored(provider, key)
@@ -201,14 +202,19 @@ class Caller:
         provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> tuple[str, str]:
         """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
-        plain = messages_list(messages)
-        return request_key(request_body(provider.spec, provider.model, settings_dict(settings), plain, attempt, sample))
+        return RequestKeys().request(provider.spec, provider.model, settings, messages, attempt, sample)
+
+    def _request(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int, sample: int
+    ) -> tuple[str, str]:
+        # `request` with this caller's settings JSON kept between calls
+        return self._keys.request(provider.spec, provider.model, settings, messages, attempt, sample)
 
     def stored(
         self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> sqlite3.Row | None:
         """The stored row of an identical earlier call that `call` would answer from, or None."""
-        return self._stored(provider, self.request(provider, messages, settings, attempt, sample)[1])
+        return self._stored(provider, self._request(provider, messages, settings, attempt, sample)[1])
 
     def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:
         # answers of order-dependent providers (cycling scripts) are never replayed

@@ -91,7 +91,6 @@ class Session:
             unfinished = self._unfinished()
             state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
-            self.done.forget()  # free the preloaded rows before the exports reread them
             wall = time.perf_counter() - start
             stats = self.caller.stats_dict()
             self.store.set_state(self.run_id, state)
@@ -168,7 +167,6 @@ class Session:
             await self._work(judge=False)
             if self.stopped:
                 return
-            self.done.reload_responses()
         try:
             # each judge of a panel sends its own provider batch; they wait side by side
             waits = (batch.run(asks) for batch, asks in zip(self.batches, self._batch_requests()))
@@ -341,7 +339,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
     try:
         if plan.run_id is None:
             run_id, _ = open_run(store, plan.config, plan.stored_config)
-            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(plan.scenarios, plan.scenario_json)])
+            store.put_scenarios(run_id, zip((s.id for s in plan.scenarios), plan.scenario_json()))
         else:
             run_id = plan.run_id
         caller = _caller(store, plan.config)

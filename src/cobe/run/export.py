@@ -35,11 +35,10 @@ def build_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | N
 
 def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | None) -> Iterator[ResultRow]:
     """The rows of `build_rows`, one at a time, so a large run is never held whole in memory."""
-    responses = store.responses(run_id)
     verdicts = ShownVerdicts(store, run_id, judge)
     for item in items:
         s, t = item.scenario, item.template
-        response_row = responses.get(item.response_key)
+        response_row = store.response(run_id, *item.response_key)  # one at a time: nothing grows with the run
         row: dict[str, Any] = {
             "run_id": run_id,
             "model": item.model,

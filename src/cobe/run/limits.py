@@ -1,9 +1,11 @@
-"""Client-side rate limits: token buckets for requests and tokens per minute, and 429 pauses."""
+"""Client-side rate limits: an adaptive concurrency window, token buckets for requests and tokens per
+minute, and 429 pauses."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 
 
 class TokenBucket:
@@ -38,12 +40,83 @@ class TokenBucket:
         self.level = min(self.capacity, self.level + amount)
 
 
+class AdaptiveConcurrency:
+    """How many calls of one provider may be in flight: AIMD between 1 and `ceiling` (--concurrency).
+
+    Each 429 cuts the window by `backoff` (once per round: a 429 of a call sent before the last cut
+    cuts nothing more, it only reports the same overload late); each success grows it by 1/window, so
+    by about one call per window's worth of successes, back up to the ceiling. The cut is a quarter,
+    not TCP's half: a 429 is not charged against the provider's limit, while a deep cut leaves the
+    limit unused (against a 600 rpm token bucket, halving kept 83-92% of it, a quarter 95-100%).
+    Waiters are served first come, first served, and a call that was rate-limited and asks again goes
+    before them: it is not starved by newer ones.
+    """
+
+    def __init__(self, ceiling: int, backoff: float = 0.75) -> None:
+        self.ceiling = max(1, int(ceiling))
+        self.backoff = backoff  # the factor a 429 cuts the window by
+        self.window = float(self.ceiling)
+        self.in_flight = 0
+        self.cuts = 0  # times the window was cut; also the round a call's slot belongs to
+        self._waiters: deque[asyncio.Future[None]] = deque()
+
+    @property
+    def limit(self) -> int:
+        """The calls that may be in flight now."""
+        return max(1, int(self.window))
+
+    async def acquire(self, first: bool = False) -> int:
+        """Wait for a slot (`first`: ahead of every waiter, for a retry); returns the round it was granted
+        in (pass it to `rate_limited`)."""
+        if self.in_flight < self.limit and not self._waiters:
+            self.in_flight += 1
+            return self.cuts
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if first:
+            self._waiters.appendleft(waiter)
+        else:
+            self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # granted as it was cancelled: hand the slot on
+                self.release()
+            else:
+                self._waiters.remove(waiter)
+            raise
+        return self.cuts
+
+    def release(self) -> None:
+        """A call ended (whatever its outcome): its slot goes to the next waiter the window allows."""
+        self.in_flight -= 1
+        self._wake()
+
+    def succeeded(self) -> None:
+        """A call was answered: grow the window additively, up to the ceiling."""
+        if self.window < self.ceiling:
+            self.window = min(float(self.ceiling), self.window + 1.0 / self.window)
+            self._wake()
+
+    def rate_limited(self, granted: int) -> None:
+        """A call granted in round `granted` got a 429: cut the window, unless this round was cut already."""
+        if granted == self.cuts:
+            self.window = max(1.0, self.window * self.backoff)
+            self.cuts += 1
+
+    def _wake(self) -> None:
+        while self._waiters and self.in_flight < self.limit:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self.in_flight += 1
+                waiter.set_result(None)
+
+
 class Limits:
-    """Everything that paces one provider: concurrency, rpm, tpm and a shared 429 pause."""
+    """Everything that paces one provider: adaptive concurrency, rpm, tpm and a shared 429 pause."""
 
     def __init__(self, concurrency: int, rpm: float | None = None, tpm: float | None = None) -> None:
-        self.concurrency = max(1, int(concurrency))
-        self.semaphore = asyncio.Semaphore(self.concurrency)
+        self.concurrency = max(1, int(concurrency))  # the ceiling; `slots.limit` is what is allowed now
+        self.slots = AdaptiveConcurrency(self.concurrency)
         self.rpm = TokenBucket(rpm) if rpm else None
         self.tpm = TokenBucket(tpm) if tpm else None
         self.paused_until = 0.0  # monotonic time before which no new request starts

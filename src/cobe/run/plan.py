@@ -9,7 +9,7 @@ Building a plan calls no model and writes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,14 +34,23 @@ if TYPE_CHECKING:
     from cobe.run.store import Store
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One unit of work: a model answering one scenario under one template, with the messages it sends."""
+    """One unit of work: a model answering one scenario under one template; its messages are built when asked
+    for (a plan of many items holds no prompt text)."""
 
     model: str
     scenario: Scenario
     template: Template
-    messages: tuple[Message, ...]
+    completion: bool = False  # a base model without a chat template: the prompt in the plain completion format
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The messages this item sends."""
+        chat = respondent_messages(self.scenario, self.template)
+        if chat is None:  # the plan keeps only pairs the template fills
+            raise ValueError(f"template {self.template.name} cannot fill scenario {self.scenario.id}")
+        return tuple(completion_messages(chat)) if self.completion else tuple(chat)
 
     @property
     def prompt(self) -> str:
@@ -62,7 +71,6 @@ class RunPlan:
     config: EvalConfig
     run_dir: Path
     scenarios: list[Scenario]
-    scenario_json: list[str]  # each scenario as the store keeps it (and the data fingerprint hashes)
     templates: list[Template]
     items: list[Item]
     skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
@@ -72,6 +80,10 @@ class RunPlan:
     stored_config: dict[str, Any]  # the configuration as the store records it
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
+
+    def scenario_json(self) -> Iterator[str]:
+        """Each scenario as the store keeps it (and the data fingerprint hashes), made as it is read."""
+        return (s.model_dump_json() for s in self.scenarios)
 
     @property
     def data_fingerprint(self) -> str:
@@ -109,20 +121,15 @@ def build_items(
     A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
     in `completion` (base models without a chat template) get each prompt in the plain completion format.
     """
-    chats: list[tuple[Scenario, Template, tuple[Message, ...]]] = []
+    chats: list[tuple[Scenario, Template]] = []
     skipped: dict[str, int] = {}
     for scenario in scenarios:
         for template in templates:
-            messages = respondent_messages(scenario, template)
-            if messages is None:  # only a tier-1 phrasing the scenario does not have
+            if respondent_messages(scenario, template) is None:  # only a tier-1 phrasing the scenario does not have
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
-                chats.append((scenario, template, tuple(messages)))
-    items = [
-        Item(model, scenario, template, tuple(completion_messages(messages)) if model in completion else messages)
-        for model in models
-        for scenario, template, messages in chats
-    ]
+                chats.append((scenario, template))
+    items = [Item(model, scenario, template, model in completion) for model in models for scenario, template in chats]
     return items, skipped
 
 
@@ -234,9 +241,8 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     respondent = respondent_settings(config)
     for spec in config.models:
         providers[spec].check_config(respondent)
-    scenario_json = [s.model_dump_json() for s in scenarios]
     stored = config.stored() | {
-        "data_fingerprint": data_fingerprint(scenario_json),
+        "data_fingerprint": data_fingerprint(s.model_dump_json() for s in scenarios),
         "template_names": [t.name for t in templates],
     }
     notices = (
@@ -250,7 +256,6 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         config=config,
         run_dir=Path(config.run_dir) if config.run_dir else default_run_dir(config),
         scenarios=scenarios,
-        scenario_json=scenario_json,
         templates=templates,
         items=items,
         skipped=skipped,
@@ -287,8 +292,7 @@ def plan_rejudge(
     judging, judge_notices = _judge(config, stored["models"], show)
     _check_prices(config, config.judge_specs)
     providers = _providers(config.judge_specs)
-    scenario_json = store.scenarios(row["id"])
-    scenarios = [Scenario.model_validate_json(doc) for doc in scenario_json]
+    scenarios = [Scenario.model_validate_json(doc) for doc in store.scenarios(row["id"])]
     templates = select_templates(stored["template_names"])
     items, skipped = build_items(stored["models"], scenarios, templates)
     return RunPlan(
@@ -296,7 +300,6 @@ def plan_rejudge(
         config=config,
         run_dir=run_dir,
         scenarios=scenarios,
-        scenario_json=scenario_json,
         templates=templates,
         items=items,
         skipped=skipped,

@@ -10,6 +10,7 @@ from cobe.prompts.render import Judged, judged_text
 
 if TYPE_CHECKING:
     import sqlite3
+    from collections.abc import Iterable
 
     from cobe.run.judges import JudgeRef
     from cobe.run.plan import Item
@@ -17,7 +18,11 @@ if TYPE_CHECKING:
 
 
 class StoredWork:
-    """The responses of a run and the verdicts of one judge (or of each judge of a panel) on them."""
+    """The responses of a run and the verdicts of one judge (or of each judge of a panel) on them.
+
+    Every question is answered from the store when it is asked, one item at a time through the
+    store's UNIQUE indexes, so nothing grows with the run; a row written since is seen at once.
+    """
 
     def __init__(
         self, store: Store | None, run_id: str | None, judge: JudgeRef | None, temperature: float | None = None
@@ -25,37 +30,26 @@ class StoredWork:
         self.store, self.run_id, self.judge = store, run_id, judge
         # with several samples a verdict asked at another temperature is no sample of this judging
         self.temperature = temperature if judge is not None and judge.samples > 1 else None
-        self.responses: dict[tuple[str, str, str], sqlite3.Row] = {}
-        self.verdicts: list[dict[tuple[int, str, int], sqlite3.Row]] = []  # one per judge, by (response, check, sample)
-        if store is not None and run_id is not None:
-            self.reload_responses()
-            if judge is not None:
-                self.verdicts = [store.verdict_samples(run_id, j.spec, j.fingerprint) for j in judge.judges]
 
-    def reload_responses(self) -> None:
-        """Read the responses again (after a generation pass wrote new ones)."""
-        if self.store is not None and self.run_id is not None:
-            self.responses = self.store.responses(self.run_id)
-
-    def forget(self) -> None:
-        """Drop the rows held in memory (before the exports read the store again)."""
-        self.responses, self.verdicts = {}, []
+    def _row(self, item: Item) -> sqlite3.Row | None:
+        if self.store is None or self.run_id is None:
+            return None
+        return self.store.response(self.run_id, *item.response_key)
 
     def response(self, item: Item) -> sqlite3.Row | None:
         """The item's stored response row when it finished without error; None means: generate it."""
-        row = self.responses.get(item.response_key)
+        row = self._row(item)
         return row if row is not None and row["error"] is None else None
 
-    def reworded(self, items: list[Item]) -> Item | None:
+    def reworded(self, items: Iterable[Item]) -> Item | None:
         """The first item whose stored response answered other prompt text (a template reworded since)."""
         for item in items:
-            row = self.responses.get(item.response_key)
+            row = self._row(item)
             if row is not None and row["prompt"] != item.prompt:
                 return item
         return None
 
-    def _done(self, member: int, key: tuple[int, str, int]) -> bool:
-        row = self.verdicts[member].get(key) if member < len(self.verdicts) else None
+    def _done(self, row: sqlite3.Row | None) -> bool:
         if row is None or row["error"] is not None:
             return False
         return self.temperature is None or row["temperature"] == self.temperature
@@ -64,12 +58,16 @@ class StoredWork:
         """The (judge, check, sample) questions of a response with no verdict yet, or whose judge call failed."""
         if self.judge is None:
             return []
+        stored = [
+            self.store.response_verdicts(response_id, j.spec, j.fingerprint) if self.store is not None else {}
+            for j in self.judge.judges
+        ]
         return [
             (m, check, k)
             for m in range(len(self.judge.judges))
             for check in CHECKS
             for k in range(self.judge.samples)
-            if not self._done(m, (response_id, check, k))
+            if not self._done(stored[m].get((check, k)))
         ]
 
     def checks_left(self, response_id: int) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import uuid
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,7 @@ def default_run_dir(config: EvalConfig) -> Path:
     return config.runs_root / "__".join(slug(p) for p in parts)
 
 
-def data_fingerprint(scenario_json: list[str]) -> str:
+def data_fingerprint(scenario_json: Iterable[str]) -> str:
     """A short hash of the scenarios a run evaluates, so an edited data file is noticed."""
     digest = hashlib.sha256()
     for doc in scenario_json:

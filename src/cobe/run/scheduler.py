@@ -10,6 +10,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 
 from cobe.core.secrets import scrub
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.retry import status_of
 from cobe.run.limits import Limits
 
 if TYPE_CHECKING:
@@ -93,15 +94,27 @@ class Scheduler:
         config: GenerateConfig,
         scenario: Scenario | None,
         tokens: int,
+        retry: bool = False,
     ) -> ModelOutput:
-        async with lane.semaphore:  # held for the request only, never during a backoff sleep
+        # held for the request only, never during a backoff sleep; a retry goes before calls not yet sent
+        granted = await lane.slots.acquire(first=retry)
+        try:
             await lane.admit(tokens)
             if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
                 raise _LaneClosed
             if self.timeout:
                 async with asyncio.timeout(self.timeout):
-                    return await provider.generate(messages, config, scenario=scenario)
-            return await provider.generate(messages, config, scenario=scenario)
+                    output = await provider.generate(messages, config, scenario=scenario)
+            else:
+                output = await provider.generate(messages, config, scenario=scenario)
+        except Exception as exc:
+            if status_of(exc) == 429:  # the provider's limit, whatever --rpm says: fewer calls in flight
+                lane.slots.rate_limited(granted)
+            raise
+        finally:
+            lane.slots.release()
+        lane.slots.succeeded()
+        return output
 
     async def run(
         self,
@@ -130,10 +143,11 @@ class Scheduler:
         base_wait = wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff)
 
         def wait(state: RetryCallState) -> float:
-            # honour Retry-After: never sooner than the server asked, whatever the backoff says
+            # a Retry-After is the server's own pacing: waited as asked, never sooner (the cut window
+            # already backs the provider off); without one, exponential backoff with jitter
             exc = state.outcome.exception() if state.outcome else first
             asked = provider.retry_after(exc) if exc is not None else None
-            return max(base_wait(state), asked or 0.0)
+            return asked if asked else base_wait(state)
 
         attempts = 1
         first_wait = max(self.backoff, provider.retry_after(first) or 0.0)
@@ -149,7 +163,7 @@ class Scheduler:
                     attempts += 1
                     self.retries += 1
                     try:
-                        output = await self._attempt(provider, lane, messages, config, scenario, tokens)
+                        output = await self._attempt(provider, lane, messages, config, scenario, tokens, retry=True)
                     except Exception as exc:
                         if self._retryable(provider, exc):
                             self._note_retry_after(provider, lane, exc)  # raises _WaitTooLong past the cap
@@ -171,10 +185,11 @@ class Scheduler:
         return not isinstance(exc, (_WaitTooLong, _LaneClosed)) and self._retryable(provider, exc)
 
     def _note_retry_after(self, provider: Provider, lane: Limits, exc: BaseException) -> None:
-        # a 429 with Retry-After pauses the whole provider, not only the call that got it; a wait
-        # beyond the cap gives the call up instead (it is redone on resume), and pauses nothing
+        # the call that got a Retry-After waits it out (a wait beyond the cap gives the call up instead:
+        # it is redone on resume); the provider's other calls go on through the window the 429 cut,
+        # and only once that window is down to one call does a Retry-After pause the whole provider
         asked = provider.retry_after(exc)
         if asked and asked > self.max_retry_wait:
             raise _WaitTooLong(asked, self.max_retry_wait, exc) from exc
-        if asked:
+        if asked and lane.slots.limit <= 1:
             lane.pause(asked)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -16,9 +18,16 @@ STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
 
 
+_stamp: tuple[int, str] = (-1, "")  # (whole second, its text): every row of one second shares the string
+
+
 def now() -> str:
     """UTC timestamp in ISO form, second precision is plenty and keeps rows small."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    global _stamp
+    second = int(time.time())
+    if second != _stamp[0]:
+        _stamp = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    return _stamp[1]
 
 
 def _migrations() -> list[Migration]:
@@ -146,12 +155,12 @@ class Store:
             )
 
     # ---- scenarios ----------------------------------------------------------------------
-    def put_scenarios(self, run_id: str, scenarios: list[tuple[str, str]]) -> None:
-        """Store (id, json) of every scenario of a run, once."""
+    def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
+        """Store (id, json) of every scenario of a run, once (read as it is written: never held whole)."""
         with write_transaction(self.db):
             self.db.executemany(
                 "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
-                [(run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)],
+                ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
             )
 
     def scenarios(self, run_id: str) -> list[str]:
@@ -164,6 +173,13 @@ class Store:
         """Every stored response of a run by (model, scenario_id, template)."""
         rows = self.db.execute("SELECT * FROM responses WHERE run_id = ?", (run_id,))
         return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
+
+    def response(self, run_id: str, model: str, scenario_id: str, template: str) -> sqlite3.Row | None:
+        """One stored response of a run (the UNIQUE index answers it), or None."""
+        return self.db.execute(
+            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ?",
+            (run_id, model, scenario_id, template),
+        ).fetchone()
 
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response and commit; returns its id (stable across replacement)."""
@@ -200,6 +216,16 @@ class Store:
             (run_id, judge, fingerprint),
         )
         return {(r["response_id"], r["check_name"], r["sample"]): r for r in rows}
+
+    def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], sqlite3.Row]:
+        """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
+        `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
+        rows = self.db.execute(
+            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            (response_id, judge, fingerprint),
+        )
+        return {(r["check_name"], r["sample"]): r for r in rows}
 
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
         """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are

@@ -48,20 +48,25 @@ class ShownVerdicts:
     """The stored verdict rows of a shown judge (every member and sample), combined per response on demand."""
 
     def __init__(self, store: Store, run_id: str, judge: JudgeRef | None) -> None:
-        self.judge = judge
-        self.rows = [store.verdict_samples(run_id, j.spec, j.fingerprint) for j in judge.judges] if judge else []
+        self.store, self.judge = store, judge
+
+    def _rows(self, response_id: int, judge: JudgeRef) -> list[dict[tuple[str, int], sqlite3.Row]]:
+        # asked per response (an index lookup), so a run's verdicts are never held all at once
+        return [self.store.response_verdicts(response_id, j.spec, j.fingerprint) for j in judge.judges]
 
     def of(self, response_id: int) -> Shown:
         """The shown verdicts of one response (partial and not `complete` while some are missing)."""
         if self.judge is None:
             return Shown(complete=False, verdicts=dict.fromkeys(CHECKS))
+        rows = self._rows(response_id, self.judge)
         if not self.judge.combined:
-            return self._single(response_id)
-        return self._combined(response_id, self.judge)
+            return self._single(rows[0])
+        return self._combined(rows, self.judge)
 
-    def _single(self, response_id: int) -> Shown:
+    @staticmethod
+    def _single(rows: dict[tuple[str, int], sqlite3.Row]) -> Shown:
         # one judge asked once: its rows as they are, exactly as before panels existed
-        got = {c: self.rows[0].get((response_id, c, 0)) for c in CHECKS}
+        got = {c: rows.get((c, 0)) for c in CHECKS}
         return Shown(
             complete=all(v is not None for v in got.values()),
             verdicts={c: (v["verdict"] if v else None) for c, v in got.items()},
@@ -70,13 +75,14 @@ class ShownVerdicts:
             unscored={c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]},
         )
 
-    def _combined(self, response_id: int, judge: JudgeRef) -> Shown:
+    @staticmethod
+    def _combined(stored: list[dict[tuple[str, int], sqlite3.Row]], judge: JudgeRef) -> Shown:
         shown = Shown(complete=True)
         several, asked = len(judge.judges) > 1, False
         for check in CHECKS:
             per_judge: list[CheckResult] = []
-            for member, rows in zip(judge.judges, self.rows):
-                samples = [rows.get((response_id, check, k)) for k in range(judge.samples)]
+            for member, rows in zip(judge.judges, stored):
+                samples = [rows.get((check, k)) for k in range(judge.samples)]
                 asked = asked or any(r is not None for r in samples)
                 shown.members.setdefault(member.spec, {})[check] = [r["verdict"] if r else None for r in samples]
                 if any(r is None for r in samples):
