@@ -122,13 +122,13 @@ def run_options(f: Callable) -> Callable:
                 "--concurrency",
                 env="COBE_CONCURRENCY",
                 type=click.IntRange(min=1),
-                help="Parallel requests per provider (default: the provider's own).",
+                help="Parallel requests per provider at most (default: the provider's own); a provider answering 429 gets fewer until its calls succeed again.",
             ),
             _opt(
                 "--rpm",
                 env="COBE_RPM",
                 type=click.FloatRange(min=0, min_open=True),
-                help="Requests per minute per provider.",
+                help="Requests per minute per provider: a hard cap, whatever the provider answers.",
             ),
             _opt(
                 "--tpm",
