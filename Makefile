@@ -20,11 +20,12 @@ install: $(VENV)/.installed
 eval: $(VENV)/.installed
 	$(VENV)/bin/cobe eval --limit $(LIMIT) --judge-check $(JUDGE_CHECK)
 
-# Every test, the slow (embedded model) and browser groups included, after the static checks.
+# Every test, the slow (embedded model) and browser groups included, after the static checks; test
+# files are spread over the cores, each file's tests kept on one worker (module fixtures load once).
 test: lint
 	scripts/browser.sh
 	$(PY) scripts/check_collected.py
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadfile
 
 # Lint, format, types and import layers (the rules live in pyproject.toml); CI runs them through `make test`.
 lint: $(VENV)/.installed
@@ -35,7 +36,7 @@ lint: $(VENV)/.installed
 
 # Unit and integration tests without the embedded model or the browser.
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -m "not slow and not browser"
+	$(PY) -m pytest -n auto --dist loadfile -m "not slow and not browser"
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_harness.py
