@@ -4,6 +4,7 @@
     python benchmarks/bench_harness.py --scale-bare  # the bare loop at N = 20,000 too (about 7 more minutes)
     python benchmarks/bench_harness.py --quick       # 3 pairs at N = 300, a repeat run, N = 3,000 (about 1 minute)
     python benchmarks/bench_harness.py --scale 0     # the pairs and the repeat only
+    python benchmarks/bench_harness.py --scale-models 10  # N = 20,000 as 2,000 scenarios x 10 models too
 
 A sample is one respondent call and three judge calls (connectors, preserve, change); both sides keep
 the same number of calls in flight (--concurrency, 64). The fake OpenAI-compatible server
@@ -15,7 +16,9 @@ process (interpreter start and imports included) and its peak RSS. Parts run int
 figure is the median over pairs of cobe's CPU per call divided by the bare loop's.
 
 Targets (issue 13): ratio <= 1.2x; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
-at the large N within 15% of the small N.
+at the large N within 15% of the small N. `--scale-models K` adds a scale point that reaches the large N
+with K respondent models on N/K scenarios: the same number of calls with the dataset held fixed, which
+separates what a run holds per item from what holding the dataset itself costs.
 """
 
 from __future__ import annotations
@@ -138,10 +141,11 @@ def run_part(args: argparse.Namespace) -> None:
         from cobe.run import EvalConfig, evaluate
 
         os.environ["BENCH_BASE_URL"] = args.url
+        models = [SPEC] if args.models == 1 else [f"{SPEC}-{i}" for i in range(1, args.models + 1)]
         summary = evaluate(
             EvalConfig(
                 data=str(args.data),
-                models=[SPEC],
+                models=models,
                 judge=SPEC,
                 templates=["A"],
                 run_dir=args.run_dir,
@@ -184,15 +188,18 @@ class Bench:
             write_data(path, n)
         return path
 
-    def measure(self, part: str, n: int, run_dir: Path | None = None) -> dict:
-        """Run one part in a subprocess; its JSON line plus `served`, the requests the server counted."""
+    def measure(self, part: str, n: int, run_dir: Path | None = None, models: int = 1) -> dict:
+        """Run one part in a subprocess; its JSON line plus `served`, the requests the server counted.
+
+        With `models` K > 1, the N samples are N/K scenarios each answered by K respondent models."""
         if run_dir is None:
             self.runs += 1
             run_dir = self.tmp / f"run-{self.runs}"
         cmd = [sys.executable]
         if self.profile is not None and part == "cobe":
             cmd += ["-m", "cProfile", "-o", str(self.profile)]
-        cmd += [__file__, "--part", part, "--url", self.client.base_url, "--data", str(self.data(n))]
+        cmd += [__file__, "--part", part, "--url", self.client.base_url, "--data", str(self.data(n // models))]
+        cmd += ["--models", str(models)]
         cmd += ["--run-dir", str(run_dir), "--concurrency", str(self.concurrency)]
         before = self.client.stats()["requests"]
         done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
@@ -228,6 +235,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="N = 300 and a scale point of 3000")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the first cobe part here")
     parser.add_argument("--json", type=Path, help="also write every measured part here")
+    parser.add_argument(
+        "--scale-models",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also reach the scale point with K respondent models on N/K scenarios (the dataset held fixed)",
+    )
+    parser.add_argument("--models", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--part", choices=["bare", "cobe"], help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
@@ -299,6 +314,20 @@ def main() -> None:
                     if r["served"] != args.scale * 4 or r["errors"]:
                         failures.append(f"scale part served {r['served']} calls with {r['errors']} failed")
                 results |= {"scale": {"bare": scale_bare, "cobe": b, "rss_growth": growth}}
+            if args.scale and args.scale_models > 1:
+                k = args.scale_models
+                small = statistics.median(b["rss_mb"] for _, b in pairs)
+                b = bench.measure("cobe", args.scale, models=k)
+                print(f"scale point N = {args.scale} as {args.scale // k} scenarios x {k} models:")
+                print(line("cobe", b))
+                growth = b["rss_mb"] / small
+                print(
+                    f"cobe peak RSS N = {args.scale} ({k} models) / N = {n}: {b['rss_mb']:.0f} / {small:.0f} MB = "
+                    f"{growth:.2f}x (target <= 1.15x) {'OK' if growth <= 1.15 else 'OVER'}"
+                )
+                if b["served"] != args.scale // k * k * 4 or b["errors"]:
+                    failures.append(f"models scale part served {b['served']} calls with {b['errors']} failed")
+                results |= {"scale_models": {"models": k, "cobe": b, "rss_growth": growth}}
         finally:
             bench.close()
     if args.json:

@@ -256,13 +256,19 @@ def write_exports(
 ) -> dict[str, Any]:
     """Rewrite results.jsonl, summary.json and report.md from the store; returns the summary."""
     slim = []
+    # rows that score alike share one slim dict: the summary needs a row per item, not a copy per item,
+    # so what the run holds here stays a pointer per item (the scorers never change a row)
+    alike: dict[tuple[Any, ...], dict[str, Any]] = {}
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
             # one judge asked once writes the row exactly as before panels existed
             handle.write(row.model_dump_json(exclude=None if row.member_verdicts else {"member_verdicts"}))
             handle.write("\n")
-            slim.append(
-                {
+            verdicts = tuple(row.verdicts.items())
+            key = (row.model, row.template, row.status, verdicts, row.unjudged, repr(row.member_verdicts))
+            shared = alike.get(key)
+            if shared is None:
+                shared = alike[key] = {
                     "model": row.model,
                     "template": row.template,
                     "status": row.status,
@@ -270,7 +276,7 @@ def write_exports(
                     "unjudged": row.unjudged,
                     "member_verdicts": row.member_verdicts,
                 }
-            )
+            slim.append(shared)
     summary = build_summary(store, run_id, slim, judge, extra)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices))
