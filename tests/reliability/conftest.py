@@ -6,7 +6,6 @@ faults) through the real CLI, the real store and the real local HTTP server.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from reliability_helpers import provider_env
 
 from support.openai_server import ThreadedServer
 from support.run_data import write_dataset
+from support.workdir import isolate
 
 
 @pytest.fixture
@@ -25,10 +25,7 @@ def data_file(tmp_path: Path) -> Path:
 @pytest.fixture(autouse=True)
 def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Default run dirs land in the test's tmp dir; no COBE_* of the caller's shell leaks in."""
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("COBE_"):
-            monkeypatch.delenv(name)
+    isolate(tmp_path, monkeypatch)
 
 
 @pytest.fixture

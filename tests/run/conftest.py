@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 from support.run_data import scenario, write_dataset  # noqa: F401  (re-exported for fixtures)
+from support.workdir import isolate
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
@@ -23,8 +23,5 @@ def data_file(tmp_path: Path) -> Path:
 
 @pytest.fixture(autouse=True)
 def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Default run dirs land in the test's tmp dir; no COBE_* from the caller's shell leaks in."""
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith("COBE_"):
-            monkeypatch.delenv(name)
+    """Default run dirs land in the test's tmp dir; no COBE_* of the caller's shell leaks in."""
+    isolate(tmp_path, monkeypatch)

@@ -1,6 +1,6 @@
 """Release: approved items in every official shape, a seeded public/private split, and a datasheet.
 
-Only variations are released (ids `XXXvYY` with YY from 1, as the paper's): a core example
+Only variations are released (ids `<core>v<variation>` with the variation from 1, as the paper's): a core example
 (variation 0) is the seed its variations were written from, so it stays in the project, approved
 or not, and its variations are what a benchmark user sees.
 """
