@@ -13,6 +13,7 @@ one wording everywhere:
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -84,8 +85,28 @@ def decode(data: bytes, path: str | Path, what: str = "a text file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise FileProblem(path, f"invalid UTF-8 at byte offset {exc.start}", line) from None
+        # utf-8-sig counts from after a BOM; the offset and line name the file's own bytes
+        start = exc.start + (3 if data.startswith(codecs.BOM_UTF8) else 0)
+        line = data.count(b"\n", 0, start) + 1
+        raise FileProblem(path, f"invalid UTF-8 at byte offset {start}", line) from None
+
+
+def text_lines(path: str | Path, what: str = "a text file") -> Iterator[tuple[int, str]]:
+    """(line number, line) of a regular file's UTF-8 text, read as it goes and numbered as `str.splitlines`
+    numbers the whole text; a problem `read_text` would refuse the file for raises FileProblem when reached."""
+    with open_regular(path, what) as handle:
+        number = offset = 0
+        for newline, raw in enumerate(handle):  # a binary file splits on b"\n" only, as `decode` counts lines
+            if offset < _BINARY_PROBE and b"\0" in raw[: _BINARY_PROBE - offset]:
+                raise FileProblem(path, f"is a binary file; expected {what}")
+            try:
+                text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
+            except UnicodeDecodeError as exc:
+                raise FileProblem(path, f"invalid UTF-8 at byte offset {offset + exc.start}", newline + 1) from None
+            offset += len(raw)
+            for line in text.splitlines():  # a \r or U+2028 inside a line breaks it, as in the whole text
+                number += 1
+                yield number, line
 
 
 def read_text(path: str | Path, what: str = "a text file") -> str:
