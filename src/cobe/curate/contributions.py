@@ -31,7 +31,7 @@ def import_file(project: Project, path: str | Path, actor: str = "import") -> Im
     result = ImportResult(problems=list(loaded.problems), shape=loaded.shape)
     if not loaded.scenarios and loaded.errors:
         raise InputError(
-            f"{loaded.errors[0]} (nothing imported; run `cobe data validate {path}` to list every problem)"
+            f"{loaded.errors[0].brief()} (nothing imported; run `cobe data validate {path}` to list every problem)"
         )
     for scenario in loaded.scenarios:
         try:

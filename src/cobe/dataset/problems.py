@@ -23,6 +23,11 @@ class Problem(BaseModel):
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.id}: {self.field}: {self.message}"
 
+    def brief(self) -> str:
+        """The problem as one error line for a command: the columns a report pads with `-` are left out."""
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return ": ".join([where, *(part for part in (self.id, self.field) if part != "-"), self.message])
+
     @property
     def is_error(self) -> bool:
         """True for an error, False for a warning."""

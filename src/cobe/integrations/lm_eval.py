@@ -172,6 +172,6 @@ def _scenarios(path: Path, docs: list[Any], data: str | None) -> dict[str, Scena
     result = read_rows([d for d in docs if isinstance(d, dict)], str(path))
     if result.errors:
         raise InputError(
-            f"{result.errors[0]} (the documents do not hold whole scenarios; give the dataset with --data)"
+            f"{result.errors[0].brief()} (the documents do not hold whole scenarios; give the dataset with --data)"
         )
     return {s.id: s for s in result.scenarios}
