@@ -114,3 +114,51 @@ def test_object_with_several_lists_is_a_problem(tmp_path) -> None:
     assert [p.message for p in result.problems] == [
         "object holds several lists ('a', 'b'); expected exactly one list of records"
     ]
+
+
+@pytest.mark.parametrize("name", SHAPES)
+def test_streaming_a_dataset_gives_what_loading_it_gives(name: str) -> None:
+    assert list(loaders.iter_dataset(FIXTURES / name)) == load_dataset(FIXTURES / name).scenarios
+    spool = loaders.spool_dataset(FIXTURES / name)
+    assert list(spool) == load_dataset(FIXTURES / name).scenarios
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["{not json", "{}"],  # a bad line, then a record without its fields
+        ["native", "native", "[1, 2]"],  # a duplicate id, then a line that is not an object
+        ["native", "caf\udce9"],  # invalid UTF-8 on line 2
+        [],  # no records at all
+    ],
+)
+def test_a_streamed_jsonl_file_fails_with_the_loaders_own_line(tmp_path, lines: list[str]) -> None:
+    native = (FIXTURES / "native.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    path = tmp_path / "data.jsonl"
+    body = "\n".join(native if line == "native" else line for line in lines)
+    path.write_bytes(body.encode("utf-8", "surrogateescape"))
+    with pytest.raises(InputError) as loaded:
+        load_dataset(path)
+    with pytest.raises(InputError) as streamed:
+        list(loaders.iter_dataset(path))
+    assert str(streamed.value) == str(loaded.value)
+
+
+def test_a_stream_hands_out_nothing_after_the_first_error(tmp_path) -> None:
+    good = (FIXTURES / "native.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "data.jsonl"
+    path.write_text("\n".join([good[0], "{broken", *good[1:]]) + "\n", encoding="utf-8")
+    got = []
+    with pytest.raises(InputError, match=r"data.jsonl:2"):
+        for scenario in loaders.iter_dataset(path):
+            got.append(scenario.id)
+    assert got == [IDS[0]]
+
+
+def test_a_loading_error_is_one_line_without_the_reports_placeholders(tmp_path) -> None:
+    with pytest.raises(InputError) as missing:
+        load_dataset(tmp_path / "nope.jsonl")
+    assert str(missing.value) == f"{tmp_path / 'nope.jsonl'}: file not found"
+    path = write_json(tmp_path / "d.json", [paper_record(), paper_record()])
+    with pytest.raises(InputError, match=r"d.json:\d+: 1v0: id: duplicate id \(earlier in this file\)$"):
+        load_dataset(path)

@@ -108,3 +108,16 @@ def test_dependency_parse_rule_counts_clause_heads_only():
         sents = [object()]
 
     assert clauses_in_parse(Doc(tokens)) == (1, 4)
+
+
+def test_a_sample_is_the_one_earlier_versions_drew() -> None:
+    """Pinned draws: a run sampled with --sample/--seed keeps drawing the same scenarios across releases."""
+    shuffled = _many()
+    random.Random(5).shuffle(shuffled)
+    assert [s.id for s in sample_scenarios(shuffled, 10, seed=0)] == (
+        ["1v2", "6v1", "9v0", "9v1", "9v2", "11v1", "11v2", "17v0", "19v0", "19v2"]
+    )
+    assert [s.id for s in sample_scenarios(shuffled, 10, seed=3, by_core=True)] == (
+        ["4v0", "4v1", "4v2", "6v0", "6v1", "6v2", "7v0", "7v1", "7v2", "9v0", "9v1", "9v2"]
+    )
+    assert [s.id for s in sample_scenarios(shuffled, 7, seed=42)] == ["1v1", "3v1", "5v2", "6v0", "6v2", "14v1", "16v2"]

@@ -57,6 +57,8 @@ READERS: dict[str, tuple[str, list[str], list[str]]] = {
     "data stats": ("data.json", ["data", "stats", "{f}"], JSON_KINDS),
     "data list": ("data.jsonl", ["data", "list", "--data", "{f}"], JSON_KINDS),
     "eval --data": ("data.json", ["eval", "-m", MOCKS[0], "-j", MOCKS[1], "--data", "{f}"], JSON_KINDS),
+    # JSON lines are read line by line as they stream into the run: the same refusals, the same words
+    "eval --data jsonl": ("data.jsonl", ["eval", "-m", MOCKS[0], "-j", MOCKS[1], "--data", "{f}"], JSON_KINDS),
     "curate import": ("data.json", ["curate", "import", "{project}", "{f}"], JSON_KINDS),
     "import": ("verdicts.jsonl", ["import", "{f}", "--out", "imported"], JSON_KINDS),
     "import --map": ("map.yaml", ["import", "{csv}", "--map", "{f}", "--out", "imported"], YAML_KINDS),

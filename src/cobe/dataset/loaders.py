@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ from cobe.core.errors import InputError
 from cobe.dataset.check import build_scenario
 from cobe.dataset.hub import is_table_source, read_table
 from cobe.dataset.problems import Problem, ProblemSink
-from cobe.dataset.rawread import RawFile, RawRecord, read_raw
+from cobe.dataset.rawread import RawFile, RawRecord, jsonl_file_records, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import Normalised, detect_shape, from_native, from_paper, merge_site_rows, site_key
+from cobe.dataset.spool import ScenarioSpool
 
 BUILTIN_PREFIX = "builtin:"
 _NATIVE_FIELDS = set(Scenario.model_fields)
@@ -56,11 +58,18 @@ def read_rows(rows: list[dict[str, Any]], name: str) -> LoadResult:
 
 def _read(raw: RawFile) -> LoadResult:
     result = LoadResult(path=raw.path, problems=list(raw.problems))
-    if not raw.records:
-        return result
-    record_shape = detect_shape(raw.records[0].data, raw.container)
-    result.shape = record_shape if record_shape == "csv" else f"{record_shape}-{_layout(raw)}"
-    for rec in _normalise(raw, record_shape):
+    result.scenarios.extend(_scenarios(raw.path, raw.container, iter(raw.records), result))
+    return result
+
+
+def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: LoadResult) -> Iterator[Scenario]:
+    """The scenarios of a file's raw records as they are built; problems, shape and lines go to `result`."""
+    first = next(records, None)
+    if first is None:
+        return
+    record_shape = detect_shape(first.data, container)
+    result.shape = record_shape if record_shape == "csv" else f"{record_shape}-{_layout(container)}"
+    for rec in _normalise(path, chain([first], records), record_shape):
         scenario = build_scenario(rec, record_shape)
         result.problems.extend(rec.sink.problems)
         if scenario is not None:
@@ -68,34 +77,33 @@ def _read(raw: RawFile) -> LoadResult:
             if scenario.id in result.lines:
                 result.problems.append(
                     Problem(
-                        file=raw.path,
+                        file=path,
                         line=rec.line,
                         id=scenario.id,
                         field="id",
                         message="duplicate id (earlier in this file)",
                     )
                 )
-            result.scenarios.append(scenario)
             result.lines.setdefault(scenario.id, rec.line)
-    return result
+            yield scenario
 
 
-def _layout(raw: RawFile) -> str:
+def _layout(container: str) -> str:
     return {"json-array": "json", "json-object": "json", "jsonl": "jsonl", "by-domain": "by-domain"}.get(
-        raw.container, raw.container
+        container, container
     )
 
 
-def _normalise(raw: RawFile, shape: str) -> Iterator[Normalised]:
-    if shape == "site":
+def _normalise(path: str, records: Iterator[RawRecord], shape: str) -> Iterator[Normalised]:
+    if shape == "site":  # a scenario is several rows: grouped before any is built
         groups: dict[str, list[RawRecord]] = {}
-        for rec in raw.records:
+        for rec in records:
             groups.setdefault(site_key(rec), []).append(rec)
         for key, rows in groups.items():
-            yield merge_site_rows(rows, ProblemSink(raw.path, rows[0].line, key))
+            yield merge_site_rows(rows, ProblemSink(path, rows[0].line, key))
         return
-    for rec in raw.records:
-        sink = ProblemSink(raw.path, rec.line)
+    for rec in records:
+        sink = ProblemSink(path, rec.line)
         if shape in ("paper", "csv"):
             yield from_paper(rec, sink, csv_mode=shape == "csv")
         else:
@@ -145,7 +153,11 @@ def load_dataset(source: str | Path) -> Dataset:
     """Load a dataset from a path or `builtin:<name>`; InputError on the first error in the file."""
     path = resolve_source(source)
     result = read_file(path)
-    errors = result.errors
+    _refuse_errors(result.errors, path)
+    return Dataset(result.scenarios, str(source))
+
+
+def _refuse_errors(errors: list[Problem], path: Path) -> None:
     if errors:
         rest = len(errors) - 1
         more = (
@@ -153,5 +165,48 @@ def load_dataset(source: str | Path) -> Dataset:
             if rest
             else ""
         )
-        raise InputError(f"{errors[0]}{more}")
-    return Dataset(result.scenarios, str(source))
+        raise InputError(f"{errors[0].brief()}{more}")
+
+
+def iter_dataset(source: str | Path) -> Iterator[Scenario]:
+    """The scenarios of `load_dataset(source)`, one at a time: a JSON-lines file is never held parsed whole.
+
+    The whole file is still checked: an error anywhere raises the same InputError as `load_dataset`,
+    after the scenarios before it (a caller builds nothing it keeps from a file that fails). Shapes
+    that are one document (JSON, CSV, tables) or that spread a scenario over rows are loaded whole.
+    """
+    path = resolve_source(source)
+    if is_table_source(path) or path.suffix.lower() not in (".jsonl", ".ndjson"):
+        yield from load_dataset(source).scenarios
+        return
+    name = str(path)
+    read: list[Problem] = []  # problems of reading lines, reported before those of building, as read_file does
+    records = jsonl_file_records(path, read)
+    first = next(records, None)
+    if first is not None and detect_shape(first.data, "jsonl") == "site":
+        yield from load_dataset(source).scenarios  # a scenario spans rows: grouped whole
+        return
+    result = LoadResult(path=name)
+    seen = {"read": 0, "built": 0}
+    failed = False
+    for scenario in _scenarios(name, "jsonl", chain([first] if first else [], records), result):
+        if not failed:  # nothing after the first error is kept by anyone: stop handing scenarios out
+            failed = any(p.is_error for p in read[seen["read"] :] + result.problems[seen["built"] :])
+            seen = {"read": len(read), "built": len(result.problems)}
+        if not failed:
+            yield scenario
+    if first is None and not read:
+        read.append(Problem(file=name, message="holds no records"))
+    _refuse_errors([p for p in read + result.problems if p.is_error], path)
+
+
+def spool_dataset(source: str | Path) -> ScenarioSpool:
+    """The scenarios of `source` in a `ScenarioSpool`: on disk, read back one at a time."""
+    spool = ScenarioSpool()
+    try:
+        for scenario in iter_dataset(source):
+            spool.append(scenario)
+    except BaseException:
+        spool.close()
+        raise
+    return spool

@@ -10,11 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cobe.core.jsonfile import FileProblem, jsonl_lines, kind_of, parse_json, read_text
+from cobe.core.jsonfile import FileProblem, jsonl_lines, kind_of, parse_json, read_text, text_lines
 from cobe.dataset.problems import Problem
 
 _WS = " \t\r\n"
@@ -71,21 +72,40 @@ def _problem(name: str, problem: FileProblem) -> Problem:
 
 def _read_jsonl(name: str, text: str) -> RawFile:
     out = RawFile(name, "jsonl")
-    for number, line in jsonl_lines(text):
-        try:
-            value = parse_json(line, name, number)
-        except FileProblem as problem:
-            out.problems.append(_problem(name, problem))
-            continue
-        if not isinstance(value, dict):
-            out.problems.append(
-                Problem(file=name, line=number, message=f"expected a JSON object, got {kind_of(value)}")
-            )
-            continue
-        out.records.append(RawRecord(value, number))
+    out.records = list(jsonl_records(name, text, out.problems))
     if not out.records and not out.problems:
         out.problems.append(Problem(file=name, message="holds no records"))
     return out
+
+
+def jsonl_records(name: str, text: str, problems: list[Problem]) -> Iterator[RawRecord]:
+    """Each object line of JSON-lines text as a record, made as it is read; a bad line goes to `problems`."""
+    return _line_records(name, jsonl_lines(text), problems)
+
+
+def jsonl_file_records(path: Path, problems: list[Problem]) -> Iterator[RawRecord]:
+    """The records of a JSON-lines dataset file, read line by line so the file is never held whole; a bad
+    line, or the file becoming unreadable at some line, goes to `problems`."""
+    name = str(path)
+    try:
+        yield from _line_records(
+            name, ((n, line) for n, line in text_lines(path, DATASET_FILE) if line.strip()), problems
+        )
+    except FileProblem as problem:
+        problems.append(_problem(name, problem))
+
+
+def _line_records(name: str, lines: Iterable[tuple[int, str]], problems: list[Problem]) -> Iterator[RawRecord]:
+    for number, line in lines:
+        try:
+            value = parse_json(line, name, number)
+        except FileProblem as problem:
+            problems.append(_problem(name, problem))
+            continue
+        if not isinstance(value, dict):
+            problems.append(Problem(file=name, line=number, message=f"expected a JSON object, got {kind_of(value)}"))
+            continue
+        yield RawRecord(value, number)
 
 
 def _read_json(name: str, text: str) -> RawFile:
