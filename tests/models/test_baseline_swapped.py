@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cobe.core.errors import InputError
+from cobe.dataset.spool import ScenarioSpool
 from cobe.models import GenerateConfig, Message, get_provider
 from cobe.models.baseline import bind_scenarios, swap_partners
 from support.scenarios import make_scenario
@@ -77,3 +78,14 @@ async def test_the_provider_answers_with_the_partners_rewrite():
 def test_unknown_baselines_name_all_three():
     with pytest.raises(InputError, match="baseline/swapped"):
         get_provider("baseline/oracle")
+
+
+async def test_a_spooled_dataset_gives_the_same_partners_and_stays_on_disk():
+    scenarios = pool()
+    spool = ScenarioSpool(scenarios)
+    assert {k: v.id for k, v in swap_partners(spool).items()} == {k: v.id for k, v in swap_partners(scenarios).items()}
+    provider, spool = get_provider("baseline/swapped"), ScenarioSpool(scenarios)
+    bind_scenarios([provider], spool)
+    assert len(spool._recent) == 0  # finding partners parsed each scenario once and kept none
+    out = await provider.generate(ASK, GenerateConfig(), scenario=scenarios[5])
+    assert out.text == "Rewrite of 3v2."

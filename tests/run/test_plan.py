@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
 import typing
@@ -10,13 +11,15 @@ from pathlib import Path
 import pytest
 
 from cobe.core.errors import BudgetExceeded, InputError
+from cobe.dataset import Scenario, load_dataset, sample_scenarios
+from cobe.dataset.spool import RECENT, ScenarioSpool
 from cobe.models.base import Message
 from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.config import EvalOptions
 from cobe.run.engine import open_session
 from cobe.run.plan import plan_rejudge, plan_run
 from cobe.run.store import STORE_NAME, Store
-from support.run_data import scenario
+from support.run_data import scenario, write_dataset
 
 SPEC = "openai-api/fake/fake-model"
 
@@ -169,3 +172,25 @@ def test_a_template_reworded_since_the_stored_responses_is_refused_not_mixed(mix
         generate(config)
     # judging the stored answers calls no respondent, so it is not refused
     assert judge_run(tmp_path / "run", "mock/judge-pass").state == "complete"
+
+
+def test_a_plan_holds_its_scenarios_on_disk_and_reads_each_when_an_item_needs_it(tmp_path):
+    path = write_dataset(tmp_path / "many.jsonl", 600)
+    config = EvalConfig(data=str(path), models=["mock/echo"], judge="mock/judge-pass", templates=["A", "B"])
+    plan = plan_run(config)
+    assert isinstance(plan.scenarios, ScenarioSpool) and len(plan.scenarios) == 600
+    assert not any(isinstance(value, Scenario) for item in plan.items for value in gc.get_referents(item))
+    assert len(plan.scenarios._recent) == 0  # planning parsed each scenario once and kept none
+    assert [i.scenario_id for i in plan.items[:4]] == ["1v0", "1v0", "2v0", "2v0"]
+    assert plan.items[3].scenario == Scenario.model_validate(scenario(2))
+    summary = evaluate(config.model_copy(update={"run_dir": str(tmp_path / "run")}))
+    assert summary.state == "complete" and summary.items == 1200
+    assert len(plan.scenarios._recent) <= RECENT
+
+
+def test_a_sampled_plan_draws_what_sample_scenarios_draws(tmp_path):
+    path = write_dataset(tmp_path / "many.jsonl", 50)
+    config = EvalConfig(data=str(path), models=["mock/echo"], judge="mock/echo", sample=7, seed=3, limit=5)
+    expected = [s.id for s in sample_scenarios(load_dataset(path).scenarios, 7, 3)][:5]
+    assert plan_run(config).scenarios.ids == expected
+    assert plan_run(config.model_copy(update={"sample": None})).scenarios.ids == [f"{i}v0" for i in range(1, 6)]

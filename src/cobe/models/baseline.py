@@ -26,21 +26,28 @@ def swap_partners(scenarios: Sequence[Scenario]) -> dict[str, Scenario]:
     position (by variation, wrapping round) is taken. Same scenarios, same partners, whatever
     their order.
     """
-    by_core: dict[int, list[Scenario]] = defaultdict(list)
-    for scenario in sorted(scenarios, key=lambda s: (s.core_id, s.variation, s.id)):
+    return {sid: scenarios[position] for sid, position in partner_positions(scenarios).items()}
+
+
+def partner_positions(scenarios: Sequence[Scenario]) -> dict[str, int]:
+    """The partners of `swap_partners` as positions in `scenarios`, found in one pass that keeps no scenario."""
+    by_core: dict[int, list[tuple[int, str, int]]] = defaultdict(list)  # core id → (variation, id, position)
+    for position, scenario in enumerate(scenarios):
         if scenario.illustrative_answer and scenario.illustrative_answer.strip():
-            by_core[scenario.core_id].append(scenario)
+            by_core[scenario.core_id].append((scenario.variation, scenario.id, position))
     cores = sorted(by_core)
     if len(cores) < 2:
         raise InputError(
             "baseline/swapped needs scenarios from at least two core examples with an illustrative answer; "
             f"got {len(cores)}"
         )
-    partners: dict[str, Scenario] = {}
+    for rows in by_core.values():
+        rows.sort()
+    partners: dict[str, int] = {}
     for index, core in enumerate(cores):
         others = by_core[cores[(index + 1) % len(cores)]]
-        for position, scenario in enumerate(by_core[core]):
-            partners[scenario.id] = others[position % len(others)]
+        for rank, (_, sid, _) in enumerate(by_core[core]):
+            partners[sid] = others[rank % len(others)][2]
     return partners
 
 
@@ -49,12 +56,15 @@ class BaselineProvider(Provider):
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         super().__init__(spec, provider, model)
-        self._partners: dict[str, Scenario] | None = None  # swapped only: scenario id → partner
+        # swapped only: the scenarios partners come from, and each scenario id's partner's position in them
+        self._pool: Sequence[Scenario] = ()
+        self._partners: dict[str, int] | None = None
 
     def use_scenarios(self, scenarios: Sequence[Scenario]) -> None:
-        """Give `baseline/swapped` the scenarios it takes partners from (the others ignore them)."""
+        """Give `baseline/swapped` the scenarios it takes partners from (the others ignore them); a partner is
+        read from them when it is asked for, so a spooled dataset stays on disk."""
         if self.model == "swapped":
-            self._partners = swap_partners(scenarios)
+            self._partners, self._pool = partner_positions(scenarios), scenarios
 
     def answer(self, scenario: Scenario) -> str:
         """The baseline's answer to a scenario: its story, its illustrative answer or its partner's."""
@@ -69,10 +79,10 @@ class BaselineProvider(Provider):
                 f"{self.spec} answers with another scenario's illustrative rewrite, so it needs the dataset: "
                 "use it through a run or `cobe judges check`"
             )
-        partner = self._partners.get(scenario.id)
-        if partner is None:
+        position = self._partners.get(scenario.id)
+        if position is None:
             raise InputError(f"scenario {scenario.id}: {self.spec} has no partner (no illustrative answer?)")
-        return partner.illustrative_answer
+        return self._pool[position].illustrative_answer
 
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None

@@ -72,7 +72,7 @@ class Session:
         self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
         self.done = StoredWork(None, None, None)
         self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
-        self.check_pool: list[Scenario] = []  # --judge-check: the scenarios the self-test draws from
+        self.check_pool: Sequence[Scenario] = []  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
 
     async def run(self) -> RunSummary:
@@ -265,7 +265,7 @@ class Session:
             {
                 "run_id": self.run_id,
                 "model": item.model,
-                "scenario_id": item.scenario.id,
+                "scenario_id": item.scenario_id,
                 "template": item.template.name,
                 "call_key": call.key,
                 "prompt": item.prompt,
@@ -339,7 +339,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
     try:
         if plan.run_id is None:
             run_id, _ = open_run(store, plan.config, plan.stored_config)
-            store.put_scenarios(run_id, zip((s.id for s in plan.scenarios), plan.scenario_json()))
+            store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
         else:
             run_id = plan.run_id
         caller = _caller(store, plan.config)
@@ -350,7 +350,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
             if changed is not None:
                 raise InputError(
                     f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
-                    f"prompt wording (scenario {changed.scenario.id}); use --force-new or another --run-dir"
+                    f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
                 )
         if plan.judge is not None and plan.judge.show:
             ref = plan.judge.ref

@@ -129,6 +129,7 @@ def estimate(plan: RunPlan) -> RunSummary:
         judge=plan.judge.spec if plan.judge else None,
         judge_prompts=plan.config.judge_prompts if plan.judge else None,
         dry_run=counted,
+        notices=list(plan.notices),  # what the run would say before it starts, the dry run says too
     )
 
 

@@ -3,7 +3,8 @@
 `evaluate`, `generate`, `judge_run` and `--dry-run` all start from a `RunPlan`: the scenarios and
 templates, the work items with the messages each sends, the providers, the respondent settings,
 the judge with its settings, the run directory and the configuration as the store records it.
-Building a plan calls no model and writes nothing.
+Building a plan calls no model and writes nothing a user sees: its scenarios wait, one JSON document
+each, in an unnamed temporary file (`ScenarioSpool`), so a plan's memory does not grow with the dataset.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
+from cobe.dataset.spool import ScenarioSpool
 from cobe.judge.panel import self_preference_notices
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
@@ -36,13 +38,24 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """One unit of work: a model answering one scenario under one template; its messages are built when asked
-    for (a plan of many items holds no prompt text)."""
+    """One unit of work: a model answering one scenario under one template. The scenario is read from the
+    plan's spool and the messages built when asked for, so a plan of many items holds no scenario or prompt."""
 
     model: str
-    scenario: Scenario
+    scenarios: ScenarioSpool
+    position: int  # the scenario's index in `scenarios`
     template: Template
     completion: bool = False  # a base model without a chat template: the prompt in the plain completion format
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario this item answers."""
+        return self.scenarios[self.position]
+
+    @property
+    def scenario_id(self) -> str:
+        """The scenario's id, without reading the scenario."""
+        return self.scenarios.ids[self.position]
 
     @property
     def messages(self) -> tuple[Message, ...]:
@@ -60,7 +73,7 @@ class Item:
     @property
     def response_key(self) -> tuple[str, str, str]:
         """(model, scenario id, template): how the store finds this item's response."""
-        return self.model, self.scenario.id, self.template.name
+        return self.model, self.scenarios.ids[self.position], self.template.name
 
 
 @dataclass
@@ -70,7 +83,7 @@ class RunPlan:
     command: str  # eval, generate or judge
     config: EvalConfig
     run_dir: Path
-    scenarios: list[Scenario]
+    scenarios: ScenarioSpool  # on disk, read back one at a time
     templates: list[Template]
     items: list[Item]
     skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
@@ -82,8 +95,8 @@ class RunPlan:
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
 
     def scenario_json(self) -> Iterator[str]:
-        """Each scenario as the store keeps it (and the data fingerprint hashes), made as it is read."""
-        return (s.model_dump_json() for s in self.scenarios)
+        """Each scenario as the store keeps it (and the data fingerprint hashes), read as it goes."""
+        return self.scenarios.docs()
 
     @property
     def data_fingerprint(self) -> str:
@@ -102,35 +115,52 @@ class RunPlan:
         return fields
 
 
-def load_scenarios(config: EvalConfig) -> list[Scenario]:
-    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`."""
-    from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
-    from cobe.dataset.sample import sample_scenarios
+def load_scenarios(config: EvalConfig) -> ScenarioSpool:
+    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`.
 
-    scenarios = list(load_dataset(config.data).scenarios)
+    They are spooled to disk as they are read, so the plan of a large dataset holds none of them parsed.
+    """
+    from cobe.dataset.loaders import spool_dataset  # the loader pulls in every file shape; only when needed
+    from cobe.dataset.sample import sample_positions
+
+    spool = spool_dataset(config.data)
+    positions: range | list[int] = range(len(spool))
     if config.sample:
-        scenarios = sample_scenarios(scenarios, config.sample, config.seed)
-    return scenarios[: config.limit] if config.limit else scenarios
+        positions = sample_positions(spool.keys, config.sample, config.seed)
+    if config.limit:
+        positions = positions[: config.limit]
+    if len(positions) == len(spool) and positions == range(len(spool)):
+        return spool
+    chosen = spool.subset(positions)
+    spool.close()
+    return chosen
 
 
 def build_items(
-    models: list[str], scenarios: list[Scenario], templates: list[Template], completion: Collection[str] = ()
-) -> tuple[list[Item], dict[str, int]]:
-    """Every model × scenario × template, and per tier-1 template the scenarios without a query in its phrasing.
+    models: list[str], scenarios: ScenarioSpool, templates: list[Template], completion: Collection[str] = ()
+) -> tuple[list[Item], dict[str, int], dict[str, int]]:
+    """Every model × scenario × template; per tier-1 template the scenarios without a query in its phrasing; per
+    template the scenarios it states without their original condition (its fallback wording). One pass reads
+    each scenario once.
 
-    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
-    in `completion` (base models without a chat template) get each prompt in the plain completion format.
+    Models in `completion` (base models without a chat template) get each prompt in the plain completion format.
     """
-    chats: list[tuple[Scenario, Template]] = []
+    chats: list[tuple[int, Template]] = []
     skipped: dict[str, int] = {}
-    for scenario in scenarios:
+    fallback = dict.fromkeys((t.name for t in templates), 0)
+    for position, scenario in enumerate(scenarios):
         for template in templates:
+            fallback[template.name] += uses_fallback(scenario, template)
             if respondent_messages(scenario, template) is None:  # only a tier-1 phrasing the scenario does not have
                 skipped[template.name] = skipped.get(template.name, 0) + 1
             else:
-                chats.append((scenario, template))
-    items = [Item(model, scenario, template, model in completion) for model in models for scenario, template in chats]
-    return items, skipped
+                chats.append((position, template))
+    items = [
+        Item(model, scenarios, position, template, model in completion)
+        for model in models
+        for position, template in chats
+    ]
+    return items, skipped, fallback
 
 
 def skip_notice(skipped: dict[str, int]) -> list[str]:
@@ -143,9 +173,8 @@ def skip_notice(skipped: dict[str, int]) -> list[str]:
     ]
 
 
-def fallback_notice(scenarios: list[Scenario], templates: list[Template]) -> list[str]:
+def fallback_notice(counts: dict[str, int]) -> list[str]:
     """A line saying which templates used their wording without the original condition, and how often."""
-    counts = {t.name: sum(uses_fallback(s, t) for s in scenarios) for t in templates}
     used = {name: count for name, count in counts.items() if count}
     if not used:
         return []
@@ -235,19 +264,19 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     providers = _providers(specs)
     bind_scenarios(providers.values(), scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
-    items, skipped = build_items(config.models, scenarios, templates, completion)
+    items, skipped, fallback = build_items(config.models, scenarios, templates, completion)
     if not items:
         raise InputError("no scenario has a query in the chosen phrasings")
     respondent = respondent_settings(config)
     for spec in config.models:
         providers[spec].check_config(respondent)
     stored = config.stored() | {
-        "data_fingerprint": data_fingerprint(s.model_dump_json() for s in scenarios),
+        "data_fingerprint": data_fingerprint(scenarios.docs()),
         "template_names": [t.name for t in templates],
     }
     notices = (
         _notices(specs, skipped)
-        + fallback_notice(scenarios, templates)
+        + fallback_notice(fallback)
         + reasoning_notice(providers, config.models, respondent)
         + judge_notices
     )
@@ -292,9 +321,11 @@ def plan_rejudge(
     judging, judge_notices = _judge(config, stored["models"], show)
     _check_prices(config, config.judge_specs)
     providers = _providers(config.judge_specs)
-    scenarios = [Scenario.model_validate_json(doc) for doc in store.scenarios(row["id"])]
+    scenarios = ScenarioSpool()
+    for doc in store.scenarios(row["id"]):
+        scenarios.append(Scenario.model_validate_json(doc), doc)
     templates = select_templates(stored["template_names"])
-    items, skipped = build_items(stored["models"], scenarios, templates)
+    items, skipped, _ = build_items(stored["models"], scenarios, templates)
     return RunPlan(
         command="judge",
         config=config,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
-from cobe.dataset.sample import sample_scenarios
+from cobe.dataset.sample import sample_positions
 from cobe.judge.checker import CheckResult, Judge
 from cobe.judge.panel import JudgePanel, split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
@@ -61,32 +61,39 @@ class ChecksJudge(Protocol):
         ...
 
 
-def select_scenarios(scenarios: list[Scenario], n: int, seed: int) -> tuple[list[Scenario], list[Scenario]]:
-    """(the `n` scenarios to probe, drawn with `seed`; the pool swapped answers come from)."""
+def select_scenarios(scenarios: Sequence[Scenario], n: int, seed: int) -> list[Scenario]:
+    """The `n` scenarios to probe, drawn with `seed` among those with an illustrative answer (the ones swapped
+    answers come from too), in one pass that parses each scenario once and keeps only the drawn ones."""
     if n < 1:
         raise InputError(f"--n {n}: expected at least one scenario")
-    pool = [s for s in scenarios if s.illustrative_answer and s.illustrative_answer.strip()]
-    if len({s.core_id for s in pool}) < 2:
+    eligible: list[int] = []
+    keys: list[tuple[int, int]] = []
+    for position, scenario in enumerate(scenarios):
+        if scenario.illustrative_answer and scenario.illustrative_answer.strip():
+            eligible.append(position)
+            keys.append((scenario.core_id, scenario.variation))
+    if len({core for core, _ in keys}) < 2:
         raise InputError(
             "the judge self-test needs scenarios with an illustrative answer from at least two core examples; "
-            f"the data has {len(pool)} such scenario(s)"
+            f"the data has {len(eligible)} such scenario(s)"
         )
-    return sample_scenarios(pool, n, seed), pool
+    return [scenarios[eligible[i]] for i in sample_positions(keys, n, seed)]
 
 
-def check_pool(data: str, n: int | None) -> list[Scenario]:
+def check_pool(data: str, n: int | None) -> Sequence[Scenario]:
     """The scenarios of `data` a run's `--judge-check n` draws from (all of them, not only --limit's),
-    checked fit for the self-test before the run starts; [] without a self-test."""
+    checked fit for the self-test before the run starts; [] without a self-test. They wait on disk, so
+    the run does not hold them while it works."""
     if not n:
         return []
-    from cobe.dataset.loaders import load_dataset  # the loader pulls in every file shape; only when needed
+    from cobe.dataset.loaders import spool_dataset  # the loader pulls in every file shape; only when needed
 
-    pool = list(load_dataset(data).scenarios)
+    pool = spool_dataset(data)
     select_scenarios(pool, n, 0)
     return pool
 
 
-def probe_answers(pool: list[Scenario]) -> dict[str, BaselineProvider]:
+def probe_answers(pool: Sequence[Scenario]) -> dict[str, BaselineProvider]:
     """The baseline of each probe, swapped given its pool of partners."""
     baselines: dict[str, BaselineProvider] = {}
     for probe in PROBES:
@@ -99,7 +106,7 @@ def probe_answers(pool: list[Scenario]) -> dict[str, BaselineProvider]:
 
 async def self_test(
     judge: ChecksJudge,
-    scenarios: list[Scenario],
+    scenarios: Sequence[Scenario],
     *,
     judge_name: str,
     prompts: JudgePromptSet,
@@ -110,8 +117,8 @@ async def self_test(
     concurrency: int = 8,
 ) -> SelfTest:
     """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict."""
-    chosen, pool = select_scenarios(scenarios, n, seed)
-    baselines = probe_answers(pool)
+    chosen = select_scenarios(scenarios, n, seed)
+    baselines = probe_answers(scenarios)
     gate = asyncio.Semaphore(max(1, concurrency))  # bounds open tasks; the caller's scheduler bounds calls
 
     async def ask(probe: Probe, scenario: Scenario) -> dict[str, CheckResult]:
@@ -150,7 +157,7 @@ async def run_self_test(
     caller: Caller,
     judging: JudgePlan,
     providers: Mapping[str, Provider],
-    scenarios: list[Scenario],
+    scenarios: Sequence[Scenario],
     *,
     data: str,
     n: int = DEFAULT_N,
@@ -202,7 +209,7 @@ async def ajudge_check(
     **scheduler_options: Any,
 ) -> SelfTest:
     """Async form of `judge_check`."""
-    from cobe.dataset.loaders import load_dataset
+    from cobe.dataset.loaders import spool_dataset
     from cobe.run.rundir import open_run_store
 
     specs = split_specs([judge] if isinstance(judge, str) else judge)
@@ -210,7 +217,7 @@ async def ajudge_check(
         raise InputError("--judge: expected at least one judge model spec")
     prompts = load_judge_prompts(judge_prompts)
     judging, _ = plan_judges(specs, prompts, temperature=temperature, samples=samples, batch_poll_s=None)
-    scenarios = list(load_dataset(data).scenarios)
+    scenarios = spool_dataset(data)
     select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
     providers: dict[str, Provider] = {}
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -163,10 +163,10 @@ class Store:
                 ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
             )
 
-    def scenarios(self, run_id: str) -> list[str]:
-        """The scenario JSON documents of a run, in dataset order."""
+    def scenarios(self, run_id: str) -> Iterator[str]:
+        """The scenario JSON documents of a run, in dataset order, read as they are consumed."""
         rows = self.db.execute("SELECT data FROM scenarios WHERE run_id = ? ORDER BY position", (run_id,))
-        return [row[0] for row in rows]
+        return (row[0] for row in rows)
 
     # ---- responses ----------------------------------------------------------------------
     def responses(self, run_id: str) -> dict[tuple[str, str, str], sqlite3.Row]:
