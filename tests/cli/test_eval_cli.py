@@ -154,7 +154,7 @@ def test_default_is_the_embedded_model_and_says_so(tmp_path, data, monkeypatch):
     monkeypatch.setitem(registry._FACTORIES, "local", stand_in)
     r = cobe("eval", "--data", str(data), "--dry-run", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "local/gemma-3-270m" in r.stderr and "smoke" in r.stderr
+    assert "local/gemma-3-270m" in r.stderr and r.stderr.count("smoke-test model") == 1  # said once, by the plan
     assert "runs/local_gemma-3-270m__data" in r.stdout
     assert set(built) == {"local/gemma-3-270m"}
 

@@ -14,7 +14,7 @@ from cobe.core.errors import INTERRUPTED, RunDirBusy, RunIncomplete, RunStopped,
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
-from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig, RunSummary
+from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
@@ -401,7 +401,8 @@ def eval_cmd(**params: Any) -> None:
     """
     if not params["models"] and not params["judge"]:
         params["models"], params["judge"] = [EMBEDDED_MODEL], [EMBEDDED_MODEL]
-        click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both. {SMOKE_NOTICE}", err=True)
+        # the plan's own notice says what the smoke-test model's scores mean, once, with the run's other notes
+        click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both", err=True)
     if params["judge_check"] is None and EMBEDDED_MODEL in split_specs(params["judge"]):
         params["judge_check"] = EMBEDDED_JUDGE_CHECK  # the smoke-test judge always shows its measured trust
     params["judge_check"] = params["judge_check"] or None
