@@ -144,15 +144,12 @@ def test_a_streamed_jsonl_file_fails_with_the_loaders_own_line(tmp_path, lines: 
     assert str(streamed.value) == str(loaded.value)
 
 
-def test_a_stream_hands_out_nothing_after_the_first_error(tmp_path) -> None:
+def test_a_stream_that_meets_an_error_ends_in_it_not_in_a_partial_dataset(tmp_path) -> None:
     good = (FIXTURES / "native.jsonl").read_text(encoding="utf-8").splitlines()
     path = tmp_path / "data.jsonl"
     path.write_text("\n".join([good[0], "{broken", *good[1:]]) + "\n", encoding="utf-8")
-    got = []
-    with pytest.raises(InputError, match=r"data.jsonl:2"):
-        for scenario in loaders.iter_dataset(path):
-            got.append(scenario.id)
-    assert got == [IDS[0]]
+    with pytest.raises(InputError, match=r"data.jsonl:2: invalid JSON"):
+        loaders.spool_dataset(path)
 
 
 def test_a_loading_error_is_one_line_without_the_reports_placeholders(tmp_path) -> None:

@@ -171,9 +171,9 @@ def _refuse_errors(errors: list[Problem], path: Path) -> None:
 def iter_dataset(source: str | Path) -> Iterator[Scenario]:
     """The scenarios of `load_dataset(source)`, one at a time: a JSON-lines file is never held parsed whole.
 
-    The whole file is still checked: an error anywhere raises the same InputError as `load_dataset`,
-    after the scenarios before it (a caller builds nothing it keeps from a file that fails). Shapes
-    that are one document (JSON, CSV, tables) or that spread a scenario over rows are loaded whole.
+    The whole file is still checked: once it is read, an error anywhere raises the same InputError as
+    `load_dataset`, so a caller keeps nothing from a file that fails. Shapes that are one document
+    (JSON, CSV, tables) or that spread a scenario over rows are loaded whole.
     """
     path = resolve_source(source)
     if is_table_source(path) or path.suffix.lower() not in (".jsonl", ".ndjson"):
@@ -183,20 +183,14 @@ def iter_dataset(source: str | Path) -> Iterator[Scenario]:
     read: list[Problem] = []  # problems of reading lines, reported before those of building, as read_file does
     records = jsonl_file_records(path, read)
     first = next(records, None)
-    if first is not None and detect_shape(first.data, "jsonl") == "site":
+    if first is None:
+        _refuse_errors(read or [Problem(file=name, message="holds no records")], path)
+        return  # a file of warnings only
+    if detect_shape(first.data, "jsonl") == "site":
         yield from load_dataset(source).scenarios  # a scenario spans rows: grouped whole
         return
     result = LoadResult(path=name)
-    seen = {"read": 0, "built": 0}
-    failed = False
-    for scenario in _scenarios(name, "jsonl", chain([first] if first else [], records), result):
-        if not failed:  # nothing after the first error is kept by anyone: stop handing scenarios out
-            failed = any(p.is_error for p in read[seen["read"] :] + result.problems[seen["built"] :])
-            seen = {"read": len(read), "built": len(result.problems)}
-        if not failed:
-            yield scenario
-    if first is None and not read:
-        read.append(Problem(file=name, message="holds no records"))
+    yield from _scenarios(name, "jsonl", chain([first], records), result)
     _refuse_errors([p for p in read + result.problems if p.is_error], path)
 
 

@@ -73,7 +73,7 @@ class Item:
     @property
     def response_key(self) -> tuple[str, str, str]:
         """(model, scenario id, template): how the store finds this item's response."""
-        return self.model, self.scenarios.ids[self.position], self.template.name
+        return self.model, self.scenario_id, self.template.name
 
 
 @dataclass
@@ -129,7 +129,7 @@ def load_scenarios(config: EvalConfig) -> ScenarioSpool:
         positions = sample_positions(spool.keys, config.sample, config.seed)
     if config.limit:
         positions = positions[: config.limit]
-    if len(positions) == len(spool) and positions == range(len(spool)):
+    if positions == range(len(spool)):  # every scenario in file order: the spool as read
         return spool
     chosen = spool.subset(positions)
     spool.close()
@@ -143,7 +143,8 @@ def build_items(
     template the scenarios it states without their original condition (its fallback wording). One pass reads
     each scenario once.
 
-    Models in `completion` (base models without a chat template) get each prompt in the plain completion format.
+    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
+    in `completion` (base models without a chat template) get each prompt in the plain completion format.
     """
     chats: list[tuple[int, Template]] = []
     skipped: dict[str, int] = {}
