@@ -113,8 +113,7 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     help="Compare the human label with the overall verdict or one check's verdict.",
 )
 @options.JSON
-@options.RESAMPLES_OPTION
-@options.BOOTSTRAP_SEED
+@options.BOOTSTRAP
 def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resamples: int, seed: int) -> None:
     """Judge–human agreement for SOURCE: a study (directory or study.sqlite) or a CSV of ratings.
 

@@ -336,5 +336,7 @@ RUN_OPTIONS = together(
 )
 #: how the judge is asked: `cobe eval` and `cobe judge`
 JUDGE_OPTIONS = together(JUDGE_PROMPTS, JUDGE_TEMPERATURE, JUDGE_SAMPLES, JUDGE_BATCH, BATCH_POLL)
+#: how bootstrap intervals are drawn: `cobe report`, `cobe compare`, `cobe agreement`
+BOOTSTRAP = together(RESAMPLES_OPTION, BOOTSTRAP_SEED)
 #: rotating and revoking private links: `cobe annotate links` and `cobe curate links`
 LINKS = together(ROTATE, REVOKE, WHO)

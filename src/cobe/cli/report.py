@@ -95,8 +95,7 @@ def _calibrated(row: Any) -> str:
     show_default=True,
     help="Comma-separated outputs: md, html, csv, json, png, svg.",
 )
-@options.RESAMPLES_OPTION
-@options.BOOTSTRAP_SEED
+@options.BOOTSTRAP
 @options.STUDY
 def report_cmd(
     runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int, study: str | None
@@ -124,8 +123,7 @@ def report_cmd(
 @click.argument("run_b", type=RUNS)
 @click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
 @click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
-@options.RESAMPLES_OPTION
-@options.BOOTSTRAP_SEED
+@options.BOOTSTRAP
 @options.ALPHA_OPTION
 @options.JSON
 def compare_cmd(
