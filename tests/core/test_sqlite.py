@@ -16,7 +16,6 @@ from cobe.core.sqlite import (
     UnusableDatabase,
     applied_versions,
     migrate,
-    numbered,
     open_database,
     split_statements,
     write_transaction,
@@ -118,7 +117,7 @@ def test_a_newer_or_foreign_schema_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "other.sqlite"
     open_database(other, [FIRST], what="notes file", create=True).close()
     with pytest.raises(UnusableDatabase, match="its migration 1 is '0001_notes', expected '0001_study'"):
-        open_database(other, numbered(["CREATE TABLE x (a)"], "study"), what="rating study")
+        open_database(other, [Migration(1, "0001_study", "CREATE TABLE x (a)")], what="rating study")
 
 
 def test_new_files_and_their_wal_are_private(tmp_path: Path, umask_022: None) -> None:

@@ -67,3 +67,32 @@ def test_migration_4_keeps_audit_ratings_and_lets_a_question_stay_unanswered(tmp
         project.conn.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '2v1', 5, NULL, 3, 'now')")
         with pytest.raises(sqlite3.IntegrityError):  # still never a score outside 1-5
             project.conn.execute("INSERT INTO audit_ratings VALUES (1, 'a1-expert1', '3v1', 0, NULL, 3, 'now')")
+
+
+def test_stamps_written_as_offset_by_older_cobe_still_read_and_order(tmp_path: Path) -> None:
+    from cobe.core.clock import parse
+    from cobe.curate import import_file, promote
+    from cobe.curate.review import add_reviewer, record_review, reviews_of
+    from support.curate_project import CORES
+
+    with init_project(tmp_path / "p") as project:
+        import_file(project, CORES)
+        promote(project, ["1v0"])
+        add_reviewer(project, "amy")
+        add_reviewer(project, "zoe")
+        record_review(project, "1v0", "zoe", "approve")
+        # what the project's own clock wrote before it took the common form: "+00:00", not "Z"
+        old = "2026-01-01T09:00:00+00:00"
+        with project.transaction() as conn:
+            conn.execute("UPDATE reviews SET at = ?", (old,))
+            conn.execute("UPDATE items SET created_at = ?, updated_at = ?", (old, old))
+            conn.execute("UPDATE events SET at = ?", (old,))
+    with open_project(tmp_path / "p") as project:
+        promote(project, ["2v0"])
+        record_review(project, "1v0", "amy", "approve")
+        reviews = [(r["reviewer"], r["at"]) for r in reviews_of(project, "1v0")]
+        assert [name for name, _ in reviews] == ["zoe", "amy"]  # by time, whatever the form, not by name
+        assert reviews[1][1].endswith("Z") and parse(reviews[0][1]) < parse(reviews[1][1])
+        events = project.events("2v0")  # imported then, promoted now
+        assert [e["at"] == old for e in events] == [True, False] and events[-1]["at"].endswith("Z")
+        assert project.item("2v0").created_at == old

@@ -144,65 +144,37 @@ def agreement_report(
     """
     if check not in CHECK_CHOICES:
         raise InputError(f"--check {check!r}: expected one of {', '.join(CHECK_CHOICES)}")
-    by_key = {row_key(row): row for row in rows}
-    raters = sorted({label.rater for label in labels} | set(panel), key=_rater_sort)
-    per_item: dict[str, dict[str, HumanLabel]] = {}
-    for label in labels:
-        per_item.setdefault(label.item, {})[label.rater] = label
-    not_in_run = sorted(item for item in per_item if item not in by_key)
-    if per_item and len(not_in_run) == len(per_item):
-        raise InputError(
-            f"none of the {len(per_item)} rated items is in the run (e.g. {not_in_run[0]}); is --run the study's run?"
-        )
-    items = sorted(item for item in per_item if item in by_key)
-    table = [[per_item[item][r].label if r in per_item[item] else None for r in raters] for item in items]
+    rated = _RatedItems.gather(labels, rows, panel)
+    items, raters, by_key = rated.items, rated.raters, rated.by_key
+    table = [[rated.per_item[item][r].label if r in rated.per_item[item] else None for r in raters] for item in items]
     verdicts = [by_key[item].passed if check == "overall" else by_key[item].verdicts.get(check) for item in items]
 
     metrics = agreement_metrics(verdicts, table)
     majorities = [majority_label(row_labels) for row_labels in table]
-    no_majority: list[dict[str, Any]] = []
-    split = 0
-    for item, row_labels, majority in zip(items, table, majorities):
-        if majority is None:
-            given = {r: label for r, label in zip(raters, row_labels) if label is not None}
-            no_majority.append({"item": item, "labels": given})
-            split += {"Yes", "No"} <= set(given.values())
+    no_majority: list[dict[str, Any]] = [
+        {"item": item, "labels": {r: label for r, label in zip(raters, row_labels) if label is not None}}
+        for item, row_labels, majority in zip(items, table, majorities)
+        if majority is None
+    ]
+    split = sum({"Yes", "No"} <= set(entry["labels"].values()) for entry in no_majority)
     metrics.update(
         check=check,
         raters=len(raters),
-        ratings=sum(len(v) for v in per_item.values()),
+        ratings=sum(len(v) for v in rated.per_item.values()),
         other_labels=sum(1 for label in labels if label.label == "Other"),
         no_majority_split=split,
         no_majority_abstained=len(no_majority) - split,
-        not_in_run=len(not_in_run),
+        not_in_run=len(rated.not_in_run),
     )
-
-    pairs = []
-    for item, majority in zip(items, majorities):
-        judged = judge_fails(by_key[item], check)
-        if majority is not None and judged is not None:
-            pairs.append((judged, RATER_ANSWER_FAILS[majority]))
-    ci = {}
-    for name in CI_METRICS:
-
-        def metric(sample: Sequence[tuple[bool, bool]], name: str = name) -> float:
-            return binary_metrics([j for j, _ in sample], [h for _, h in sample])[name]
-
-        interval = (
-            bootstrap_ci(
-                metric,
-                pairs,
-                n_resamples=resamples,
-                seed=seed,
-            )
-            if resamples > 0
-            else None
-        )
-        ci[name] = list(interval) if interval else None
-        # flat copies too: the HTML report shows only the scalar entries of "metrics"
+    pairs = [
+        (judged, RATER_ANSWER_FAILS[majority])
+        for item, majority in zip(items, majorities)
+        if majority is not None and (judged := judge_fails(by_key[item], check)) is not None
+    ]
+    ci = _intervals(pairs, resamples, seed)
+    for name, interval in ci.items():  # flat copies too: the HTML report shows only the scalar entries of "metrics"
         metrics[f"{name}_ci_low"], metrics[f"{name}_ci_high"] = interval if interval else (None, None)
-
-    disagreements, by_check = _disagreements(items, majorities, by_key, per_item, raters)
+    disagreements, by_check = _disagreements(items, majorities, by_key, rated.per_item, raters)
     return {
         "check": check,
         "metrics": metrics,
@@ -213,10 +185,51 @@ def agreement_report(
         "majority_counts": dict(Counter(m or "none" for m in majorities)),
         # left out of every figure above: fewer than two matching Yes/No votes of three
         "no_majority_items": no_majority,
-        "items_not_in_run": not_in_run,
+        "items_not_in_run": rated.not_in_run,
         "per_check_disagreements": by_check,
         "disagreements": disagreements,
     }
+
+
+@dataclass(frozen=True)
+class _RatedItems:
+    """The human answers per item, joined to the run: which items both hold, who is on the panel."""
+
+    by_key: dict[str, ResultRow]
+    per_item: dict[str, dict[str, HumanLabel]]
+    raters: list[str]
+    items: list[str]  # rated and in the run, sorted
+    not_in_run: list[str]
+
+    @classmethod
+    def gather(cls, labels: list[HumanLabel], rows: list[ResultRow], panel: Sequence[str]) -> _RatedItems:
+        """Group the answers by item; InputError when no rated item is in the run at all."""
+        by_key = {row_key(row): row for row in rows}
+        raters = sorted({label.rater for label in labels} | set(panel), key=_rater_sort)
+        per_item: dict[str, dict[str, HumanLabel]] = {}
+        for label in labels:
+            per_item.setdefault(label.item, {})[label.rater] = label
+        not_in_run = sorted(item for item in per_item if item not in by_key)
+        if per_item and len(not_in_run) == len(per_item):
+            raise InputError(
+                f"none of the {len(per_item)} rated items is in the run (e.g. {not_in_run[0]}); "
+                "is --run the study's run?"
+            )
+        items = sorted(item for item in per_item if item in by_key)
+        return cls(by_key, per_item, raters, items, not_in_run)
+
+
+def _intervals(pairs: list[tuple[bool, bool]], resamples: int, seed: int) -> dict[str, list[float] | None]:
+    """A bootstrap 95% CI of each CI_METRICS figure over (judge fails, majority fails) pairs; None without resamples."""
+    ci: dict[str, list[float] | None] = {}
+    for name in CI_METRICS:
+
+        def metric(sample: Sequence[tuple[bool, bool]], name: str = name) -> float:
+            return binary_metrics([j for j, _ in sample], [h for _, h in sample])[name]
+
+        interval = bootstrap_ci(metric, pairs, n_resamples=resamples, seed=seed) if resamples > 0 else None
+        ci[name] = list(interval) if interval else None
+    return ci
 
 
 def _rater_sort(name: str) -> tuple[str, int, str]:

@@ -6,13 +6,14 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from importlib.resources import files
 from pathlib import Path
 
+from cobe.core.clock import now
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.core.sqlite import connect as connect_db
-from cobe.core.sqlite import numbered, open_database, write_transaction
+from cobe.core.sqlite import migrations_in, open_database, write_transaction
 from cobe.web.access import Access, AccessTables
 from cobe.web.tokens import hash_token, new_token
 
@@ -21,61 +22,8 @@ LABELS: tuple[str, ...] = ("Yes", "No", "Other")
 # links and sessions follow the policy shared with the review app (cobe.web.access)
 ACCESS_TABLES = AccessTables(principals="principals", key="id", owner="principal_id")
 
-# append-only: a new schema change is a new entry at the end, never an edit of an old one
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE items (
-        id INTEGER PRIMARY KEY,
-        item_key TEXT NOT NULL UNIQUE,
-        scenario_id TEXT NOT NULL,
-        template TEXT NOT NULL,
-        model TEXT NOT NULL,
-        story TEXT NOT NULL,
-        query TEXT NOT NULL,
-        response TEXT NOT NULL,
-        row_json TEXT NOT NULL
-    );
-    CREATE TABLE principals (
-        id INTEGER PRIMARY KEY,
-        name TEXT NOT NULL UNIQUE,
-        role TEXT NOT NULL CHECK (role IN ('rater', 'admin')),
-        token_hash TEXT NOT NULL
-    );
-    CREATE TABLE assignments (
-        rater_id INTEGER NOT NULL REFERENCES principals(id),
-        item_id INTEGER NOT NULL REFERENCES items(id),
-        position INTEGER NOT NULL,
-        PRIMARY KEY (rater_id, item_id),
-        UNIQUE (rater_id, position)
-    );
-    CREATE TABLE ratings (
-        rater_id INTEGER NOT NULL REFERENCES principals(id),
-        item_id INTEGER NOT NULL REFERENCES items(id),
-        label TEXT NOT NULL CHECK (label IN ('Yes', 'No', 'Other')),
-        comment TEXT NOT NULL DEFAULT '',
-        answered_at TEXT NOT NULL,
-        PRIMARY KEY (rater_id, item_id),
-        FOREIGN KEY (rater_id, item_id) REFERENCES assignments(rater_id, item_id)
-    );
-    CREATE TABLE sessions (
-        id_hash TEXT PRIMARY KEY,
-        principal_id INTEGER NOT NULL REFERENCES principals(id),
-        created_at TEXT NOT NULL
-    );
-    """,
-    # sessions expire after a quiet spell as well as after a fixed time; a link can be revoked
-    """
-    ALTER TABLE sessions ADD COLUMN last_seen_at TEXT;
-    ALTER TABLE principals ADD COLUMN revoked_at TEXT;
-    CREATE INDEX sessions_principal ON sessions(principal_id);
-    """,
-]
-
-
-def now() -> str:
-    """UTC timestamp, second precision."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+# numbered .sql files, append-only: a new schema change is a new file, never an edit of an old one
+MIGRATIONS = Path(str(files("cobe.annotate").joinpath("migrations")))
 
 
 @dataclass(frozen=True)
@@ -137,7 +85,7 @@ class StudyStore:
                 f"{path}: no rating study found (expected {STUDY_FILE}; create one with `cobe annotate create`)"
             )
         # the study file holds the CSRF secret: created 0600, checked and migrated before any use
-        open_database(self.path, numbered(MIGRATIONS, "study"), what="rating study", create=create).close()
+        open_database(self.path, migrations_in(MIGRATIONS), what="rating study", create=create).close()
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:

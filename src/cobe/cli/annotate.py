@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from cobe.annotate.study import (
-    DEFAULT_BASE_URL,
     DEFAULT_TITLE,
     StudyLinks,
     create_study,
@@ -15,12 +13,10 @@ from cobe.annotate.study import (
     revoke_links,
     rotate_links,
 )
+from cobe.cli import options
+from cobe.cli.display import plain_console
 from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
 from cobe.web.limits import check_port
-
-
-def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True, markup=False, emoji=False)  # stored text is shown as is
 
 
 def _print_links(links: StudyLinks) -> None:
@@ -52,14 +48,12 @@ def annotate() -> None:
 @annotate.command("create")
 @click.argument("run", type=click.Path(exists=True))
 @click.option("--n", "n", type=int, default=250, show_default=True, help="Number of responses to rate.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the sample and each rater's order.")
+@options.SEED.but(env=False)
 @click.option("--raters", type=int, default=3, show_default=True, help="Number of raters; each rates every item.")
 @click.option(
     "--out", "out", type=click.Path(file_okay=False), default=None, help="Study directory [default: RUN/study]."
 )
-@click.option(
-    "--base-url", default=DEFAULT_BASE_URL, show_default=True, help="Where raters will reach `cobe annotate serve`."
-)
+@options.BASE_URL
 @click.option(
     "--title",
     default=DEFAULT_TITLE,
@@ -111,10 +105,8 @@ def create_cmd(
 
 @annotate.command("links", help=LINKS_HELP)
 @click.argument("study", type=click.Path(exists=True))
-@click.option("--rotate", is_flag=True, help="Issue new links; the old ones and their sessions stop working at once.")
-@click.option("--revoke", is_flag=True, help="Disable the links and end their sessions; --rotate issues new ones.")
-@click.option("--who", multiple=True, help="Only these people (rater-1 … admin); repeatable. Default: everyone.")
-@click.option("--base-url", default=None, help="Base URL for the new links [default: the one given at creation].")
+@options.LINKS
+@options.BASE_URL.but(default=None, show_default="the one given at creation")
 def links_cmd(study: str, rotate: bool, revoke: bool, who: tuple[str, ...], base_url: str | None) -> None:
     """Show who is in STUDY; --rotate issues new private links, --revoke disables them."""
     if rotate and revoke:
@@ -136,7 +128,7 @@ def links_cmd(study: str, rotate: bool, revoke: bool, who: tuple[str, ...], base
         row = progress.get(person.name, {})
         link = f"revoked {revoked[person.id]}" if person.id in revoked else "active"
         table.add_row(person.name, person.role, link, str(row.get("answered", "")), str(row.get("assigned", "")))
-    _console().print(table)
+    plain_console(soft_wrap=True).print(table)
     click.echo("Links are stored only as hashes and cannot be shown again; use --rotate to issue new ones.")
 
 
@@ -150,13 +142,13 @@ def status_cmd(study: str) -> None:
         table.add_column(column)
     for p in store.progress():
         table.add_row(str(p["name"]), str(p["answered"]), str(p["assigned"]), str(p["last"] or "—"))
-    _console().print(table)
+    plain_console(soft_wrap=True).print(table)
 
 
 @annotate.command("serve")
 @click.argument("study", type=click.Path(exists=True))
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind; only this machine by default.")
-@click.option("--port", type=int, default=8765, show_default=True, help="Port to listen on.")
+@options.HOST
+@options.PORT
 def serve_cmd(study: str, host: str, port: int) -> None:
     """Serve the rating app for STUDY (raters open their private links; Ctrl-C stops)."""
     from cobe.annotate.app import create_app

@@ -6,12 +6,16 @@ import json
 
 import click
 
+from cobe.cli import options
 from cobe.curate import project as proj
 from cobe.curate.links import link
 from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
 from cobe.web.limits import check_port
 
-DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+# options two curate commands share; those shared with other commands are in cobe.cli.options
+THRESHOLD = options.option("--threshold", default=90.0, help="Near-duplicate threshold (token-set ratio, 0-100).")
+DECISION = options.option("--approve/--reject", default=None, help="The decision: approve or reject the item.")
+REASON = options.option("--reason", help="Why, recorded in the item's history.")
 
 
 def _open(directory: str) -> proj.Project:
@@ -55,7 +59,7 @@ def import_cmd(directory: str, file: str) -> None:
 @click.argument("directory")
 @click.argument("ids", nargs=-1, required=True)
 @click.option("--to", "to", type=click.Choice(["core", "rejected"]), default="core", show_default=True)
-@click.option("--reason", default="", help="Why, recorded in the item's history.")
+@REASON.but(default="")
 @click.option("--actor", default="cli", show_default=True, help="Who is promoting.")
 def promote_cmd(directory: str, ids: tuple[str, ...], to: str, reason: str, actor: str) -> None:
     """Make candidates core examples (or reject them)."""
@@ -70,9 +74,9 @@ def promote_cmd(directory: str, ids: tuple[str, ...], to: str, reason: str, acto
 @click.argument("directory")
 @click.option("--model", required=True, help="Model spec that writes the variations, e.g. openai/gpt-5.4.")
 @click.option("--per-core", default=25, show_default=True, help="Target number of variations per core example.")
-@click.option("--concurrency", default=4, show_default=True)
+@options.CONCURRENCY.but(env=False, default=4, show_default=True)
 @click.option("--max-attempts", default=3, show_default=True, help="Tries per variation before giving up.")
-@click.option("--threshold", default=90.0, show_default=True, help="Near-duplicate threshold (token-set ratio, 0-100).")
+@THRESHOLD
 def augment_cmd(
     directory: str, model: str, per_core: int, concurrency: int, max_attempts: int, threshold: float
 ) -> None:
@@ -93,8 +97,8 @@ def augment_cmd(
 @curate.command("check")
 @click.argument("directory")
 @click.option("--judge", default=None, help="Judge model spec for the self-consistency check.")
-@click.option("--threshold", default=90.0, show_default=True, help="Near-duplicate threshold (0-100).")
-@click.option("--concurrency", default=4, show_default=True)
+@THRESHOLD
+@options.CONCURRENCY.but(env=False, default=4, show_default=True)
 def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: int) -> None:
     """Run the automatic checks on every live item and store the results for reviewers."""
     from cobe.curate.checks import run_checks
@@ -112,12 +116,7 @@ def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: 
 @click.argument("directory")
 @click.option("--add", "names", multiple=True, help="Register a reviewer; prints their private link.")
 @click.option("--admin", "admins", multiple=True, help="Register an admin (resolves disagreements).")
-@click.option(
-    "--base-url",
-    default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}",
-    show_default=True,
-    help="Where `cobe curate serve` will listen, for the printed links.",
-)
+@options.BASE_URL
 def reviewers_cmd(directory: str, names: tuple[str, ...], admins: tuple[str, ...], base_url: str) -> None:
     """Issue private review links (shown once), or list the reviewers; `cobe curate links` replaces lost ones."""
     from cobe.curate.review import add_reviewer, reviewers
@@ -140,15 +139,8 @@ sign-in; opening the link again starts a new one."""
 
 @curate.command("links", help=LINKS_HELP)
 @click.argument("directory")
-@click.option("--rotate", is_flag=True, help="Issue new links (shown once); the old ones stop working.")
-@click.option("--revoke", is_flag=True, help="Disable the links and end their sessions; --rotate issues new ones.")
-@click.option("--who", multiple=True, help="Only these people; repeatable. Default: everyone.")
-@click.option(
-    "--base-url",
-    default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}",
-    show_default=True,
-    help="Where `cobe curate serve` listens, for the printed links.",
-)
+@options.LINKS
+@options.BASE_URL
 def links_cmd(directory: str, rotate: bool, revoke: bool, who: tuple[str, ...], base_url: str) -> None:
     """List, rotate or revoke the private links of reviewers, admins and audit experts."""
     from cobe.curate.links import revoke_links, revoked_links, rotate_links
@@ -182,9 +174,9 @@ def _decision(approve: bool | None) -> str:
 @curate.command("review")
 @click.argument("directory")
 @click.argument("item_id")
-@click.option("--reviewer", required=True)
-@click.option("--approve/--reject", default=None)
-@click.option("--comment", default="")
+@click.option("--reviewer", required=True, help="Who is reviewing.")
+@DECISION
+@click.option("--comment", default="", help="What the reviewer noted.")
 def review_cmd(directory: str, item_id: str, reviewer: str, approve: bool | None, comment: str) -> None:
     """Record one reviewer's decision on an item (the web app's rules: reviewers only, never their own contribution)."""
     from cobe.curate.review import record_review
@@ -210,8 +202,8 @@ def disagreements_cmd(directory: str) -> None:
 @click.argument("directory")
 @click.argument("item_id")
 @click.option("--admin", "actor", required=True, help="Name of the admin deciding.")
-@click.option("--approve/--reject", default=None)
-@click.option("--reason", required=True)
+@DECISION
+@REASON.but(required=True)
 def resolve_cmd(directory: str, item_id: str, actor: str, approve: bool | None, reason: str) -> None:
     """Record the admin's decision on a disagreement."""
     from cobe.curate.review import resolve
@@ -222,8 +214,8 @@ def resolve_cmd(directory: str, item_id: str, actor: str, approve: bool | None, 
 
 @curate.command("serve")
 @click.argument("directory")
-@click.option("--host", default=DEFAULT_HOST, show_default=True)
-@click.option("--port", type=int, default=DEFAULT_PORT, show_default=True)
+@options.HOST
+@options.PORT
 def serve_cmd(directory: str, host: str, port: int) -> None:
     """Serve the review and contribution web app."""
     from cobe.curate.web import create_app
@@ -239,9 +231,9 @@ def serve_cmd(directory: str, host: str, port: int) -> None:
 @curate.command("audit")
 @click.argument("directory")
 @click.option("--n", "n", default=100, show_default=True, help="Items to sample.")
-@click.option("--seed", default=0, show_default=True)
-@click.option("--experts", default=3, show_default=True)
-@click.option("--base-url", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", show_default=True)
+@options.SEED.but(env=False)
+@click.option("--experts", default=3, show_default=True, help="Experts, each rating every sampled item.")
+@options.BASE_URL
 def audit_cmd(directory: str, n: int, seed: int, experts: int, base_url: str) -> None:
     """Sample approved items for an expert audit and print one private link per expert."""
     from cobe.curate.audit import create_audit
@@ -266,7 +258,7 @@ def audit_import_cmd(directory: str, file: str) -> None:
 
 @curate.command("audit-summary")
 @click.argument("directory")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@options.JSON
 def audit_summary_cmd(directory: str, as_json: bool) -> None:
     """Mean and spread of the expert ratings, per scale and per expert."""
     from cobe.curate.audit import audit_summary, summary_markdown
@@ -279,8 +271,8 @@ def audit_summary_cmd(directory: str, as_json: bool) -> None:
 @curate.command("release")
 @click.argument("directory")
 @click.option("--out", required=True, help="Output folder.")
-@click.option("--public-share", default=0.1, show_default=True)
-@click.option("--seed", default=0, show_default=True)
+@click.option("--public-share", default=0.1, show_default=True, help="Share of the items in the public split.")
+@options.SEED.but(env=False)
 def release_cmd(directory: str, out: str, public_share: float, seed: int) -> None:
     """Write the approved variations (paper JSON, site JSON, native JSONL), the split and the datasheet.
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 
+from cobe.cli import options
 from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
@@ -22,15 +23,7 @@ from cobe.dataset import (
 )
 from cobe.dataset.stats import METHODS, graph_type_of
 
-DEFAULT_DATA = "builtin:starter"
-data_option = click.option(
-    "--data",
-    "data_source",
-    default=DEFAULT_DATA,
-    envvar="COBE_DATA",
-    show_default=True,
-    help="Dataset file, or builtin:<name>. Env: COBE_DATA.",
-)
+data_option = options.DATA.but(dest="data_source")
 
 
 def _console() -> Console:
@@ -45,7 +38,7 @@ def data() -> None:
 @data.command("validate")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON only.")
+@options.JSON
 def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """Check dataset files: one line per problem, then a summary; exit 1 on any error."""
     report = validate(paths, strict=strict)
@@ -70,8 +63,8 @@ def convert_cmd(source: str, out: str, shape: str) -> None:
 
 
 @data.command("stats")
-@click.argument("source", default=DEFAULT_DATA, envvar="COBE_DATA")
-@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON only.")
+@click.argument("source", default=options.DEFAULT_DATA, envvar="COBE_DATA")
+@options.JSON
 @click.option(
     "--method", type=click.Choice(METHODS), default="auto", show_default=True, help="How clauses are counted."
 )
@@ -157,7 +150,7 @@ def show_cmd(scenario_id: str, data_source: str) -> None:
 
 @data.command("sample")
 @click.option("--n", "n", type=int, default=500, show_default=True, help="How many scenarios.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@options.SEED.but(env=False)
 @click.option("--by-core", is_flag=True, help="Keep every variation of a drawn core example together.")
 @data_option
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the sample here (default: JSONL to stdout).")

@@ -27,7 +27,7 @@ COMMANDS: dict[str, str] = {
     "export": "cobe.cli.export:export_cmd",
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
-    "judges": "cobe.cli.agreement:judges",
+    "judges": "cobe.cli.judges:judges",
     "plan": "cobe.cli.plan:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }

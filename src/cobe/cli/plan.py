@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from cobe.cli import options
 from cobe.core.errors import InputError
 
 SHARE = click.FloatRange(0, 1)
@@ -40,9 +41,7 @@ def _input(name: str, value: Any, source: str) -> str:
 @click.command("plan")
 @click.argument("run", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--model", default=None, help="The pilot run's model (or label) to plan from, when it holds several.")
-@click.option(
-    "--study", type=click.Path(exists=True), default=None, help="The pilot's rating study [default: RUN/study/]."
-)
+@options.STUDY
 @click.option("--half-width", type=POINTS, default=3.0, show_default=True, help="Target ± of the accuracy, in points.")
 @click.option(
     "--label-half-width",
@@ -61,9 +60,9 @@ def _input(name: str, value: Any, source: str) -> str:
     "--items", type=click.IntRange(min=1), default=None, help="Judged items per model [scenarios × phrasings]."
 )
 @click.option("--discordance", type=SHARE, default=None, help="Share of items where exactly one of two models passes.")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True)
+@options.ALPHA_OPTION
 @click.option("--power", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.8, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Print the answers as JSON.")
+@options.JSON
 def plan_cmd(
     run: Path | None,
     model: str | None,

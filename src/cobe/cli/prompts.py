@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from cobe.cli import options
 from cobe.judge.checks import CHECKS
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 
 @click.group("prompts")
@@ -17,14 +17,7 @@ def prompts() -> None:
 
 
 @prompts.command("show")
-@click.option(
-    "--data",
-    envvar="COBE_DATA",
-    default="builtin:starter",
-    show_default=True,
-    metavar="SOURCE",
-    help="Dataset: a file in any official shape, or builtin:NAME.",
-)
+@options.DATA
 @click.option("--id", "scenario_id", required=True, metavar="ID", help="The scenario, e.g. 115v3.")
 @click.option(
     "--template", metavar="NAME", help="Show what the respondent receives under this template (A-C, D-G, H1, H2)."
@@ -35,14 +28,7 @@ def prompts() -> None:
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="Like --response, the reply read from a file.",
 )
-@click.option(
-    "--judge-prompts",
-    envvar="COBE_JUDGE_PROMPTS",
-    default=DEFAULT_JUDGE_PROMPTS,
-    show_default=True,
-    metavar="NAME|DIR",
-    help="Judge prompt set: a bundled name (paper, contextual) or a directory.",
-)
+@options.JUDGE_PROMPTS
 @click.option(
     "--check",
     "checks",
@@ -50,7 +36,7 @@ def prompts() -> None:
     multiple=True,
     help="Only this judge check (repeatable; default: all three).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the messages as JSON instead of text.")
+@options.JSON
 def show(
     data: str,
     scenario_id: str,

@@ -13,7 +13,7 @@ from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from cobe.cli.types import ALPHA, RESAMPLES, SEED
+from cobe.cli import options
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 
@@ -95,20 +95,8 @@ def _calibrated(row: Any) -> str:
     show_default=True,
     help="Comma-separated outputs: md, html, csv, json, png, svg.",
 )
-@click.option(
-    "--resamples",
-    type=RESAMPLES,
-    default=1000,
-    show_default=True,
-    help="Bootstrap resamples for the 95% CIs (0: none).",
-)
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
-@click.option(
-    "--study",
-    type=click.Path(exists=True),
-    default=None,
-    help="A rating study of the run, for human-calibrated pass rates [default: RUN/study/ where it exists].",
-)
+@options.BOOTSTRAP
+@options.STUDY
 def report_cmd(
     runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int, study: str | None
 ) -> None:
@@ -135,10 +123,9 @@ def report_cmd(
 @click.argument("run_b", type=RUNS)
 @click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
 @click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
-@click.option("--resamples", type=RESAMPLES, default=1000, show_default=True, help="Paired bootstrap resamples.")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the bootstrap.")
-@click.option("--alpha", type=ALPHA, default=0.05, show_default=True, help="Significance level.")
-@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@options.BOOTSTRAP
+@options.ALPHA_OPTION
+@options.JSON
 def compare_cmd(
     run_a: str,
     run_b: str,
@@ -206,7 +193,7 @@ IMPORT_FORMATS = ("verdicts", "inspect", "lm-eval")
     help="With --from verdicts: map one field to a column (repeatable).",
 )
 @click.option("--model", default=None, help="The model name, when the file does not say it.")
-@click.option("--data", default=None, help="A dataset (path, builtin:NAME or hf:ORG/NAME) to take scenarios from.")
+@options.DATA.but(env=False, default=None, show_default=False)
 def import_cmd(
     file: str,
     out: str,
@@ -220,6 +207,7 @@ def import_cmd(
 
     --from verdicts (the default) imports judged results; --from inspect and --from lm-eval import
     responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
+    --data names the dataset the imported items' scenarios are taken from.
     """
     if source == "verdicts":
         from cobe.report.importer import import_results

@@ -20,10 +20,10 @@ import os
 import socket
 from collections.abc import Iterator
 from contextvars import ContextVar
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cobe.core.clock import now
 from cobe.core.errors import InputError, RunDirBusy
 from cobe.core.files import ensure_dir
 
@@ -102,7 +102,7 @@ def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
             "pid": os.getpid(),
             "host": socket.gethostname(),
             "command": command,
-            "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "started": now(),
         }
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(info).encode("utf-8"), 0)

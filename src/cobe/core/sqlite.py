@@ -1,7 +1,8 @@
 """How every cobe SQLite file is opened: private on disk, WAL, and numbered migrations applied whole or not at all.
 
 The run store (`cobe.sqlite`), a rating study (`study.sqlite`) and a dataset project
-(`project.sqlite`) all go through `open_database`. Versions live in one table,
+(`project.sqlite`) all go through `open_database`, each with its migrations as numbered
+`NNNN_name.sql` files in its package's `migrations/` folder (`migrations_in`). Versions live in one table,
 `schema_migrations`, written in the same transaction as the migration it records; files made
 before that table existed (PRAGMA user_version) are adopted the first time they are opened.
 """
@@ -13,10 +14,10 @@ import sqlite3
 import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+from cobe.core.clock import now
 from cobe.core.errors import CobeError, InputError
 from cobe.core.files import create_private
 
@@ -67,11 +68,6 @@ def migrations_in(folder: Path) -> list[Migration]:
         Migration(int(path.name[:4]), path.stem, path.read_text(encoding="utf-8"))
         for path in sorted(folder.glob("[0-9][0-9][0-9][0-9]_*.sql"))
     ]
-
-
-def numbered(scripts: Sequence[str], label: str) -> list[Migration]:
-    """Migrations kept as a list of scripts in code: the first is version 1, named `0001_<label>`."""
-    return [Migration(i, f"{i:04d}_{label}", sql) for i, sql in enumerate(scripts, start=1)]
 
 
 def split_statements(sql: str) -> list[str]:
@@ -230,7 +226,7 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration], *, path: Pa
                 )
             db.execute(
                 "INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)",
-                (migration.version, migration.name, _now()),
+                (migration.version, migration.name, now()),
             )
         done.append(migration.version)
     return done
@@ -263,7 +259,7 @@ def _adopt_user_version(db: sqlite3.Connection, migrations: Sequence[Migration])
     count = int(db.execute("PRAGMA user_version").fetchone()[0])
     if count == 0:
         return
-    stamp = _now()
+    stamp = now()
     db.executemany(
         "INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)",
         [(m.version, m.name, stamp) for m in sorted(migrations)[:count]],
@@ -307,7 +303,3 @@ def _unusable(path: Path, what: str, exc: sqlite3.DatabaseError) -> CobeError:
     if code is not None and code & 0xFF in _ENVIRONMENT:
         return CobeError(f"{path}: cannot use the {what} ({exc})")
     return UnusableDatabase(path, f"not a usable {what} ({exc}); nothing was changed")
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -7,10 +7,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
+from cobe.core.clock import now
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.core.sqlite import migrations_in, open_database, write_transaction
@@ -32,11 +32,6 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 REVIEWABLE = ("core", "variation")
 RELEASABLE = ("approved", "released")
-
-
-def now() -> str:
-    """The current UTC time as ISO 8601, the format of every timestamp in the project."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass

@@ -12,6 +12,7 @@ from importlib.resources import files
 import jinja2
 import pandas as pd
 
+from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.score.calibration import PER_CHECK_NOTE
@@ -132,17 +133,13 @@ def _data_uri(svg: bytes) -> str:
 
 
 def render_html(
-    df: pd.DataFrame,
-    tables: dict[str, pd.DataFrame],
-    figures: dict[str, dict[str, bytes]],
-    labels: list[str],
-    runs: list[str],
-    agreement: dict[str, dict],
-    resamples: int,
-    seed: int,
-    judge_checks: dict[str, dict] | None = None,
+    content: ReportContent, *, frame: pd.DataFrame, figures: dict[str, dict[str, bytes]], labels: list[str]
 ) -> str:
-    """The whole report as one HTML string: inline CSS and JS, figures as data URIs, data escaped."""
+    """The whole report as one HTML string: inline CSS and JS, figures as data URIs, data escaped.
+
+    `frame` holds every result row (the response browser), `figures` each figure's bytes by format,
+    and `labels` the models in the order their colours are given."""
+    tables = content.tables
     env = _environment()
     figure_list = []
     for name, formats in figures.items():
@@ -153,10 +150,10 @@ def render_html(
                 {"name": name, "src": "data:image/png;base64," + base64.b64encode(formats["png"]).decode("ascii")}
             )
     agreement_blocks = []
-    for run, data in agreement.items():
+    for run, data in content.agreement.items():
         metrics = {k: _clean(v) for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
         agreement_blocks.append({"run": run, "metrics": metrics})
-    checks = [{"run": run, **SelfTest.model_validate(data).model_dump()} for run, data in (judge_checks or {}).items()]
+    checks = [{"run": run, **SelfTest.model_validate(data).model_dump()} for run, data in content.judge_checks.items()]
     for block in checks:
         block["rows"] = [row | {"probe_words": PROBE_WORDS.get(row["probe"], row["probe"])} for row in block["checks"]]
     template = env.get_template("report.html.j2")
@@ -168,12 +165,12 @@ def render_html(
         status=_table_records(tables["status"]),
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
         figures=figure_list,
-        runs=runs,
+        runs=content.runs,
         agreement=agreement_blocks,
-        resamples=resamples,
-        seed=seed,
+        resamples=content.resamples,
+        seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
-        data=script_json(browser_payload(df, labels)),
+        data=script_json(browser_payload(frame, labels)),
         panel=panel_payload(tables),
     )

@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.selftest import judge_check_markdown
@@ -114,16 +115,9 @@ def calibration_markdown(table: pd.DataFrame) -> list[str]:
     ]
 
 
-def render_markdown(
-    tables: dict[str, pd.DataFrame],
-    figure_files: dict[str, str],
-    runs: list[str],
-    agreement: dict[str, dict],
-    resamples: int,
-    seed: int,
-    judge_checks: dict[str, dict] | None = None,
-) -> str:
+def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str:
     """The whole report.md; `figure_files` maps figure name → path relative to the report."""
+    tables, runs, resamples, seed = content.tables, content.runs, content.resamples, content.seed
     parts = [
         "# CoBe report",
         "",
@@ -141,7 +135,7 @@ def render_markdown(
     ]
     if "calibration" in tables:
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
-    for run, check in (judge_checks or {}).items():
+    for run, check in content.judge_checks.items():
         parts += ["", f"## Judge self-test (`{run}`)", "", *judge_check_markdown(check)]
     for name, title in SECTIONS:
         table = tables.get(name)
@@ -153,7 +147,7 @@ def render_markdown(
         parts.append(markdown_table(table))
         if name in figure_files:
             parts += ["", f"![{title}]({figure_files[name]})"]
-    for run, data in agreement.items():
+    for run, data in content.agreement.items():
         metrics = {k: v for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
         parts += [
             "",

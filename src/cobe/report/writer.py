@@ -13,6 +13,7 @@ import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
+from cobe.report.content import ReportContent
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
 from cobe.report.tables import build_tables, write_tables
 
@@ -100,7 +101,14 @@ def build_report(
         if label not in labels:
             labels.append(label)
     report = Report(runs=runs, tables=tables, out=out_dir)
-    run_names = sorted(runs.frame["run"].unique())
+    content = ReportContent(
+        tables=tables,
+        runs=sorted(runs.frame["run"].unique()),
+        resamples=resamples,
+        seed=seed,
+        agreement=runs.agreement,
+        judge_checks=runs.judge_checks,
+    )
 
     if chosen & {"csv", "json"}:
         report.files += write_tables(tables, out_dir / "tables", chosen)
@@ -125,27 +133,13 @@ def build_report(
         from cobe.report.markdown import render_markdown
 
         path = out_dir / "report.md"
-        markdown = render_markdown(
-            tables, figure_files, run_names, runs.agreement, resamples, seed, judge_checks=runs.judge_checks
-        )
-        _write_text(path, markdown)
+        _write_text(path, render_markdown(content, figure_files))
         report.files.append(path)
     if "html" in chosen:
         from cobe.report.html import render_html
 
         path = out_dir / "report.html"
-        html = render_html(
-            runs.frame,
-            tables,
-            figures,
-            labels,
-            run_names,
-            runs.agreement,
-            resamples,
-            seed,
-            judge_checks=runs.judge_checks,
-        )
-        _write_text(path, html)
+        _write_text(path, render_html(content, frame=runs.frame, figures=figures, labels=labels))
         report.files.append(path)
     return report
 

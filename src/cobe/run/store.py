@@ -4,30 +4,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from cobe.core.clock import now  # the run modules stamp through it, imported from here
 from cobe.core.errors import InputError
 from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
-
-
-_stamp: tuple[int, str] = (-1, "")  # (whole second, its text): every row of one second shares the string
-
-
-def now() -> str:
-    """UTC timestamp in ISO form, second precision is plenty and keeps rows small."""
-    global _stamp
-    second = int(time.time())
-    if second != _stamp[0]:
-        _stamp = (second, datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
-    return _stamp[1]
 
 
 def _migrations() -> list[Migration]:

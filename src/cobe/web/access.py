@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from cobe.core.clock import parse, stamp
 from cobe.core.errors import InputError
 from cobe.web.tokens import hash_token, new_token, token_matches
 
@@ -32,21 +33,6 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """The current time in UTC (the default clock; tests pass their own)."""
     return datetime.now(UTC)
-
-
-def stamp(moment: datetime) -> str:
-    """The stored form of a time: UTC ISO 8601 to the second."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _parsed(text: str | None) -> datetime | None:
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None  # an unreadable time can only end a session, never keep one alive
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -168,7 +154,8 @@ class Access:
         key: Key = row[0]
         created_text, seen_text = row[1], row[2]
         now = self.clock()
-        created, seen = _parsed(created_text), _parsed(seen_text or created_text)
+        # an unreadable stamp can only end a session, never keep one alive
+        created, seen = parse(created_text), parse(seen_text or created_text)
         if created is None or seen is None or not self.policy.alive(created, seen, now):
             conn.execute(f"DELETE FROM {t.sessions} WHERE id_hash = ?", (id_hash,))
             return None
@@ -190,7 +177,7 @@ class Access:
         rows = conn.execute(f"SELECT id_hash, created_at, last_seen_at FROM {t.sessions}").fetchall()
         dead = []
         for id_hash, created_text, seen_text in rows:
-            created, seen = _parsed(created_text), _parsed(seen_text or created_text)
+            created, seen = parse(created_text), parse(seen_text or created_text)
             if created is None or seen is None or not self.policy.alive(created, seen, now):
                 dead.append((id_hash,))
         conn.executemany(f"DELETE FROM {t.sessions} WHERE id_hash = ?", dead)

@@ -1,0 +1,176 @@
+"""`cobe judges`: self-test a judge on probes with known verdicts (`check`), rank judges by their agreement
+with human ratings (`analyze`), and count the verdicts that flip between two judge prompt sets (`diff`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from cobe.annotate.agreement_report import analyze_judges
+from cobe.cli import options
+from cobe.cli.display import num, plain_console
+
+
+@click.group("judges")
+def judges() -> None:
+    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets."""
+
+
+@judges.command("check")
+@options.JUDGE.but(dest="judge_specs", required=True)
+@options.JUDGE_PROMPTS.but(env=False)
+@options.JUDGE_SAMPLES.but(env=False)
+@options.DATA.but(env=False)
+@click.option("--n", "n", type=click.IntRange(min=1), default=20, show_default=True, help="Scenarios to probe.")
+@options.SEED.but(env=False)
+@click.option(
+    "--run-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Cache the judge's calls in this run directory's store [default: $XDG_CACHE_HOME/cobe/judge-check].",
+)
+@options.CONCURRENCY.but(env=False)
+@options.JSON
+def check_cmd(
+    judge_specs: tuple[str, ...],
+    judge_prompts: str,
+    judge_samples: int,
+    data: str,
+    n: int,
+    seed: int,
+    run_dir: Path | None,
+    concurrency: int | None,
+    as_json: bool,
+) -> None:
+    """Self-test a judge with judge calls only: the unchanged story must fail the change check, the
+    illustrative rewrite must pass all three checks, another story's illustrative rewrite must fail
+    preserve. Prints the share of expected verdicts per check with an exact 95% CI, and a verdict."""
+    from cobe.run.selftest import judge_check
+
+    result = judge_check(
+        list(judge_specs),
+        judge_prompts,
+        data,
+        n=n,
+        seed=seed,
+        run_dir=run_dir,
+        samples=judge_samples,
+        concurrency=concurrency,
+    )
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+        return
+    for line in result.lines():
+        click.echo(line)
+
+
+@judges.command("analyze")
+@click.argument("study", type=click.Path(exists=True))
+@click.option(
+    "--judge", "judge_specs", multiple=True, required=True, help="Judge model spec; repeat it to rank several."
+)
+@options.JUDGE_PROMPTS.but(env=False)
+@options.CONCURRENCY.but(env=False)
+@options.RESAMPLES_OPTION
+@options.JSON
+def analyze_cmd(
+    study: str, judge_specs: tuple[str, ...], judge_prompts: str, concurrency: int | None, resamples: int, as_json: bool
+) -> None:
+    """Run each judge on STUDY's rated items and rank them by Cohen's kappa vs. the human majority."""
+    ranked = analyze_judges(
+        study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples
+    )
+    if as_json:
+        click.echo(json.dumps(ranked, indent=2))
+        return
+    table = Table(title=f"Judges ranked by agreement with the human majority (prompts: {judge_prompts})")
+    for column in ("#", "judge", "kappa", "kappa 95% CI", "accuracy", "F1", "unscored", "$ / 1000", "s / 1000"):
+        table.add_column(column, justify="left" if column == "judge" else "right")
+    for r in ranked:
+        interval = r["kappa_ci"]
+        table.add_row(
+            str(r["rank"]),
+            r["judge"],
+            num(r["kappa"]),
+            f"{num(interval[0])} – {num(interval[1])}" if interval else "—",
+            num(r["accuracy"]),
+            num(r["f1"]),
+            f"{100 * (r['unscored_share'] or 0):.1f}%",
+            num(r["cost_per_1000"], 2),
+            num(r["seconds_per_1000"], 1),
+        )
+    plain_console().print(table)
+    plain_console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
+
+
+@judges.command("diff")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--prompts",
+    default="paper,contextual",
+    show_default=True,
+    metavar="A,B",
+    help="The two judge prompt sets to compare (names or directories).",
+)
+@options.JUDGE.but(env=False, dest="judge_specs", show_default="the run's judge, and nothing is called")
+@options.JUDGE_SAMPLES.but(env=False, default=None, show_default="the run's; 1 with --judge")
+@options.CONCURRENCY.but(env=False)
+@options.MAX_COST.but(env=False)
+@options.JSON
+def diff_cmd(
+    run_dir: Path,
+    prompts: str,
+    judge_specs: tuple[str, ...],
+    judge_samples: int | None,
+    concurrency: int | None,
+    max_cost: float | None,
+    as_json: bool,
+) -> None:
+    """How many verdicts flip when RUN_DIR's responses are judged with a second prompt set.
+
+    With --judge, verdicts that judge (or panel) lacks under either set are judged first, without
+    changing which judge the run shows. Per check and for the overall pass/fail: responses compared (scored under both sets), flips and
+    their direction, the flip rate, and the pass rate under each set with its change.
+    """
+    from cobe.run.judge_diff import judges_diff
+
+    result = judges_diff(
+        run_dir,
+        prompts,
+        list(judge_specs) or None,
+        judge_samples=judge_samples,
+        concurrency=concurrency,
+        max_cost=max_cost,
+    )
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    first, second = result.prompts
+    samples = f", {result.samples} samples per check" if result.samples > 1 else ""
+    table = Table(title=f"{result.judge}: A = {first}, B = {second} ({result.responses} responses{samples})")
+    table.add_column("check", no_wrap=True, min_width=10)
+    for column in ("compared", "flips", "flip %", "T→F", "F→T", "pass % A", "pass % B", "change"):
+        table.add_column(column, justify="right")
+    for r in result.records():
+        change = r["pass_rate_change"]
+        table.add_row(
+            r["target"],
+            str(r["compared"]),
+            str(r["flips"]),
+            num(r["flip_rate"], 1),
+            str(r["t_to_f"]),
+            str(r["f_to_t"]),
+            num(r["pass_rate_a"], 1),
+            num(r["pass_rate_b"], 1),
+            "—" if change is None else f"{change:+.1f}",
+        )
+    plain_console(width=max(100, Console().width)).print(table)
+    for prompt_set, stats in result.judged.items():
+        plain_console().print(
+            f"Judged first with {prompt_set}: {stats.get('calls_made', 0)} calls made, "
+            f"{stats.get('calls_cached', 0)} from the store."
+        )

@@ -1,0 +1,342 @@
+"""The options several commands take, each declared once: its flags, environment variable, type, default and help.
+
+A command applies one as declared (`@CONCURRENCY`) or as it takes it (`@CONCURRENCY.but(env=False,
+default=4)`): `but` may drop the environment variable, rename the parameter or change the default or
+whether it is required, never the help, so a flag reads the same in every `--help`. Groups
+(`RUN_OPTIONS`, `PACING`, …) apply several in the order `--help` lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cobe.cli.types import ALPHA, RESAMPLES
+from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+DEFAULT_DATA = "builtin:starter"
+DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
+DEFAULT_BASE_URL = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
+POSITIVE = click.FloatRange(min=0, min_open=True)
+
+
+@dataclass(frozen=True)
+class SharedOption:
+    """One option as every command that takes it declares it."""
+
+    flags: tuple[str, ...]
+    dest: str | None  # the parameter's name where it is not the flag's
+    env: str | None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, f: Callable[..., Any]) -> Callable[..., Any]:
+        """Apply the option as declared."""
+        return self.but()(f)
+
+    def but(self, *, env: bool = True, dest: str | None = None, **changes: Any) -> Decorator:
+        """The option as one command takes it: without its environment variable, under another parameter
+        name, or with another default, shown default or requirement; its help never changes."""
+        if "help" in changes:
+            raise TypeError(f"{self.flags[0]}: its help is declared once, in cobe.cli.options")
+        envvar = self.env if env else None
+        name = dest or self.dest
+        return click.option(
+            *self.flags,
+            *([name] if name else []),
+            envvar=envvar,
+            show_envvar=envvar is not None,
+            **(self.settings | changes),
+        )
+
+
+def option(*names: str, env: str | None = None, **settings: Any) -> SharedOption:
+    """Declare an option: flags (and a parameter name), its COBE_* variable, and click's settings; a default
+    other than None is shown in --help unless `show_default` says otherwise."""
+    flags = tuple(name for name in names if name.startswith("-"))
+    dests = [name for name in names if not name.startswith("-")]
+    if settings.get("default") is not None:
+        settings.setdefault("show_default", True)  # a default worth having is worth showing
+    return SharedOption(flags, dests[0] if dests else None, env, dict(settings))
+
+
+def together(*options: Decorator) -> Decorator:
+    """Several options as one decorator, listed by --help in the order given."""
+
+    def apply(f: Callable[..., Any]) -> Callable[..., Any]:
+        for each in reversed(options):
+            f = each(f)
+        return f
+
+    return apply
+
+
+def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    names = [v.strip() for v in value.split(",") if v.strip()]
+    if not names:
+        raise click.BadParameter("expected template names separated by commas, e.g. A,B,C")
+    return names
+
+
+# ---- what a run asks, of which scenarios, where it is kept ------------------------------------------
+MODEL = option(
+    "--model",
+    "-m",
+    "models",
+    env="COBE_MODEL",
+    multiple=True,
+    metavar="SPEC",
+    help="Respondent model spec (repeatable), e.g. openai/gpt-5.4, openai-api/vllm/NAME, local/gemma-3-270m.",
+)
+DATA = option(
+    "--data",
+    env="COBE_DATA",
+    default=DEFAULT_DATA,
+    metavar="SOURCE",
+    help="Dataset: a file in any official shape, builtin:NAME or hf:ORG/NAME.",
+)
+TEMPLATES = option(
+    "--templates",
+    env="COBE_TEMPLATES",
+    callback=_split,
+    metavar="A,B,C",
+    help="Prompt templates to use (default A,B,C).",
+)
+TIER = option("--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4).")
+LIMIT = option("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios.")
+SAMPLE = option(
+    "--sample",
+    env="COBE_SAMPLE",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Draw N scenarios at random with --seed, reproducibly (the paper's tier ablation: 500).",
+)
+SEED = option(
+    "--seed",
+    env="COBE_SEED",
+    type=int,
+    default=0,
+    help="Seed of the command's random draw (--sample's scenarios, a study's items and order, a split): "
+    "the same seed and input always draw the same.",
+)
+RUN_DIR = option(
+    "--run-dir",
+    env="COBE_RUN_DIR",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Run directory (default: runs/<models>__<data>, so repeating a command resumes it).",
+)
+RUNS_ROOT = option(
+    "--runs-root",
+    env="COBE_RUNS_ROOT",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=Path("runs"),
+    help="Where default run directories go.",
+)
+FORCE_NEW = option(
+    "--force-new",
+    env="COBE_FORCE_NEW",
+    is_flag=True,
+    help="Start a new run in a run directory that holds a different evaluation.",
+)
+
+# ---- how calls are paced and paid for -----------------------------------------------------------------
+CONCURRENCY = option(
+    "--concurrency",
+    env="COBE_CONCURRENCY",
+    type=click.IntRange(min=1),
+    show_default="the provider's own",
+    help="Parallel requests per provider at most; a provider answering 429 gets fewer until its calls succeed again.",
+)
+RPM = option(
+    "--rpm",
+    env="COBE_RPM",
+    type=POSITIVE,
+    help="Requests per minute per provider: a hard cap, whatever the provider answers.",
+)
+TPM = option("--tpm", env="COBE_TPM", type=POSITIVE, help="Tokens per minute per provider: a hard cap.")
+TIMEOUT = option("--timeout", env="COBE_TIMEOUT", type=POSITIVE, help="Seconds per call attempt.")
+MAX_RETRIES = option(
+    "--max-retries",
+    env="COBE_MAX_RETRIES",
+    type=click.IntRange(min=0),
+    default=6,
+    help="Retries of a call on 429, 5xx, timeouts and connection errors.",
+)
+MAX_RETRY_WAIT = option(
+    "--max-retry-wait",
+    env="COBE_MAX_RETRY_WAIT",
+    type=float,
+    default=120.0,
+    metavar="SECONDS",
+    help="Longest wait a server's Retry-After may ask for; past it the call is recorded as rate-limited "
+    "and redone when the command runs again.",
+)
+MAX_COST = option(
+    "--max-cost",
+    env="COBE_MAX_COST",
+    type=click.FloatRange(min=0),
+    metavar="USD",
+    help="Stop cleanly before this command would spend more (resumable).",
+)
+PRICES = option(
+    "--prices",
+    env="COBE_PRICES",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="YAML of USD per million tokens, laid over the bundled estimates.",
+)
+DRY_RUN = option("--dry-run", env="COBE_DRY_RUN", is_flag=True, help="Count calls and estimate cost; call nothing.")
+QUIET = option("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
+
+# ---- the respondent's settings ------------------------------------------------------------------------
+TEMPERATURE = option(
+    "--temperature",
+    env="COBE_TEMPERATURE",
+    type=float,
+    default=0.0,
+    help="Respondent sampling temperature, 0-2.",
+)
+REASONING_EFFORT = option(
+    "--reasoning-effort",
+    env="COBE_REASONING_EFFORT",
+    type=click.Choice(["minimal", "low", "medium", "high", "default"]),
+    help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended thinking "
+    "and Gemini thinking with a budget per level. 'default' (or leaving it out) sends nothing, so "
+    "the provider's own default applies. The paper ran thinking models at medium.",
+)
+MAX_TOKENS = option(
+    "--max-tokens",
+    env="COBE_MAX_TOKENS",
+    type=click.IntRange(min=1),
+    help=f"Respondent output token limit, thinking included [default: {DEFAULT_MAX_TOKENS}, or "
+    f"{REASONING_MAX_TOKENS} with --reasoning-effort]. A reply cut off by it is left unscored.",
+)
+
+# ---- the judge ----------------------------------------------------------------------------------------
+JUDGE = option(
+    "--judge",
+    "-j",
+    env="COBE_JUDGE",
+    multiple=True,
+    metavar="SPEC",
+    help="Judge model spec, e.g. openai/gpt-5.4. Repeat it (or give a comma list) for a panel: each check's "
+    "verdict is the strict majority of the judges with a parseable verdict, a tie unscored.",
+)
+JUDGE_PROMPTS = option(
+    "--judge-prompts",
+    env="COBE_JUDGE_PROMPTS",
+    default=DEFAULT_JUDGE_PROMPTS,
+    metavar="NAME|DIR",
+    help="Judge prompt set: a bundled name (paper: shaped like the paper's judge, the story never shown; "
+    "contextual: the judge also sees the story) or a directory of prompts (see `cobe prompts show`).",
+)
+JUDGE_TEMPERATURE = option(
+    "--judge-temperature",
+    env="COBE_JUDGE_TEMPERATURE",
+    type=float,
+    help="Judge temperature, 0-2 (default: the prompt set's, 0).",
+)
+JUDGE_SAMPLES = option(
+    "--judge-samples",
+    env="COBE_JUDGE_SAMPLES",
+    type=click.IntRange(min=1),
+    default=1,
+    metavar="K",
+    help="Ask each judge every check K times, at a temperature above 0 (1.0 unless a judge temperature is "
+    "given); its verdict is the majority of the K, a tie unscored.",
+)
+JUDGE_BATCH = option(
+    "--judge-batch",
+    env="COBE_JUDGE_BATCH",
+    is_flag=True,
+    help="Judge through the provider's batch API (openai/, openai-api/ and anthropic/ judges): half price, "
+    "asynchronous; a killed run resumes waiting on the same batch.",
+)
+BATCH_POLL = option(
+    "--batch-poll",
+    env="COBE_BATCH_POLL",
+    type=POSITIVE,
+    default=30.0,
+    metavar="SECONDS",
+    help="With --judge-batch: seconds between batch status checks.",
+)
+REPORT = option(
+    "--report/--no-report",
+    env="COBE_REPORT",
+    default=True,
+    help="Also write report.html, tables and figures (skipped when results are unchanged).",
+)
+
+# ---- statistics and output ----------------------------------------------------------------------------
+RESAMPLES_OPTION = option(
+    "--resamples",
+    type=RESAMPLES,
+    default=1000,
+    help="Bootstrap resamples behind the 95% confidence intervals.",
+)
+BOOTSTRAP_SEED = option("--seed", type=BOOTSTRAP_SEED_TYPE, default=0, help="Seed of the bootstrap.")
+ALPHA_OPTION = option("--alpha", type=ALPHA, default=0.05, help="Significance level.")
+STUDY = option(
+    "--study",
+    type=click.Path(exists=True),
+    default=None,
+    help="The run's rating study, for human-calibrated pass rates [default: RUN/study/ where it exists].",
+)
+JSON = option("--json", "as_json", is_flag=True, help="Print JSON instead of tables or text.")
+
+# ---- the web apps and their private links -------------------------------------------------------------
+BASE_URL = option(
+    "--base-url",
+    default=DEFAULT_BASE_URL,
+    help="Where the web app (`serve`) will be reached: the printed private links start with it.",
+)
+HOST = option("--host", default=DEFAULT_HOST, help="Interface to bind; only this machine by default.")
+PORT = option("--port", type=int, default=DEFAULT_PORT, help="Port to listen on.")
+ROTATE = option(
+    "--rotate", is_flag=True, help="Issue new links (shown once); the old ones and their sessions stop working at once."
+)
+REVOKE = option("--revoke", is_flag=True, help="Disable the links and end their sessions; --rotate issues new ones.")
+WHO = option(
+    "--who",
+    multiple=True,
+    help="Only these people, by name (a study's rater-1 … and admin, a project's reviewers); repeatable. "
+    "Default: everyone.",
+)
+
+# ---- groups -------------------------------------------------------------------------------------------
+PACING = together(CONCURRENCY, RPM, TPM, TIMEOUT, MAX_RETRIES, MAX_RETRY_WAIT)
+BUDGET = together(MAX_COST, PRICES)
+#: what `cobe eval` and `cobe generate` share: data, templates, run directory, pacing, budget, respondent
+RUN_OPTIONS = together(
+    MODEL,
+    DATA,
+    TEMPLATES,
+    TIER,
+    LIMIT,
+    SAMPLE,
+    SEED,
+    RUN_DIR,
+    RUNS_ROOT,
+    FORCE_NEW,
+    PACING,
+    BUDGET,
+    DRY_RUN,
+    TEMPERATURE,
+    REASONING_EFFORT,
+    MAX_TOKENS,
+    QUIET,
+)
+#: how the judge is asked: `cobe eval` and `cobe judge`
+JUDGE_OPTIONS = together(JUDGE_PROMPTS, JUDGE_TEMPERATURE, JUDGE_SAMPLES, JUDGE_BATCH, BATCH_POLL)
+#: how bootstrap intervals are drawn: `cobe report`, `cobe compare`, `cobe agreement`
+BOOTSTRAP = together(RESAMPLES_OPTION, BOOTSTRAP_SEED)
+#: rotating and revoking private links: `cobe annotate links` and `cobe curate links`
+LINKS = together(ROTATE, REVOKE, WHO)

@@ -1,0 +1,19 @@
+"""What every rendering of a report shows, gathered once: report.md and report.html take the same content."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class ReportContent:
+    """The tables of a report, the runs they came from, how their intervals were drawn, and what runs add."""
+
+    tables: dict[str, pd.DataFrame]
+    runs: list[str]
+    resamples: int
+    seed: int
+    agreement: dict[str, dict] = field(default_factory=dict)  # run → its judge–human agreement report
+    judge_checks: dict[str, dict] = field(default_factory=dict)  # run → its judge self-test
