@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from cobe.run.limits import AdaptiveConcurrency
+from cobe.calls.limits import AdaptiveConcurrency
 
 
 def test_a_429_cuts_the_window_by_a_quarter_once_per_round() -> None:

@@ -8,10 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from cobe.calls import load_prices
+from cobe.calls.cost import Budget
+from cobe.calls.limits import TokenBucket
 from cobe.core.errors import BudgetExceeded, InputError
-from cobe.run import EvalConfig, evaluate, load_prices
-from cobe.run.cost import Budget
-from cobe.run.limits import TokenBucket
+from cobe.run import EvalConfig, evaluate
 
 SPEC = "openai-api/fake/fake-model"
 
@@ -104,7 +105,7 @@ class FakeClock:
 
 
 async def test_token_bucket_paces(monkeypatch):
-    from cobe.run import limits
+    from cobe.calls import limits
 
     clock = FakeClock()
     monkeypatch.setattr(limits, "time", clock)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from cobe.calls.keys import RequestKeys, messages_list, request_body, request_key, settings_dict
 from cobe.models.base import GenerateConfig, Message
-from cobe.run.cache import RequestKeys, messages_list, request_body, request_key, settings_dict
 
 MESSAGES = [
     Message(role="system", content='Judge "strictly" — ünïcode, \\ backslashes,\nnew lines'),

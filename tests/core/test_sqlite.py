@@ -212,7 +212,7 @@ def test_a_file_made_here_that_could_not_be_opened_is_not_left_empty(tmp_path: P
 
 
 def test_memory_path_opens_an_in_memory_database_and_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
     monkeypatch.chdir(tmp_path)
     for _ in range(2):  # a second open must not find a file named ':memory:' and refuse it

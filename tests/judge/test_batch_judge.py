@@ -14,7 +14,7 @@ import pytest
 
 from cobe.cli.main import main
 from cobe.run import EvalConfig, evaluate, generate, judge_run
-from cobe.run.store import STORE_NAME
+from cobe.store.store import STORE_NAME
 from support.cli import run_cobe
 
 SPEC = "openai-api/fake/fake-model"
@@ -146,7 +146,7 @@ def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path, opena
 
 def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
     from cobe.core.errors import ProviderUnavailable
-    from cobe.run.store import Store, now
+    from cobe.store.store import Store, now
 
     run_dir = tmp_path / "run"
     generate(config(data_file, run_dir, False))
@@ -169,7 +169,7 @@ def test_an_unknown_open_batch_is_a_one_line_error(fake, data_file, tmp_path):
 
 
 def test_killed_between_creating_a_batch_and_noting_its_id_pays_once(fake, data_file, tmp_path, monkeypatch):
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
     real_adopt = Store.adopt_batch
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cobe.core.errors import InputError
+from cobe.judge.batch import adapter as check_batch_spec
 from cobe.run import EvalConfig, evaluate, generate, judge_run
-from cobe.run.batch import check_batch_spec
-from cobe.run.store import STORE_NAME, Store
+from cobe.store.store import STORE_NAME, Store
 
 RESPONDENT = "openai-api/fake/fake-model"
 JUDGE = "anthropic/fake-model"

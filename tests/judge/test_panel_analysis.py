@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from cobe.judge.panel_analysis import PANEL, flip_rates, judge_accuracy, judge_agreement, verdict_diff
 from cobe.score.accuracy import rows_frame
-from cobe.score.panel import PANEL, flip_rates, judge_accuracy, judge_agreement, verdict_diff
 
 CHECKS = ("connectors", "preserve", "change")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from cobe.score.selftest import SelfTest, clopper_pearson, judge_check_markdown, probe_check, self_test_verdict
+from cobe.judge.selftest_result import SelfTest, judge_check_markdown, probe_check, self_test_verdict
+from cobe.score.binomial import clopper_pearson
 
 
 def test_clopper_pearson_matches_statsmodels_and_known_values():

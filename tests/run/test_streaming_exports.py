@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_pipeline import GOLDEN, golden_exports
 
-from cobe.run.store import Store
+from cobe.store.store import Store
 
 
 def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

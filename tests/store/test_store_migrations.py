@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from cobe.core.sqlite import UnusableDatabase
-from cobe.run import store as store_module
-from cobe.run.store import MIGRATIONS, Store, _migrations, now
+from cobe.store import store as store_module
+from cobe.store.store import MIGRATIONS, Store, _migrations, now
 
 
 def _call(key: str, role: str) -> dict:

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cobe.calls.cost import Budget, PriceTable, estimate_tokens, load_prices
+from cobe.calls.keys import RequestKeys
+from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
-from cobe.run.cache import RequestKeys
-from cobe.run.cost import Budget, PriceTable, estimate_tokens, load_prices
-from cobe.run.scheduler import Scheduler
-from cobe.run.store import Store, now
+from cobe.store.store import Store, now
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario

@@ -11,7 +11,7 @@ from pathlib import Path
 from cobe.core.errors import BudgetExceeded, InputError
 from cobe.core.jsonfile import read_mapping
 
-BUNDLED_PRICES = Path(str(files("cobe.run").joinpath("prices.yaml")))
+BUNDLED_PRICES = Path(str(files("cobe.calls").joinpath("prices.yaml")))
 #: the share of the normal price a provider's batch API charges (OpenAI Batch: half)
 BATCH_DISCOUNT = 0.5
 

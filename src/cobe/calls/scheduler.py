@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
+from cobe.calls.limits import Limits
 from cobe.core.secrets import scrub
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.retry import status_of
-from cobe.run.limits import Limits
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 

@@ -8,10 +8,11 @@ the judge that asks them, panels of judges and repeated samples with their stric
     messages = prompts.messages("preserve", scenario, rewrite)
 """
 
-from cobe.core.results import Verdict
+from cobe.core.results import CHECKS, Check, Verdict
 from cobe.judge.checker import Caller, CheckResult, Judge
-from cobe.judge.checks import CHECKS, Check, criterion, majority, row_status
+from cobe.judge.checks import criterion, majority, row_status
 from cobe.judge.panel import JudgePanel, provider_family, self_preference, split_specs
+from cobe.judge.parse import p_true, parse_verdict
 from cobe.judge.preview import Preview, PromptView, find_scenario, preview
 from cobe.judge.prompt_sets import (
     DEFAULT_JUDGE_PROMPTS,
@@ -20,7 +21,6 @@ from cobe.judge.prompt_sets import (
     load_judge_prompts,
     render_judge_text,
 )
-from cobe.judge.verdict import p_true, parse_verdict
 
 __all__ = [
     "CHECKS",

@@ -2,7 +2,8 @@
 
 The provider-neutral part: which calls go into a batch, the pending record written before the
 batch is created, resuming open batches, polling, and recording answers as ordinary judge calls
-at the batch price. The per-provider adapters (`batch_openai`, `batch_anthropic`) speak the APIs.
+at the batch price. The adapters registered with each provider (`cobe.models.openai_batch`,
+`cobe.models.anthropic_batch`) speak the APIs.
 """
 
 from __future__ import annotations
@@ -11,32 +12,32 @@ import asyncio
 import json
 from typing import Any
 
+from cobe.calls.caller import Caller, key_refused
+from cobe.calls.cost import estimate_tokens
+from cobe.calls.scheduler import describe
 from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, Provider
-from cobe.run.batch_anthropic import AnthropicBatch
-from cobe.run.batch_api import Answer, BatchAPI, BatchRequest
-from cobe.run.batch_openai import OpenAIBatch
-from cobe.run.caller import Caller, key_refused
-from cobe.run.cost import estimate_tokens
-from cobe.run.scheduler import describe
-from cobe.run.store import now
+from cobe.models.batch_api import Answer, BatchAPI, BatchRequest
+from cobe.models.registry import batch_api, batch_prefixes
+from cobe.store.store import now
 
-__all__ = ["BatchJudge", "BatchRequest", "batch_request", "check_batch_spec"]
+__all__ = ["BatchJudge", "BatchRequest", "adapter", "batch_request"]
 
-ADAPTERS: dict[str, type[BatchAPI]] = {"openai": OpenAIBatch, "openai-api": OpenAIBatch, "anthropic": AnthropicBatch}
-BATCH_PROVIDERS = tuple(ADAPTERS)
 # a submission recorded before its batch exists (after the upload, where there is one)
 SUBMITTING = "submitting"
 PENDING = "pending:"
 
 
-def check_batch_spec(spec: str) -> None:
-    """--judge-batch needs a judge whose provider has a batch API cobe speaks."""
-    if spec.partition("/")[0] not in BATCH_PROVIDERS:
+def adapter(spec: str) -> type[BatchAPI]:
+    """The batch API adapter of a judge's provider; --judge-batch needs one (a one-line error otherwise)."""
+    found = batch_api(spec)
+    if found is None:
+        named = [f"{prefix}/..." for prefix in batch_prefixes()]
+        choices = ", ".join(named[:-1]) + f" or {named[-1]}" if len(named) > 1 else "".join(named)
         raise InputError(
-            f"--judge-batch: judge {spec} has no batch API in cobe; use an openai/..., "
-            "openai-api/... or anthropic/... judge, or drop --judge-batch"
+            f"--judge-batch: judge {spec} has no batch API in cobe; use an {choices} judge, or drop --judge-batch"
         )
+    return found
 
 
 def batch_request(
@@ -44,29 +45,27 @@ def batch_request(
 ) -> BatchRequest:
     """The first ask (attempt 0) of a judge call or of one of its samples, keyed exactly as `Caller.call` keys it."""
     request, key = Caller.request(provider, messages, settings, sample=sample)
-    return BatchRequest(key, request, ADAPTERS[provider.spec.partition("/")[0]].body(provider, messages, settings))
+    return BatchRequest(key, request, adapter(provider.spec).body(provider, messages, settings))
 
 
 class BatchJudge:
     """Resumes the judge spec's open batches, submits one new batch for what is left, records every answer."""
 
-    def __init__(
-        self,
-        caller: Caller,
-        provider: Provider,
-        settings: GenerateConfig,
-        poll_s: float,
-        progress: Any,
-        notices: list[str],
-    ) -> None:
+    def __init__(self, caller: Caller, provider: Provider, settings: GenerateConfig, poll_s: float) -> None:
         self.caller, self.provider, self.settings, self.poll_s = caller, provider, settings, poll_s
-        self.api = ADAPTERS[provider.spec.partition("/")[0]](provider, settings)
-        self.store, self.progress, self.notices = caller.store, progress, notices
+        self.api = adapter(provider.spec)(provider, settings)
+        self.store = caller.store
+        self.progress: Any = None  # what the current `run` reports to
+        self.notices: list[str] = []
         self.price = caller.prices.price(provider.spec)
         self.stats = caller.stats["judge-batch"]  # kept apart: the judging pass then finds these calls stored
 
-    async def run(self, requests: list[BatchRequest]) -> None:
-        """Answer `requests` through batches; what a batch leaves unanswered goes through the normal path later."""
+    async def run(self, requests: list[BatchRequest], progress: Any = None, notices: list[str] | None = None) -> None:
+        """Answer `requests` through batches; what a batch leaves unanswered goes through the normal path later.
+
+        `progress` may show each batch's state (its optional `batch` method); what ended badly is said in `notices`.
+        """
+        self.progress, self.notices = progress, notices if notices is not None else []
         try:
             await self._run(requests)
         except self.api.error as exc:

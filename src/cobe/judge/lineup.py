@@ -1,5 +1,7 @@
-"""The judge of a command, as a plan and as the name its verdicts go by: one judge, or a panel of judges,
-each asked once or `samples` times per check.
+"""The judges of a command, as a plan and as the name their verdicts go by: one judge, or a panel of judges,
+each asked once or `samples` times per check. `plan_judges` is the one place a judge's settings are
+decided (prompt set, temperature, samples, batching); `cobe.judge.panel.JudgePanel.from_plan` turns the
+plan into the judge that asks, for every command that judges.
 
 Every member's verdicts are stored under its own spec and prompt fingerprint, one row per check and
 sample, exactly as a lone judge's are. A panel's verdict (and a sampled judge's) is never stored: the
@@ -13,13 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.judge.checker import judge_settings
-from cobe.judge.panel import panel_name
-from cobe.judge.prompt_sets import JudgePromptSet
+from cobe.judge.batch import adapter
+from cobe.judge.panel import panel_name, split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
 from cobe.models.base import GenerateConfig
 
 #: the temperature --judge-samples asks at when neither --judge-temperature nor the prompt set gives one above 0
@@ -136,6 +139,14 @@ class JudgePlan:
         return judge_ref([m.ref for m in self.members], self.samples)
 
 
+def judge_settings(prompts: JudgePromptSet, temperature: float | None = None) -> GenerateConfig:
+    """The call settings of a prompt set, its temperature replaced when one is given (--judge-temperature)."""
+    settings = prompts.config.generate_config()
+    if temperature is not None:
+        settings = settings.model_copy(update={"temperature": temperature})
+    return settings
+
+
 def sample_settings(prompts: JudgePromptSet, temperature: float | None, samples: int) -> tuple[GenerateConfig, str]:
     """(call settings, a notice or ''): several samples need a temperature above 0 to differ at all."""
     settings = judge_settings(prompts, temperature)
@@ -154,15 +165,29 @@ def sample_settings(prompts: JudgePromptSet, temperature: float | None, samples:
 
 
 def plan_judges(
-    specs: list[str],
-    prompts: JudgePromptSet,
+    judge: str | Sequence[str],
+    prompts: JudgePromptSet | str = DEFAULT_JUDGE_PROMPTS,
     *,
-    temperature: float | None,
-    samples: int,
-    batch_poll_s: float | None,
+    temperature: float | None = None,
+    samples: int = 1,
+    batch_poll_s: float | None = None,
     show: bool = True,
 ) -> tuple[JudgePlan, list[str]]:
-    """(the judging plan of `specs` with one prompt set, notices about its settings)."""
-    settings, notice = sample_settings(prompts, temperature, samples)
-    members = tuple(MemberPlan(spec, prompts, settings) for spec in specs)
+    """(the judging plan, notices about its settings): every command's judge is planned here.
+
+    `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
+    `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
+    check; with `batch_poll_s` the calls go through each judge's provider batch API first.
+    """
+    specs = split_specs([judge] if isinstance(judge, str) else judge)
+    if not specs:
+        raise InputError("--judge: expected at least one judge model spec")
+    if samples < 1:
+        raise InputError(f"--judge-samples {samples}: expected 1 or more")
+    if batch_poll_s is not None:
+        for spec in specs:
+            adapter(spec)  # refuses a judge whose provider has no batch API
+    prompt_set = load_judge_prompts(prompts) if isinstance(prompts, str) else prompts
+    settings, notice = sample_settings(prompt_set, temperature, samples)
+    members = tuple(MemberPlan(spec, prompt_set, settings) for spec in specs)
     return JudgePlan(members, samples, batch_poll_s, show), [notice] if notice else []

@@ -1,21 +1,24 @@
-"""Judge (scenario, response) pairs outside a run: the judge's calls cached in a store of their own."""
+"""Judge (scenario, response) pairs outside a run (curation checks, agreement reports, the reward function):
+the judge, or a panel, built like every command's, its calls cached in a store of their own."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cobe.calls.caller import Caller
+from cobe.calls.scheduler import Scheduler
 from cobe.core.results import Verdict
-from cobe.judge.checker import CheckResult, Judge, judge_settings
+from cobe.judge.checker import CheckResult
 from cobe.judge.checks import row_status
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, load_judge_prompts
-from cobe.models.registry import get_provider
-from cobe.run.caller import Caller
-from cobe.run.scheduler import Scheduler
-from cobe.run.store import Store
+from cobe.judge.lineup import plan_judges
+from cobe.judge.panel import JudgePanel
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.store.store import Store
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -74,33 +77,40 @@ class JudgedItems(list):
 
 async def ajudge_responses(
     items: list[tuple[Scenario, str]],
-    judge: str,
+    judge: str | Sequence[str],
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     store_path: str | Path = ":memory:",
     concurrency: int | None = None,
     temperature: float | None = None,
+    samples: int = 1,
+    batch_poll_s: float | None = None,
     **scheduler_options: Any,
 ) -> JudgedItems:
     """Async form of `judge_responses`."""
-    prompts = load_judge_prompts(judge_prompts)
-    provider = get_provider(judge)
+    plan, _ = plan_judges(judge, judge_prompts, temperature=temperature, samples=samples, batch_poll_s=batch_poll_s)
     store = Store(store_path)
     caller = Caller(store, Scheduler(concurrency=concurrency, **scheduler_options))
-    judge_ = Judge(caller, provider, prompts, judge_settings(prompts, temperature))
-    gate = asyncio.Semaphore(max(4, 2 * caller.scheduler.limits(provider).concurrency))
+    try:
+        panel = JudgePanel.from_plan(plan, caller)
+    except BaseException:
+        store.close()
+        raise
+    lanes = max(caller.scheduler.limits(j.provider).concurrency for j in panel.members)
+    gate = asyncio.Semaphore(max(4, 2 * lanes))
 
     async def one(scenario: Scenario, response: str) -> JudgedItem:
         async with gate:  # bounds open tasks, not calls (the scheduler bounds those)
             start = time.perf_counter()
-            checks = await judge_.checks(scenario, response)
+            checks = await panel.checks(scenario, response)
             return JudgedItem(scenario.id, response, checks, time.perf_counter() - start)
 
     start = time.perf_counter()
     try:
+        await panel.prefetch((s, r, panel.asks()) for s, r in items)  # --judge-batch: one provider batch first
         out = JudgedItems(await asyncio.gather(*(one(s, r) for s, r in items)))
     finally:
-        await provider.aclose()
+        await panel.aclose()
         store.close()
     out.totals = {
         "items": len(out),
@@ -115,15 +125,22 @@ async def ajudge_responses(
 
 def judge_responses(
     items: list[tuple[Scenario, str]],
-    judge: str,
+    judge: str | Sequence[str],
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
     *,
     store_path: str | Path = ":memory:",
     concurrency: int | None = None,
     temperature: float | None = None,
+    samples: int = 1,
+    batch_poll_s: float | None = None,
     **scheduler_options: Any,
 ) -> JudgedItems:
-    """Judge (scenario, response) pairs with the three checks; calls are cached in `store_path`."""
+    """Judge (scenario, response) pairs with the three checks; calls are cached in `store_path`.
+
+    `judge` is one spec or a panel's (each check: the judges' strict majority), each judge asked `samples`
+    times per check (the majority of its samples); with `batch_poll_s` the calls first go through each
+    judge's provider batch API.
+    """
     return asyncio.run(
         ajudge_responses(
             items,
@@ -132,6 +149,8 @@ def judge_responses(
             store_path=store_path,
             concurrency=concurrency,
             temperature=temperature,
+            samples=samples,
+            batch_poll_s=batch_poll_s,
             **scheduler_options,
         )
     )

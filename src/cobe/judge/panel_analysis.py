@@ -13,8 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from cobe.core.results import Verdict
-from cobe.judge.checks import CHECKS, majority, row_status
+from cobe.core.results import CHECKS, Verdict
+from cobe.judge.checks import majority, row_status
 from cobe.score.accuracy import accuracy, rows_frame
 from cobe.score.agreement import fleiss_kappa, krippendorff_alpha
 

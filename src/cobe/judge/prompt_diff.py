@@ -1,16 +1,15 @@
 """`cobe judges diff`: how many verdicts flip when a run is judged with a second prompt set.
 
 It reads the verdicts the store already holds for one judge (or panel) under each prompt set and
-compares them response by response. With judges named explicitly it first judges what either set
-lacks, without changing which judge the run's exports show; without, it says in one line what is
-missing and calls nothing.
+compares them response by response. With judges named explicitly it first has what either set lacks
+judged by `rejudge` (the run pipeline's re-judge, `cobe.run.rejudge`, which keeps the run's exports
+showing the judge they showed); without, it says in one line what is missing and calls nothing.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,15 +18,15 @@ import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
+from cobe.judge.lineup import JudgeRef, judge_ref, stored_ref
 from cobe.judge.panel import split_specs
+from cobe.judge.panel_analysis import verdict_diff
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
+from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import judged_text
 from cobe.prompts.templates import Template
-from cobe.run.judges import JudgeRef, judge_ref, stored_ref
-from cobe.run.rundir import find_store
-from cobe.run.store import Store
-from cobe.run.verdicts import ShownVerdicts
-from cobe.score.panel import verdict_diff
+from cobe.store.directory import find_store
+from cobe.store.store import Store
 
 
 @dataclass
@@ -39,7 +38,7 @@ class JudgeDiff:
     samples: int
     prompts: tuple[str, str]
     responses: int  # responses a judge is shown (no respondent error, not cut off)
-    table: pd.DataFrame  # cobe.score.panel.verdict_diff: target, compared, flips, flip_rate, ...
+    table: pd.DataFrame  # cobe.judge.panel_analysis.verdict_diff: target, compared, flips, flip_rate, ...
     judged: dict[str, Any]  # this command's judging per prompt set: calls made, or {} when nothing was missing
 
     def records(self) -> list[dict[str, Any]]:
@@ -128,16 +127,23 @@ def _templates(names: list[str]) -> list[Template]:
     return select_templates(names) if names else []
 
 
-async def ajudges_diff(
+#: judges a run's missing verdicts: (judge specs, prompt set name, samples) → the command's judge call counts
+Rejudge = Callable[[list[str], str, int], Awaitable[dict[str, Any]]]
+
+
+async def compare_prompt_sets(
     run_dir: str | Path,
     prompts: Sequence[str] | str = ("paper", "contextual"),
     judge: str | Sequence[str] | None = None,
     *,
     judge_samples: int | None = None,
-    progress: Any = None,
-    **options: Any,
+    rejudge: Rejudge | None = None,
 ) -> JudgeDiff:
-    """Async form of `judges_diff`."""
+    """Compare a run's verdicts under two judge prompt sets (per check: compared, flips, pass rates).
+
+    `judge` names the judge (or panel), and what either set lacks is first judged through `rejudge`;
+    without `judge` the run's own judge is compared, and anything missing is reported in one line instead.
+    """
     run_dir = Path(run_dir)
     sets = _prompt_sets(prompts)
     store = Store(find_store(run_dir))
@@ -152,16 +158,14 @@ async def ajudges_diff(
         left = stored.missing(which)
         if not left:
             continue
-        if not judge:
+        if not judge or rejudge is None:
             raise InputError(
                 f"{run_dir}: {left} of {len(stored.response_ids)} responses have no verdicts of {refs[which].spec} "
                 f"with prompt set {prompt_set.name}; judge them with `cobe judge {run_dir} "
                 + " ".join(f"--judge {s}" for s in specs)
                 + f" --judge-prompts {prompt_set.name}`, or name the judge here with --judge to judge them now"
             )
-        # judged beside the run's other verdicts; the run's exports keep showing the judge they showed
-        outcome = await _judge(run_dir, specs, prompt_set.name, samples, progress, options)
-        judged[prompt_set.name] = outcome
+        judged[prompt_set.name] = await rejudge(specs, prompt_set.name, samples)
     if judged:
         stored = _Stored(run_dir, refs)
     return JudgeDiff(
@@ -173,29 +177,3 @@ async def ajudges_diff(
         table=verdict_diff(stored.pairs()),
         judged=judged,
     )
-
-
-async def _judge(
-    run_dir: Path, specs: list[str], prompts: str, samples: int, progress: Any, options: dict[str, Any]
-) -> dict[str, Any]:
-    from cobe.run.engine import ajudge_run  # the engine pulls in the exports; only when something is judged
-
-    summary = await ajudge_run(run_dir, specs, prompts, progress=progress, show=False, judge_samples=samples, **options)
-    return summary.stats.get("judge", {})
-
-
-def judges_diff(
-    run_dir: str | Path,
-    prompts: Sequence[str] | str = ("paper", "contextual"),
-    judge: str | Sequence[str] | None = None,
-    *,
-    judge_samples: int | None = None,
-    progress: Any = None,
-    **options: Any,
-) -> JudgeDiff:
-    """Compare a run's verdicts under two judge prompt sets (per check: compared, flips, pass rates).
-
-    `judge` names the judge (or panel) and lets missing verdicts be judged first; without it the run's
-    own judge is compared, and anything missing is reported in one line instead.
-    """
-    return asyncio.run(ajudges_diff(run_dir, prompts, judge, judge_samples=judge_samples, progress=progress, **options))

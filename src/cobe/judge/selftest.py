@@ -4,7 +4,7 @@ The unchanged story (`baseline/identity`) must fail the change check, the illust
 pass all three checks, and another core example's illustrative rewrite (`baseline/swapped`) must
 fail the preserve check. The answers come from the baselines, never from a respondent call; the
 judge's calls go through a `Caller`, so they are cached like any call. The counting and the verdict
-in plain words live in `cobe.score.selftest`.
+in plain words live in `cobe.judge.selftest_result`.
 """
 
 from __future__ import annotations
@@ -16,20 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cobe.calls.caller import Caller
+from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
 from cobe.dataset.sample import sample_positions
-from cobe.judge.checker import CheckResult, Judge
-from cobe.judge.panel import JudgePanel, split_specs
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
-from cobe.models.base import Provider
-from cobe.models.baseline import BaselineProvider
+from cobe.judge.checker import CheckResult
+from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.panel import JudgePanel
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
+from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
+from cobe.models.base import GenerateConfig, Provider
 from cobe.models.registry import get_provider
-from cobe.run.caller import Caller
-from cobe.run.judges import JudgePlan, plan_judges
-from cobe.run.scheduler import Scheduler
-from cobe.run.store import STORE_NAME
-from cobe.score.selftest import SelfTest, probe_check, self_test_verdict
+from cobe.store.store import STORE_NAME
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -93,12 +92,11 @@ def check_pool(data: str, n: int | None) -> Sequence[Scenario]:
     return pool
 
 
-def probe_answers(pool: Sequence[Scenario]) -> dict[str, BaselineProvider]:
-    """The baseline of each probe, swapped given its pool of partners."""
-    baselines: dict[str, BaselineProvider] = {}
+def probe_answers(pool: Sequence[Scenario]) -> dict[str, Provider]:
+    """The baseline of each probe (`baseline/swapped` given its pool of partners), asked like any provider."""
+    baselines: dict[str, Provider] = {}
     for probe in PROBES:
         provider = get_provider(probe.baseline)
-        assert isinstance(provider, BaselineProvider)
         provider.use_scenarios(pool)
         baselines[probe.name] = provider
     return baselines
@@ -123,8 +121,8 @@ async def self_test(
 
     async def ask(probe: Probe, scenario: Scenario) -> dict[str, CheckResult]:
         async with gate:
-            answer = baselines[probe.name].answer(scenario)
-            return await judge.checks(scenario, answer, tuple(probe.expected))
+            answer = await baselines[probe.name].generate([], GenerateConfig(), scenario=scenario)
+            return await judge.checks(scenario, answer.text, tuple(probe.expected))
 
     # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
     jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
@@ -156,7 +154,7 @@ async def self_test(
 async def run_self_test(
     caller: Caller,
     judging: JudgePlan,
-    providers: Mapping[str, Provider],
+    providers: Mapping[str, Provider] | None,
     scenarios: Sequence[Scenario],
     *,
     data: str,
@@ -165,22 +163,25 @@ async def run_self_test(
 ) -> SelfTest:
     """The self-test of a command's judging (one judge, or a panel whose strict majority is tested, each
     member asked `samples` times) through `caller`; give it a caller of its own (it may share a run's
-    store and scheduler) to keep its calls out of a run's judge counts."""
-    members = [Judge(caller, providers[m.spec], m.prompts, m.settings) for m in judging.members]
-    panel = JudgePanel(members, judging.samples)
+    store and scheduler) to keep its calls out of a run's judge counts. `providers` lends the ones the
+    command already holds."""
+    panel = JudgePanel.from_plan(judging, caller, providers)
     stats = caller.stats["judge"]
     made, cached = stats.calls_made, stats.calls_cached
-    concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in members)
-    result = await self_test(
-        panel,
-        scenarios,
-        judge_name=judging.spec,
-        prompts=judging.prompts,
-        data=data,
-        n=n,
-        seed=seed,
-        concurrency=concurrency,
-    )
+    concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in panel.members)
+    try:
+        result = await self_test(
+            panel,
+            scenarios,
+            judge_name=judging.spec,
+            prompts=judging.prompts,
+            data=data,
+            n=n,
+            seed=seed,
+            concurrency=concurrency,
+        )
+    finally:
+        await panel.aclose()
     return result.model_copy(
         update={
             "samples": judging.samples,
@@ -210,19 +211,15 @@ async def ajudge_check(
 ) -> SelfTest:
     """Async form of `judge_check`."""
     from cobe.dataset.loaders import spool_dataset
-    from cobe.run.rundir import open_run_store
+    from cobe.store.directory import open_run_store
 
-    specs = split_specs([judge] if isinstance(judge, str) else judge)
-    if not specs:
-        raise InputError("--judge: expected at least one judge model spec")
-    prompts = load_judge_prompts(judge_prompts)
-    judging, _ = plan_judges(specs, prompts, temperature=temperature, samples=samples, batch_poll_s=None)
+    judging, _ = plan_judges(judge, judge_prompts, temperature=temperature, samples=samples)
     scenarios = spool_dataset(data)
     select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
     providers: dict[str, Provider] = {}
     try:
-        for spec in specs:
-            providers[spec] = get_provider(spec)
+        for member in judging.members:  # a judge that cannot be built fails before the store is opened
+            providers[member.spec] = get_provider(member.spec)
         path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
         store, _ = open_run_store(path.parent, force_new=False)
         try:

@@ -1,7 +1,7 @@
 """The judge self-test's arithmetic and its plain-words verdict: how often a judge gives the verdict a
 probe must get, with an exact (Clopper–Pearson) binomial interval.
 
-Three probes bound a judge from both sides (the calls live in `cobe.run.selftest`):
+Three probes bound a judge from both sides (the calls live in `cobe.judge.selftest`):
 - `identity`: the story unchanged must fail the change check;
 - `illustrative`: the dataset's illustrative rewrite must pass all three checks;
 - `swapped`: another core example's illustrative rewrite must fail the preserve check.
@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from cobe.score.binomial import clopper_pearson
 
 Expected = Literal["T", "F"]
 #: a probe's share of expected verdicts at or above this behaves as expected; below HOLDS_BARELY it fails
@@ -76,16 +78,6 @@ class SelfTest(BaseModel):
         out.append(f"  judge calls: {self.calls_made} made, {self.calls_cached} from the store")
         out.append(f"Judge self-test verdict: {self.verdict}")
         return out
-
-
-def clopper_pearson(hits: int, n: int, level: float = 0.95) -> tuple[float, float]:
-    """The exact two-sided binomial interval of hits / n (SciPy's Clopper–Pearson)."""
-    from scipy.stats import binomtest  # SciPy loads only when an interval is computed
-
-    if n <= 0:
-        raise ValueError("an interval needs at least one trial")
-    interval = binomtest(hits, n).proportion_ci(confidence_level=level, method="exact")
-    return float(interval.low), float(interval.high)
 
 
 def probe_check(

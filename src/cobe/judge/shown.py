@@ -6,16 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from cobe.core.results import Verdict
+from cobe.core.results import CHECKS, Verdict
 from cobe.judge.checker import CheckResult
-from cobe.judge.checks import CHECKS
 from cobe.judge.panel import combine
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from cobe.run.judges import JudgeRef
-    from cobe.run.store import Store
+    from cobe.judge.lineup import JudgeRef
+    from cobe.store.store import Store
 
 
 @dataclass

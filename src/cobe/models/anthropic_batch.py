@@ -17,8 +17,8 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Any
 
-from cobe.models.base import GenerateConfig, Message, Provider
-from cobe.run.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.base import GenerateConfig, Provider
+from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
 
 KEY_CHARS = 51  # 12 (ref) + 1 + 51 = 64, the custom_id limit; 204 bits still never collide
 # the provider's clock may differ from ours; a batch created this long before the pending row still counts
@@ -43,11 +43,6 @@ class AnthropicBatch(BatchAPI):
         super().__init__(provider, settings)
         self.error = provider._anthropic.APIError  # type: ignore[attr-defined]
         self.batches = self.client.messages.batches
-
-    @staticmethod
-    def body(provider: Provider, messages: list[Message], settings: GenerateConfig) -> dict[str, Any]:
-        """The keyword arguments of messages.create."""
-        return {"model": provider.model, **provider.request_kwargs(messages, settings)}  # type: ignore[attr-defined]
 
     async def prepare(self, todo: list[BatchRequest]) -> str:
         """A fresh ref; nothing to upload."""

@@ -1,4 +1,8 @@
-"""What the batch judge needs from a provider's batch API: submit, find again, poll, read answers."""
+"""What the batch judge needs from a provider's batch API: submit, find again, poll, read answers.
+
+A provider with a batch API registers its adapter (a subclass of `BatchAPI`, in a module beside the
+provider's own) together with its factory: `@register("openai", batch=OpenAIBatch)`.
+"""
 
 from __future__ import annotations
 
@@ -53,12 +57,12 @@ class BatchAPI(ABC):
 
     def __init__(self, provider: Provider, settings: GenerateConfig) -> None:
         self.provider, self.settings = provider, settings
-        self.client = provider.batch_client()  # type: ignore[attr-defined]  # check_batch_spec ran first
+        self.client = provider.batch_client()  # type: ignore[attr-defined]  # registered with a batch API
 
     @staticmethod
-    @abstractmethod
     def body(provider: Provider, messages: list[Message], settings: GenerateConfig) -> dict[str, Any]:
-        """The request body of one call, exactly as the normal path sends it (model included)."""
+        """The request body of one call, exactly as the provider's normal path sends it (model included)."""
+        return {"model": provider.model, **provider.request_kwargs(messages, settings)}  # type: ignore[attr-defined]
 
     @abstractmethod
     async def prepare(self, todo: list[BatchRequest]) -> str:

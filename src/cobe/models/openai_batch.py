@@ -10,9 +10,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cobe.models.base import GenerateConfig, Message, Provider
-from cobe.models.openai_chat import completion_kwargs
-from cobe.run.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.base import GenerateConfig, Provider
+from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
 
 ENDPOINT = "/v1/chat/completions"
 WINDOW = "24h"
@@ -35,11 +34,6 @@ class OpenAIBatch(BatchAPI):
     def __init__(self, provider: Provider, settings: GenerateConfig) -> None:
         super().__init__(provider, settings)
         self.error = provider._openai.APIError  # type: ignore[attr-defined]
-
-    @staticmethod
-    def body(provider: Provider, messages: list[Message], settings: GenerateConfig) -> dict[str, Any]:
-        """A chat.completions body."""
-        return {"model": provider.model, **completion_kwargs(messages, settings)}
 
     async def prepare(self, todo: list[BatchRequest]) -> str:
         """Upload the requests as a batch input file; its id is the ref."""

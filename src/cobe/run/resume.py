@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 from cobe.judge.panel import Ask
 from cobe.prompts.render import Judged, judged_text
 
@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterable
 
-    from cobe.run.judges import JudgeRef
+    from cobe.judge.lineup import JudgeRef
     from cobe.run.plan import Item
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
 
 class StoredWork:

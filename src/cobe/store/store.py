@@ -15,7 +15,7 @@ from cobe.core.errors import InputError
 from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
-MIGRATIONS = Path(str(files("cobe.run").joinpath("migrations")))
+MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
 
 
 _stamp: tuple[int, str] = (-1, "")  # (whole second, its text): every row of one second shares the string
