@@ -14,7 +14,6 @@ from cobe.core.errors import CobeError
 from cobe.core.sqlite import (
     Migration,
     UnusableDatabase,
-    applied_versions,
     migrate,
     numbered,
     open_database,
@@ -39,6 +38,11 @@ BROKEN = Migration(
     """,
 )
 FIXED = BROKEN._replace(sql=BROKEN.sql.replace("INSERT INTO no_such_table VALUES (1);", ""))
+
+
+def applied_versions(db: sqlite3.Connection) -> list[int]:
+    """The migration versions a database records, in order."""
+    return [row[0] for row in db.execute("SELECT version FROM schema_migrations ORDER BY version")]
 
 
 def names(db: sqlite3.Connection) -> set[str]:

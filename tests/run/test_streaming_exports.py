@@ -17,7 +17,6 @@ def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path: Path, m
         raise AssertionError("a whole-run read of responses or verdicts")
 
     monkeypatch.setattr(Store, "responses", whole_run)
-    monkeypatch.setattr(Store, "verdict_samples", whole_run)
     monkeypatch.setattr(Store, "verdicts", whole_run)
     monkeypatch.chdir(tmp_path)
     got = golden_exports(tmp_path)

@@ -191,7 +191,7 @@ def test_verdicts_stored_before_0006_become_the_first_sample_and_samples_sit_bes
     row = dict(old) | {"sample": 1, "verdict": "F"}
     del row["id"]
     store.put_verdicts([row])
-    samples = store.verdict_samples("r1", "mock/j", "fp")
-    assert {key: r["verdict"] for key, r in samples.items()} == {(7, "preserve", 0): "T", (7, "preserve", 1): "F"}
-    assert samples[(7, "preserve", 0)]["temperature"] == 0
+    samples = store.response_verdicts(7, "mock/j", "fp")
+    assert {key: r["verdict"] for key, r in samples.items()} == {("preserve", 0): "T", ("preserve", 1): "F"}
+    assert samples[("preserve", 0)]["temperature"] == 0
     store.close()

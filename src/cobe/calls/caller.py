@@ -144,7 +144,7 @@ class Caller:
         if output is None:
             self.budget.settle(reserve, 0.0)
             stats.errors += 1
-            record = CallRecord(key, None, error=outcome.error, attempts=outcome.attempts)
+            record = CallRecord(key=key, text=None, error=outcome.error, attempts=outcome.attempts)
         else:
             cost = price.cost(output.input_tokens, output.output_tokens) if price else None
             self.budget.settle(reserve, cost or 0.0)
@@ -152,16 +152,15 @@ class Caller:
             stats.output_tokens += output.output_tokens
             stats.cost_usd += cost or 0.0
             record = CallRecord(
-                key,
-                output.text,
-                None,
-                output.finish_reason,
-                output.input_tokens,
-                output.output_tokens,
-                output.latency_s,
-                outcome.attempts,
-                output.first_token_logprobs,
-                cost,
+                key=key,
+                text=output.text,
+                finish_reason=output.finish_reason,
+                input_tokens=output.input_tokens,
+                output_tokens=output.output_tokens,
+                latency_s=output.latency_s,
+                attempts=outcome.attempts,
+                first_token_logprobs=output.first_token_logprobs,
+                cost_usd=cost,
             )
         self.store.put_call(
             {
@@ -246,15 +245,15 @@ def _settle(future: asyncio.Future[CallRecord], exc: BaseException) -> None:
 def _from_row(row: Any) -> CallRecord:
     logprobs = row["first_token_logprobs"]
     return CallRecord(
-        row["key"],
-        row["response"],
-        row["error"],
-        row["finish_reason"],
-        row["input_tokens"],
-        row["output_tokens"],
-        row["latency_s"],
-        row["attempts"],
-        json.loads(logprobs) if logprobs else None,
-        row["cost_usd"],
-        True,
+        key=row["key"],
+        text=row["response"],
+        error=row["error"],
+        finish_reason=row["finish_reason"],
+        input_tokens=row["input_tokens"],
+        output_tokens=row["output_tokens"],
+        latency_s=row["latency_s"],
+        attempts=row["attempts"],
+        first_token_logprobs=json.loads(logprobs) if logprobs else None,
+        cost_usd=row["cost_usd"],
+        cached=True,
     )

@@ -33,54 +33,19 @@ def settings_dict(config: GenerateConfig) -> dict[str, Any]:
     return data
 
 
-def messages_list(messages: list[Message]) -> list[dict[str, str]]:
-    """Messages as plain dicts (role, content)."""
-    return [{"role": m.role, "content": m.content} for m in messages]
-
-
-def call_key(
-    spec: str, model: str, settings: dict[str, Any], messages: list[dict[str, str]], attempt: int = 0, sample: int = 0
-) -> str:
-    """sha256 of the canonical request; `attempt` > 0 (a re-ask) or `sample` > 0 (a repeat) makes a distinct call."""
-    return request_key(request_body(spec, model, settings, messages, attempt, sample))[1]
-
-
-def request_body(
-    spec: str,
-    model: str,
-    settings: dict[str, Any],
-    messages: list[dict[str, str]],
-    attempt: int = 0,
-    sample: int = 0,
-) -> dict[str, Any]:
-    """The request as the store records it; its canonical JSON is what the key hashes.
-
-    `attempt` and `sample` appear only when above 0, so the first ask keeps the key it always had.
-    """
-    body: dict[str, Any] = {"spec": spec, "model": model, "settings": settings, "messages": messages}
-    if attempt:
-        body["attempt"] = attempt
-    if sample:
-        body["sample"] = sample
-    return body
-
-
-def request_key(body: dict[str, Any]) -> tuple[str, str]:
-    """(canonical JSON, sha256 key) of a request body, serialised once for both uses."""
-    text = canonical(body)
-    return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
 class RequestKeys:
-    """`request_key(request_body(...))` for every call of a command, with each settings object serialised once.
+    """The key of every call of a command: the sha256 of the canonical JSON (`canonical`) of the request
+    body {spec, model, settings (`settings_dict`), messages (role, content), attempt, sample}, where
+    `attempt` (a re-ask) and `sample` (a deliberate repeat) appear only when above 0, so a first ask keeps
+    the key it always had.
 
-    The canonical JSON is put together piece by piece in sorted-key order (attempt, messages, model,
-    sample, settings, spec), so it is byte for byte what `canonical` makes of the whole body, and every
-    stored key stays valid; only the settings' `model_dump` and its encoding are no longer redone per call.
+    The JSON is put together piece by piece in sorted-key order (attempt, messages, model, sample,
+    settings, spec), byte for byte what `canonical` makes of the whole body, with each settings object
+    serialised once per command.
     """
 
     def __init__(self) -> None:
@@ -104,7 +69,7 @@ class RequestKeys:
         attempt: int = 0,
         sample: int = 0,
     ) -> tuple[str, str]:
-        """(canonical request JSON, sha256 key), equal to `request_key(request_body(...))`."""
+        """(canonical request JSON as the store records it, its sha256 key)."""
         plain = ",".join('{"content":' + _dumps(m.content) + ',"role":' + _dumps(m.role) + "}" for m in messages)
         text = "".join(
             (

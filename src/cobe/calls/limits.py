@@ -35,10 +35,6 @@ class TokenBucket:
                 self._refill()
             self.level -= amount
 
-    def refund(self, amount: float) -> None:
-        """Give back units spent on an estimate that turned out too high."""
-        self.level = min(self.capacity, self.level + amount)
-
 
 class AdaptiveConcurrency:
     """How many calls of one provider may be in flight: AIMD between 1 and `ceiling` (--concurrency).

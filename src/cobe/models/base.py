@@ -92,9 +92,10 @@ class ModelOutput(BaseModel):
     raw: dict | None = Field(default=None, exclude=True)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class CallRecord:
-    """What a call returned once the harness recorded it: from the provider, or from the store (`cached`)."""
+    """What a call returned once the harness recorded it: from the provider, or from the store (`cached`).
+    Built by keyword only: ten fields in a row are too easy to misplace."""
 
     key: str
     text: str | None

@@ -70,11 +70,6 @@ class StoredWork:
             if not self._done(stored[m].get((check, k)))
         ]
 
-    def checks_left(self, response_id: int) -> tuple[str, ...]:
-        """The checks of a response that some judge or sample still has to answer."""
-        left = {check for _, check, _ in self.asks_left(response_id)}
-        return tuple(c for c in CHECKS if c in left)
-
     def judged(self, item: Item) -> bool:
         """Whether the item's response exists and every check of it has a verdict, or it is never judged."""
         row = self.response(item)

@@ -207,16 +207,6 @@ class Store:
         )
         return {(r["response_id"], r["check_name"]): r for r in rows}
 
-    def verdict_samples(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str, int], sqlite3.Row]:
-        """Every verdict of one judge + prompt set in a run, by (response_id, check, sample), each with the
-        `temperature` it was asked at."""
-        rows = self.db.execute(
-            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
-            " WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?",
-            (run_id, judge, fingerprint),
-        )
-        return {(r["response_id"], r["check_name"], r["sample"]): r for r in rows}
-
     def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], sqlite3.Row]:
         """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
         `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
@@ -258,10 +248,3 @@ class Store:
                 "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
                 (now(), state, json.dumps(stats, sort_keys=True), session_id),
             )
-
-    def last_session_stats(self, run_id: str) -> dict[str, Any] | None:
-        """The stats of the newest finished command on a run."""
-        row = self.db.execute(
-            "SELECT stats FROM sessions WHERE run_id = ? AND stats IS NOT NULL ORDER BY id DESC LIMIT 1", (run_id,)
-        ).fetchone()
-        return json.loads(row[0]) if row else None
