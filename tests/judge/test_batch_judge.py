@@ -72,6 +72,24 @@ def test_batch_gives_the_normal_verdicts_without_judge_chat_calls(fake, data_fil
     assert again.stats["judge-batch"]["calls_made"] == 0
 
 
+def test_judging_pairs_goes_through_one_batch_too(fake, tmp_path):
+    """judge_responses builds its judge like a run does, so --judge-batch's path serves it as well."""
+    from cobe.dataset.schema import Scenario
+    from cobe.judge.pairs import judge_responses
+    from support.run_data import scenario
+
+    pairs = [(Scenario.model_validate(scenario(i)), f"Rewrite {i}.") for i in range(1, 4)]
+    normal = judge_responses(pairs, SPEC, store_path=tmp_path / "normal.sqlite")
+    before = fake.stats()
+    batched = judge_responses(pairs, SPEC, store_path=tmp_path / "batch.sqlite", batch_poll_s=0.01)
+    after = fake.stats()
+    assert [i.verdicts for i in batched] == [i.verdicts for i in normal]
+    assert {v for i in normal for v in i.verdicts.values()} == {"T", "F"}  # the hash gives both verdicts
+    assert after["judge_requests"] == before["judge_requests"], "no judge call went through chat.completions"
+    assert after["batches"] - before["batches"] == 1 and after["batch_lines"] - before["batch_lines"] == 9
+    assert batched.totals["calls"]["calls_made"] == 0 and batched.totals["calls"]["calls_cached"] == 9
+
+
 def test_batch_costs_half_of_the_normal_judge_cost(fake, data_file, tmp_path):
     prices = tmp_path / "prices.yaml"
     prices.write_text("models:\n  fake-model: {input: 3.0, output: 15.0}\n")
