@@ -1,6 +1,6 @@
 """Packages whose public names load on first use, each name written once: in the package's `__init__.pyi`
-stub, as `from MODULE import NAME as NAME`. Type checkers read the stub as the package; `attach` reads
-the same lines to import each name's module when the name is first asked for.
+stub, one `from MODULE import NAME as NAME` per line. Type checkers read the stub as the package;
+`attach` reads the same lines to import each name's module when the name is first asked for.
 
     # cobe/run/__init__.py
     __getattr__, __all__ = attach(__name__, __file__)
@@ -8,22 +8,32 @@ the same lines to import each name's module when the name is first asked for.
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Callable
+import re
 from importlib import import_module
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# a regular expression, not `ast`: `import cobe` reads a stub, and parsing Python would double its cost
+_EXPORT = re.compile(r"from ([\w.]+) import (\w+) as (\w+)")
 
 
 def stub_exports(init_file: str) -> dict[str, tuple[str, str]]:
-    """public name → (module, name there) of every absolute `from ... import` in the stub beside `init_file`."""
-    tree = ast.parse(Path(init_file).with_suffix(".pyi").read_text(encoding="utf-8"))
-    return {
-        alias.asname or alias.name: (node.module, alias.name)
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level and node.module != "__future__"
-        for alias in node.names
-    }
+    """public name → (module, name there) of every import line of the stub beside `init_file`."""
+    stub = init_file.removesuffix(".py") + ".pyi"
+    exports: dict[str, tuple[str, str]] = {}
+    with open(stub, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            found = _EXPORT.fullmatch(line)
+            if found is None:  # any other form would be public to type checkers and missing at run time
+                raise ImportError(f"{stub}:{number}: expected `from MODULE import NAME as NAME`, got {line!r}")
+            module, name, public = found.groups()
+            exports[public] = (module, name)
+    return exports
 
 
 def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
