@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cobe.score.binomial import clopper_pearson
 from cobe.score.calibration import calibrated_rate
-from cobe.score.selftest import clopper_pearson
 
 LOW, HIGH = 0.93, 0.97
 

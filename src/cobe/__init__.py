@@ -6,80 +6,11 @@
     table = cobe.leaderboard(summary.run_dir)      # a pandas DataFrame
     rows = cobe.results(summary.run_dir)           # every response with its verdicts
 
-Names load on first use, so `import cobe` pulls in neither pandas nor any provider SDK.
+Names load on first use, so `import cobe` pulls in neither pandas nor any provider SDK; they are listed
+once, in `__init__.pyi`.
 """
 
-from __future__ import annotations
+from cobe.core.lazy import attach
+from cobe.core.version import __version__ as __version__  # eager: cheap, and asked for first
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-from cobe.core.version import __version__
-
-if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
-    from cobe.api import leaderboard, report, results, run_eval
-    from cobe.core.errors import CobeError
-    from cobe.core.results import ResultRow
-    from cobe.dataset import dataset_stats, load_dataset, sample_scenarios, validate_paths, write_dataset
-    from cobe.dataset.schema import CausalGraph, FailureMode, GraphType, Scenario
-    from cobe.models import get_provider
-    from cobe.run.config import EvalConfig
-    from cobe.run.engine import evaluate, judge_run
-    from cobe.score.agreement import agreement_metrics
-    from cobe.score.compare import paired_comparison
-
-_EXPORTS = {
-    "Scenario": "cobe.dataset.schema",
-    "CausalGraph": "cobe.dataset.schema",
-    "GraphType": "cobe.dataset.schema",
-    "FailureMode": "cobe.dataset.schema",
-    "load_dataset": "cobe.dataset",
-    "validate_paths": "cobe.dataset",
-    "write_dataset": "cobe.dataset",
-    "dataset_stats": "cobe.dataset",
-    "sample_scenarios": "cobe.dataset",
-    "get_provider": "cobe.models",
-    "EvalConfig": "cobe.run.config",
-    "evaluate": "cobe.run.engine",
-    "judge_run": "cobe.run.engine",
-    "run_eval": "cobe.api",
-    "results": "cobe.api",
-    "leaderboard": "cobe.api",
-    "report": "cobe.api",
-    "paired_comparison": "cobe.score.compare",
-    "agreement_metrics": "cobe.score.agreement",
-    "CobeError": "cobe.core.errors",
-    "ResultRow": "cobe.core.results",
-}
-
-__all__ = [
-    "__version__",
-    "CausalGraph",
-    "CobeError",
-    "EvalConfig",
-    "FailureMode",
-    "GraphType",
-    "ResultRow",
-    "Scenario",
-    "agreement_metrics",
-    "dataset_stats",
-    "evaluate",
-    "get_provider",
-    "judge_run",
-    "leaderboard",
-    "load_dataset",
-    "paired_comparison",
-    "report",
-    "results",
-    "run_eval",
-    "sample_scenarios",
-    "validate_paths",
-    "write_dataset",
-]
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'cobe' has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__, __all__ = attach(__name__, __file__)

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Unpack
 if TYPE_CHECKING:
     import pandas as pd
 
+    from cobe.judge.prompt_diff import JudgeDiff
     from cobe.report.writer import Report
     from cobe.run.config import EvalOptions, RunSummary
-    from cobe.run.judge_diff import JudgeDiff
 
 
 def run_eval(
@@ -87,6 +87,6 @@ def judges_diff(
     Without `judge` the run's own judge is compared and a missing verdict is an error; with it, what
     either set lacks is judged first.
     """
-    from cobe.run.judge_diff import judges_diff as diff
+    from cobe.run.rejudge import judges_diff as diff
 
     return diff(run, prompts, judge, judge_samples=judge_samples)

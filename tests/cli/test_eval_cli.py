@@ -150,8 +150,8 @@ def test_default_is_the_embedded_model_and_says_so(tmp_path, data, monkeypatch):
         return MockProvider(spec, model, lambda messages: "unused", counts_calls=False)
 
     # the real factory registered itself on import of llamacpp; the stand-in replaces it until the test ends
-    assert registry._FACTORIES["local"] is llamacpp._local_factory
-    monkeypatch.setitem(registry._FACTORIES, "local", stand_in)
+    assert registry._PROVIDERS["local"].factory is llamacpp._local_factory
+    monkeypatch.setitem(registry._PROVIDERS, "local", registry.Registration(stand_in))
     r = cobe("eval", "--data", str(data), "--dry-run", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "local/gemma-3-270m" in r.stderr and r.stderr.count("smoke-test model") == 1  # said once, by the plan

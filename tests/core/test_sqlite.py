@@ -14,7 +14,6 @@ from cobe.core.errors import CobeError
 from cobe.core.sqlite import (
     Migration,
     UnusableDatabase,
-    applied_versions,
     migrate,
     open_database,
     split_statements,
@@ -38,6 +37,11 @@ BROKEN = Migration(
     """,
 )
 FIXED = BROKEN._replace(sql=BROKEN.sql.replace("INSERT INTO no_such_table VALUES (1);", ""))
+
+
+def applied_versions(db: sqlite3.Connection) -> list[int]:
+    """The migration versions a database records, in order."""
+    return [row[0] for row in db.execute("SELECT version FROM schema_migrations ORDER BY version")]
 
 
 def names(db: sqlite3.Connection) -> set[str]:
@@ -211,7 +215,7 @@ def test_a_file_made_here_that_could_not_be_opened_is_not_left_empty(tmp_path: P
 
 
 def test_memory_path_opens_an_in_memory_database_and_leaves_no_file(tmp_path: Path, monkeypatch) -> None:
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
     monkeypatch.chdir(tmp_path)
     for _ in range(2):  # a second open must not find a file named ':memory:' and refuse it

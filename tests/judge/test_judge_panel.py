@@ -7,9 +7,10 @@ from itertools import permutations
 
 import pytest
 
+from cobe.calls.caller import Caller
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.judge.checker import Judge, judge_settings
+from cobe.judge.lineup import plan_judges
 from cobe.judge.panel import (
     JudgePanel,
     majority,
@@ -19,10 +20,7 @@ from cobe.judge.panel import (
     self_preference_notices,
     split_specs,
 )
-from cobe.judge.prompt_sets import load_judge_prompts
-from cobe.models.registry import get_provider
-from cobe.run.caller import Caller
-from cobe.run.store import Store
+from cobe.store.store import Store
 from support.run_data import scenario
 
 
@@ -87,10 +85,8 @@ def test_families_and_notices() -> None:
 
 def _panel(tmp_path, specs: list[str], samples: int = 1) -> tuple[JudgePanel, Store]:
     store = Store(tmp_path / "cobe.sqlite")
-    caller = Caller(store)
-    prompts = load_judge_prompts("paper")
-    judges = [Judge(caller, get_provider(s), prompts, judge_settings(prompts)) for s in specs]
-    return JudgePanel(judges, samples), store
+    plan, _ = plan_judges(specs, "paper", samples=samples)
+    return JudgePanel.from_plan(plan, Caller(store)), store
 
 
 def _verdicts(tmp_path, specs: list[str]) -> dict[str, tuple]:
@@ -113,7 +109,7 @@ def test_a_panel_of_two_that_split_leaves_every_check_unscored(tmp_path) -> None
 
 
 def test_a_judge_whose_answer_cannot_be_read_abstains(tmp_path) -> None:
-    agree = _verdicts(tmp_path, ["mock/judge-fail", "mock/fixed:maybe", "mock/judge-fail"])
+    agree = _verdicts(tmp_path, ["mock/judge-fail", "mock/fixed:maybe", "mock/fixed:F"])
     assert set(agree.values()) == {("F", None)}
     split = _verdicts(tmp_path / "b", ["mock/judge-pass", "mock/fixed:maybe", "mock/judge-fail"])
     assert set(split.values()) == {(None, "judges split 1 T / 1 F")}

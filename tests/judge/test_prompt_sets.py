@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cobe.core.errors import InputError
+from cobe.core.results import CHECKS
 from cobe.judge import load_judge_prompts
-from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import JUDGES_DIR
 from cobe.models.base import GenerateConfig
 

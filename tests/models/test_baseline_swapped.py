@@ -9,7 +9,7 @@ import pytest
 from cobe.core.errors import InputError
 from cobe.dataset.spool import ScenarioSpool
 from cobe.models import GenerateConfig, Message, get_provider
-from cobe.models.baseline import bind_scenarios, swap_partners
+from cobe.models.baseline import swap_partners
 from support.scenarios import make_scenario
 
 ASK = [Message(role="user", content="q")]
@@ -67,7 +67,8 @@ async def test_the_provider_answers_with_the_partners_rewrite():
     scenarios = pool()
     with pytest.raises(InputError, match="needs the dataset"):
         await provider.generate(ASK, GenerateConfig(), scenario=scenarios[0])
-    bind_scenarios([provider, get_provider("baseline/identity")], scenarios)
+    for each in (provider, get_provider("baseline/identity")):  # the Provider hook a run calls on every provider
+        each.use_scenarios(scenarios)
     out = await provider.generate(ASK, GenerateConfig(), scenario=scenarios[0])
     assert out.text == "Rewrite of 7v1." and out.input_tokens == 0
     stranger = make_scenario(id="99v1", core_id=99, variation=1, illustrative_answer="x")
@@ -85,7 +86,7 @@ async def test_a_spooled_dataset_gives_the_same_partners_and_stays_on_disk():
     spool = ScenarioSpool(scenarios)
     assert {k: v.id for k, v in swap_partners(spool).items()} == {k: v.id for k, v in swap_partners(scenarios).items()}
     provider, spool = get_provider("baseline/swapped"), ScenarioSpool(scenarios)
-    bind_scenarios([provider], spool)
+    provider.use_scenarios(spool)
     assert len(spool._recent) == 0  # finding partners parsed each scenario once and kept none
     out = await provider.generate(ASK, GenerateConfig(), scenario=scenarios[5])
     assert out.text == "Rewrite of 3v2."

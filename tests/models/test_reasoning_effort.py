@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cobe.calls.keys import settings_dict
 from cobe.core.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
 from cobe.models.anthropic_chat import message_kwargs
@@ -12,7 +13,6 @@ from cobe.models.base import finish_reason, is_truncated
 from cobe.models.google_chat import contents_and_config
 from cobe.models.openai_chat import completion_kwargs
 from cobe.models.reasoning import REASONING_MAX_TOKENS, THINKING_BUDGET, thinking_budget
-from cobe.run.cache import settings_dict
 from cobe.run.config import EvalConfig
 
 USER = [Message(role="user", content="Rewrite the story had the rain stopped early.")]

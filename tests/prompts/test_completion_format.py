@@ -84,7 +84,7 @@ def test_the_format_is_in_the_stored_call_and_the_query_stays_the_requests(tmp_p
 
 
 def test_the_format_changes_the_call_key():
-    from cobe.run.caller import Caller
+    from cobe.calls.caller import Caller
 
     chat = [Message(role="user", content="A story.\n\nRewrite it had X.")]
     provider = BaseModel("test-base/m", "test-base", "m")

@@ -14,9 +14,9 @@ import threading
 
 from reliability_helpers import SPEC, cobe_at, eval_args
 
+from cobe.calls.caller import Caller
 from cobe.models.base import GenerateConfig, Message
 from cobe.models.registry import get_provider
-from cobe.run.caller import Caller
 
 SAME = "Instead the shop closed early, and the shelves stayed full."
 DISTINCT_JUDGE_CALLS = 3  # connectors, preserve and change: once each for the nine items

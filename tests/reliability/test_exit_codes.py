@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from reliability_helpers import SPEC, cobe_at, eval_args
 
+from cobe.calls.caller import AUTH_STOP_AFTER
 from cobe.core.errors import (
     EXIT_CODES,
     AuthenticationFailed,
@@ -23,7 +24,6 @@ from cobe.core.errors import (
     RunDirBusy,
     RunIncomplete,
 )
-from cobe.run.caller import AUTH_STOP_AFTER
 from support.cli import assert_one_line_error, run_cobe
 from support.run_data import write_dataset
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from cobe.annotate import StudyStore, create_study
 from cobe.api import leaderboard
 from cobe.api import report as api_report
+from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
 from cobe.report import build_report
-from cobe.score.selftest import SelfTest, probe_check, self_test_verdict
 from support.cli import run_cobe
 from support.results import make_rows, write_run
 

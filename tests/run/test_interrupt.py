@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cobe.run.store import STORE_NAME
+from cobe.store.store import STORE_NAME
 from support.cli import run_cobe
 from support.openai_server import ThreadedServer
 from support.run_data import write_dataset

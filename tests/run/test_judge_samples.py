@@ -10,7 +10,7 @@ import pytest
 
 from cobe.core.errors import InputError
 from cobe.run import EvalConfig, evaluate, judge_run
-from cobe.run.store import STORE_NAME
+from cobe.store.store import STORE_NAME
 
 
 def rows(run_dir: Path) -> list[dict]:

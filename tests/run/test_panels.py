@@ -11,7 +11,7 @@ import pytest
 from cobe.core.errors import InputError
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.run import EvalConfig, evaluate, judge_run
-from cobe.run.store import STORE_NAME
+from cobe.store.store import STORE_NAME
 
 SERVER_JUDGE = "openai-api/fake/fake-model"
 PANEL = ["mock/judge-pass", "mock/judge-fail", "mock/fixed:T"]

@@ -12,7 +12,7 @@ import pytest
 
 from cobe.core.errors import InputError
 from cobe.run import Caller, EvalConfig, evaluate, generate, judge_responses, judge_run, list_runs
-from cobe.run.store import STORE_NAME, Store, _migrations
+from cobe.store.store import STORE_NAME, Store, _migrations
 
 
 def rows(run_dir: Path) -> list[dict]:

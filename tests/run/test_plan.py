@@ -18,7 +18,7 @@ from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.config import EvalOptions
 from cobe.run.engine import open_session
 from cobe.run.plan import plan_rejudge, plan_run
-from cobe.run.store import STORE_NAME, Store
+from cobe.store.store import STORE_NAME, Store
 from support.run_data import scenario, write_dataset
 
 SPEC = "openai-api/fake/fake-model"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_pipeline import GOLDEN, golden_exports
 
-from cobe.run.store import Store
+from cobe.store.store import Store
 
 
 def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -17,7 +17,6 @@ def test_runs_and_exports_never_load_every_response_or_verdict(tmp_path: Path, m
         raise AssertionError("a whole-run read of responses or verdicts")
 
     monkeypatch.setattr(Store, "responses", whole_run)
-    monkeypatch.setattr(Store, "verdict_samples", whole_run)
     monkeypatch.setattr(Store, "verdicts", whole_run)
     monkeypatch.chdir(tmp_path)
     got = golden_exports(tmp_path)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cobe.run import EvalConfig, evaluate, judge_run
-from cobe.run.store import STORE_NAME
+from cobe.store.store import STORE_NAME
 
 SPEC = "openai-api/fake/fake-model"
 

@@ -8,8 +8,8 @@ import pytest
 from ppi_py import ppi_mean_ci
 from scipy.stats import norm
 
+from cobe.score.binomial import clopper_pearson
 from cobe.score.calibration import HUMAN, PER_CHECK_NOTE, calibrated_rate, calibration_table, human_pass
-from cobe.score.selftest import clopper_pearson
 
 
 def simulated(seed: int, n: int = 150, big_n: int = 1500, p: float = 0.55, sens: float = 0.9, spec: float = 0.6):

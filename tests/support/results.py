@@ -6,8 +6,8 @@ import json
 import random
 from pathlib import Path
 
-from cobe.core.results import ResultRow
-from cobe.judge.checks import CHECKS, row_status
+from cobe.core.results import CHECKS, ResultRow
+from cobe.judge.checks import row_status
 
 DOMAINS = ("travel", "cooking", "sports", "school", "work")
 GRAPH_TYPES = ("chain", "collider", "fork", "diamond", "correlated", "hybrid")

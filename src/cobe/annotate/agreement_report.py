@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_csv
-from cobe.core.results import ResultRow
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS, ResultRow
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
@@ -327,7 +326,7 @@ def analyze_judges(
     are per 1000 judged items (three checks each); `unscored_share` is over single check verdicts.
     """
     from cobe.annotate.store import StudyStore
-    from cobe.run import judge_responses
+    from cobe.judge.pairs import judge_responses
 
     if not judges:
         raise InputError("give at least one --judge")

@@ -22,7 +22,7 @@ from cobe.annotate.agreement_report import (
 from cobe.cli import options
 from cobe.cli.display import num, plain_console
 from cobe.core.errors import InputError
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 
 
 def _short(text: str | None, width: int = 160) -> str:

@@ -73,7 +73,7 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
     if report and summary.dry_run is None and summary.judge:
         _refresh_report(summary.run_dir)
     if summary.summary.get("judge_check"):  # last, so a run ends by saying how far its judge can be trusted
-        from cobe.score.selftest import SelfTest
+        from cobe.judge.selftest_result import SelfTest
 
         for line in SelfTest.model_validate(summary.summary["judge_check"]).lines():
             click.echo(line)
@@ -206,7 +206,7 @@ def judge_cmd(
 
     Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
     """
-    from cobe.run.engine import judge_run
+    from cobe.run.rejudge import judge_run
 
     specs = list(judge)
     _run(

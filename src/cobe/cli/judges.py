@@ -49,7 +49,7 @@ def check_cmd(
     """Self-test a judge with judge calls only: the unchanged story must fail the change check, the
     illustrative rewrite must pass all three checks, another story's illustrative rewrite must fail
     preserve. Prints the share of expected verdicts per check with an exact 95% CI, and a verdict."""
-    from cobe.run.selftest import judge_check
+    from cobe.judge.selftest import judge_check
 
     result = judge_check(
         list(judge_specs),
@@ -136,7 +136,7 @@ def diff_cmd(
     changing which judge the run shows. Per check and for the overall pass/fail: responses compared (scored under both sets), flips and
     their direction, the flip rate, and the pass rate under each set with its change.
     """
-    from cobe.run.judge_diff import judges_diff
+    from cobe.run.rejudge import judges_diff
 
     result = judges_diff(
         run_dir,

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from cobe.cli import options
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 
 
 @click.group("prompts")

@@ -13,6 +13,17 @@ from pydantic import BaseModel, Field
 #: a judge check's answer: T (the check is satisfied) or F
 Verdict = Literal["T", "F"]
 Status = Literal["passed", "failed", "unscored", "error", "pending"]
+#: a judge check, by name
+Check = Literal["connectors", "preserve", "change"]
+#: every check a row holds a verdict of, in the order reports list them (the paper's E0 connectors, E1
+#: preserve, E2 change)
+CHECKS: tuple[Check, ...] = ("connectors", "preserve", "change")
+#: the checks as the paper's failure plot (Fig. 6) names and orders them: E1 upstream, E2 downstream, E3
+CHECK_LABELS: dict[Check, str] = {
+    "preserve": "preserve (upstream)",
+    "change": "change (downstream)",
+    "connectors": "connectors",
+}
 
 
 class ResultRow(BaseModel):

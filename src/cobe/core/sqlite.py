@@ -232,11 +232,6 @@ def migrate(db: sqlite3.Connection, migrations: Sequence[Migration], *, path: Pa
     return done
 
 
-def applied_versions(db: sqlite3.Connection) -> list[int]:
-    """The versions recorded in a database, in order (none for a file never migrated)."""
-    return sorted(_recorded(db))
-
-
 def _recorded(db: sqlite3.Connection) -> dict[int, str]:
     """version → name from schema_migrations; a file that only has PRAGMA user_version reads as empty here."""
     if not _has_versions_table(db):

@@ -257,8 +257,8 @@ async def augment_async(
     core_ids: list[str] | None = None,
 ) -> AugmentResult:
     """Bring every core example up to `per_core` generated variations (already made ones count)."""
+    from cobe.calls import Caller
     from cobe.models import get_provider
-    from cobe.run import Caller
 
     if per_core < 1 or max_attempts < 1 or concurrency < 1:
         raise InputError("--per-core, --max-attempts and --concurrency must be at least 1")

@@ -6,15 +6,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from cobe.core.results import CHECKS
 from cobe.curate.neardup import DEFAULT_THRESHOLD, near_duplicate_pairs
 from cobe.curate.project import Item, Project, now
 from cobe.dataset.validate import validate_record
 from cobe.dataset.writers import to_native
-from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
-    from cobe.run import JudgedItem
+    from cobe.judge.pairs import JudgedItem
 
 CHECK_NAMES = ("schema", "template", "graph", "near_duplicate", "leakage", "self_consistency")
 LIVE = ("candidate", "core", "variation", "approved", "released")
@@ -79,7 +79,7 @@ def consistency_failures(
     items: list[Item], judge: str, store_path: str, concurrency: int = 4, judge_prompts: str = DEFAULT_JUDGE_PROMPTS
 ) -> list[CheckFailure]:
     """With a judge: the illustrative answer must pass all three checks; the unchanged story must fail `change`."""
-    from cobe.run import judge_responses
+    from cobe.judge.pairs import judge_responses
 
     pairs = [(item.scenario, item.scenario.illustrative_answer) for item in items]
     pairs += [(item.scenario, item.scenario.story) for item in items]

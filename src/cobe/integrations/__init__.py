@@ -10,59 +10,11 @@ Public API (each library is an optional extra, imported only when its integratio
 - `import_lm_eval(samples, out, model=None, data=None)`: an lm-eval `--log_samples` file as a run.
 - `CobeReward(judge, data, store=...)`, `grpo_rows(data)`: a GRPO reward function and its prompts;
   `export_preference(runs, out)`: chosen/rejected pairs for DPO.
+
+Each library is an optional extra; the names are listed once, in `__init__.pyi`, and load on first use,
+so `import cobe.integrations` pulls in no optional library.
 """
 
-from __future__ import annotations
+from cobe.core.lazy import attach
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from cobe.integrations.eee import EeeExport, export_eee
-    from cobe.integrations.hf import HfExport, export_hf
-    from cobe.integrations.inspect_log import export_inspect, import_inspect
-    from cobe.integrations.lm_eval import import_lm_eval
-    from cobe.integrations.preference import PreferenceExport, export_preference, preference_pairs
-    from cobe.integrations.reward import CobeReward, grpo_rows
-    from cobe.integrations.runs import ImportedRun
-
-# name → module; modules load on first use so `import cobe.integrations` pulls in no optional library
-_EXPORTS = {
-    "EeeExport": "eee",
-    "export_eee": "eee",
-    "HfExport": "hf",
-    "export_hf": "hf",
-    "export_inspect": "inspect_log",
-    "import_inspect": "inspect_log",
-    "import_lm_eval": "lm_eval",
-    "PreferenceExport": "preference",
-    "export_preference": "preference",
-    "preference_pairs": "preference",
-    "CobeReward": "reward",
-    "grpo_rows": "reward",
-    "ImportedRun": "runs",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'cobe.integrations' has no attribute {name!r}")
-    return getattr(import_module(f"cobe.integrations.{module}"), name)
-
-
-__all__ = [
-    "CobeReward",
-    "EeeExport",
-    "HfExport",
-    "ImportedRun",
-    "PreferenceExport",
-    "export_eee",
-    "export_hf",
-    "export_inspect",
-    "export_preference",
-    "grpo_rows",
-    "import_inspect",
-    "import_lm_eval",
-    "preference_pairs",
-]
+__getattr__, __all__ = attach(__name__, __file__)

@@ -23,15 +23,17 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Ge
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, mean, metric, scorer
 from inspect_ai.solver import TaskState, generate
 
+from cobe.calls import Caller, Scheduler
 from cobe.core.errors import InputError
 from cobe.dataset import Scenario, load_dataset
-from cobe.judge import CHECKS, Judge, Verdict, row_status
-from cobe.judge.checker import judge_settings
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
-from cobe.models import Message, get_provider, known_prefixes, parse_spec
+from cobe.judge import CHECKS, JudgePanel, Verdict, row_status, split_specs
+from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.models import Message, known_prefixes, parse_spec
 from cobe.prompts import judged_text, respondent_messages, select_templates
-from cobe.run import Caller, EvalConfig, Scheduler, Store
+from cobe.run.config import EvalConfig
 from cobe.score.accuracy import mean_and_std
+from cobe.store import Store
 
 TASK_NAME = "cobe"
 SCORER_NAME = "cobe_judge"
@@ -124,25 +126,24 @@ def per_phrasing_summary(scores: list[SampleScore]) -> tuple[float, float]:
 
 
 class _LazyJudge:
-    """cobe's Judge, built on first use inside inspect's event loop (its scheduler belongs to that loop)."""
+    """cobe's judge (one, or a panel), built on first use inside inspect's event loop (its scheduler belongs to
+    that loop) by the constructor every cobe command uses."""
 
-    def __init__(self, spec: str, prompts: JudgePromptSet, temperature: float | None, store: str | None) -> None:
-        self.spec, self.prompts, self.temperature = spec, prompts, temperature
+    def __init__(self, plan: JudgePlan, store: str | None) -> None:
+        self.plan = plan
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if store:
             self.store_path = Path(store)
         else:  # the cache lives for this process only, in a folder removed at exit
             self._tmp = tempfile.TemporaryDirectory(prefix="cobe-inspect-judge-")
             self.store_path = Path(self._tmp.name) / "judge.sqlite"
-        self._judge: Judge | None = None
+        self._panel: JudgePanel | None = None
 
-    def get(self) -> Judge:
+    def get(self) -> JudgePanel:
         """The judge, created once."""
-        if self._judge is None:
-            caller = Caller(Store(self.store_path), Scheduler())
-            settings = judge_settings(self.prompts, self.temperature)
-            self._judge = Judge(caller, get_provider(self.spec), self.prompts, settings)
-        return self._judge
+        if self._panel is None:
+            self._panel = JudgePanel.from_plan(self.plan, Caller(Store(self.store_path), Scheduler()))
+        return self._panel
 
 
 @scorer(
@@ -155,15 +156,22 @@ class _LazyJudge:
     name=SCORER_NAME,
 )
 def cobe_judge(
-    judge: str,
+    judge: str | list[str],
     judge_prompts: str | None = None,
     judge_store: str | None = None,
     judge_temperature: float | None = None,
+    judge_samples: int = 1,
 ) -> Scorer:
-    """Judge each response with cobe's three checks; calls are cached in `judge_store` (a cobe store file)."""
-    prompts = load_judge_prompts(judge_prompts or DEFAULT_JUDGE_PROMPTS)
-    lazy = _LazyJudge(judge, prompts, judge_temperature, judge_store)
-    identity = {"judge": judge, "judge_prompts": prompts.name, "judge_fingerprint": prompts.fingerprint}
+    """Judge each response with cobe's three checks; calls are cached in `judge_store` (a cobe store file).
+
+    `judge` is one spec or a panel's (a list, or comma-separated: each check is the judges' strict
+    majority), each judge asked `judge_samples` times per check."""
+    plan, _ = plan_judges(
+        judge, judge_prompts or DEFAULT_JUDGE_PROMPTS, temperature=judge_temperature, samples=int(judge_samples)
+    )
+    lazy = _LazyJudge(plan, judge_store)
+    ref = plan.ref
+    identity = {"judge": ref.spec, "judge_prompts": ref.prompt_set, "judge_fingerprint": ref.identity}
 
     async def score(state: TaskState, target: Target) -> Score:
         scenario = Scenario.model_validate(state.metadata["scenario"])
@@ -199,16 +207,20 @@ def cobe(
     templates: str | list[str] | None = None,
     tier: int | None = None,
     limit: int | None = None,
-    judge: str | None = None,
+    judge: str | list[str] | None = None,
     judge_prompts: str | None = None,
     judge_store: str | None = None,
     judge_temperature: float | None = None,
+    judge_samples: int = 1,
 ) -> Task:
-    """CoBe: rewrite a story had something else happened; judged by three checks, passed only with three T."""
+    """CoBe: rewrite a story had something else happened; judged by three checks, passed only with three T.
+
+    `judge` is one spec or a panel's (comma-separated), each judge asked `judge_samples` times per check."""
     if not judge:
         raise InputError("the cobe task needs a judge: add -T judge=SPEC, e.g. -T judge=openai/gpt-5.4")
-    if parse_spec(judge)[0] not in known_prefixes():  # fail now, not once per sample when scoring starts
-        raise InputError(f"-T judge={judge}: unknown provider; known: {', '.join(known_prefixes())}")
+    for spec in split_specs([judge] if isinstance(judge, str) else judge):
+        if parse_spec(spec)[0] not in known_prefixes():  # fail now, not once per sample when scoring starts
+            raise InputError(f"-T judge={spec}: unknown provider; known: {', '.join(known_prefixes())}")
     scenarios = load_dataset(data).scenarios
     if limit is not None:
         scenarios = scenarios[: int(limit)]
@@ -232,7 +244,7 @@ def cobe(
     return Task(
         dataset=MemoryDataset(samples, name=data),
         solver=generate(),
-        scorer=cobe_judge(judge, judge_prompts, judge_store, judge_temperature),
+        scorer=cobe_judge(judge, judge_prompts, judge_store, judge_temperature, judge_samples),
         config=GenerateConfig(temperature=DEFAULT_TEMPERATURE, max_tokens=DEFAULT_MAX_TOKENS),
         metadata={"benchmark": "CoBe", "data": data, "templates": [t.name for t in chosen]},
     )

@@ -5,7 +5,8 @@
 
 The trainer calls `reward(prompts=..., completions=..., **columns)` with every other column of
 the batch as a keyword list; the `scenario_id` (and `template`) columns name what each completion
-answers. Each completion is judged by the three checks through cobe's judge: every call goes
+answers. Each completion is judged by the three checks through cobe's judge (one, or a panel's
+majority, each judge asked `judge_samples` times), built as every cobe command builds it: every call goes
 through a cobe store (cached, so a repeated completion costs nothing; committed as it finishes,
 so a crashed step resumes), and tokens and cost add up in `reward.totals`. The reward is 1.0
 when all three checks say T and 0.0 otherwise; with `partial=True`, the share of checks that
@@ -24,12 +25,11 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.dataset import Dataset, Scenario, load_dataset
 from cobe.judge import CHECKS
+from cobe.judge.pairs import JudgedItem, judge_responses
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.prompts import judged_text, respondent_messages, select_templates
-from cobe.run import JudgedItem, judge_responses
 
 DEFAULT_STORE = "cobe-reward.sqlite"
-#: the judge prompt set `cobe eval` uses when none is named
 
 
 def grpo_rows(
@@ -65,15 +65,18 @@ class CobeReward:
 
     def __init__(
         self,
-        judge: str,
+        judge: str | Sequence[str],
         data: str | Path | Dataset = "builtin:starter",
         *,
         judge_prompts: str | None = None,
         store: str | Path = DEFAULT_STORE,
         partial: bool = False,
         concurrency: int | None = None,
+        judge_temperature: float | None = None,
+        judge_samples: int = 1,
     ) -> None:
         self.judge, self.judge_prompts, self.partial = judge, judge_prompts, partial
+        self.judge_temperature, self.judge_samples = judge_temperature, judge_samples
         self.store, self.concurrency = Path(store), concurrency
         self.scenarios: dict[str, Scenario] = dict((data if isinstance(data, Dataset) else load_dataset(data)).by_id)
         self.totals: dict[str, float] = {
@@ -123,7 +126,15 @@ class CobeReward:
 
     def _judge(self, items: list[tuple[Scenario, str]]) -> Any:
         prompts = self.judge_prompts or DEFAULT_JUDGE_PROMPTS
-        return judge_responses(items, self.judge, prompts, store_path=self.store, concurrency=self.concurrency)
+        return judge_responses(
+            items,
+            self.judge,
+            prompts,
+            store_path=self.store,
+            concurrency=self.concurrency,
+            temperature=self.judge_temperature,
+            samples=self.judge_samples,
+        )
 
     def _scenario(self, sid: str) -> Scenario:
         try:

@@ -18,9 +18,9 @@ from cobe.core.errors import InputError
 from cobe.core.version import __version__
 from cobe.dataset import Scenario
 from cobe.prompts import select_templates
-from cobe.run import EvalConfig, Store
+from cobe.run.config import EvalConfig
 from cobe.run.rundir import data_fingerprint
-from cobe.run.store import STORE_NAME, now
+from cobe.store.store import STORE_NAME, Store, now
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.report.load import read_results, results_path
-from cobe.run import Store
+from cobe.store import Store
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -6,10 +6,9 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from cobe.core.results import Verdict
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS, Verdict
+from cobe.judge.parse import p_true, parse_verdict
 from cobe.judge.prompt_sets import JudgePromptSet
-from cobe.judge.verdict import p_true, parse_verdict
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class Caller(Protocol):
-    """What a judge calls through: the run's cached, scheduled call path (`cobe.run.Caller`)."""
+    """What a judge calls through: the cached, scheduled call path (`cobe.calls.Caller`), or a stand-in of a test."""
 
     async def call(
         self,
@@ -50,16 +49,9 @@ class CheckResult:
     cost_usd: float | None = None
 
 
-def judge_settings(prompts: JudgePromptSet, temperature: float | None = None) -> GenerateConfig:
-    """The call settings of a prompt set, its temperature replaced when one is given (--judge-temperature)."""
-    settings = prompts.config.generate_config()
-    if temperature is not None:
-        settings = settings.model_copy(update={"temperature": temperature})
-    return settings
-
-
 class Judge:
-    """A judge provider with its prompt set and call settings (see `judge_settings`), calling through a Caller."""
+    """A judge provider with its prompt set and call settings (`cobe.judge.lineup.plan_judges` decides them),
+    calling through a Caller; commands ask through `cobe.judge.panel.JudgePanel`, which holds one or more."""
 
     def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, settings: GenerateConfig) -> None:
         self.caller, self.provider, self.prompts, self.settings = caller, provider, prompts, settings

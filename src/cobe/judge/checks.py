@@ -1,24 +1,17 @@
-"""The three judge checks, the criterion each one reads, and the pass rule: the one home of all three."""
+"""The criterion each judge check reads, the pass rule, and the strict majority of several verdicts.
+
+The check names themselves (`CHECKS`, `Check`, `CHECK_LABELS`) belong to the result row, `cobe.core.results`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from cobe.core.results import Status, Verdict
+from cobe.core.results import CHECKS, Status, Verdict
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
-
-Check = Literal["connectors", "preserve", "change"]
-#: every check, in the order reports list them (the paper's E0 connectors, E1 preserve, E2 change)
-CHECKS: tuple[Check, ...] = ("connectors", "preserve", "change")
-#: the checks as the paper's failure plot (Fig. 6) names and orders them: E1 upstream, E2 downstream, E3
-CHECK_LABELS: dict[Check, str] = {
-    "preserve": "preserve (upstream)",
-    "change": "change (downstream)",
-    "connectors": "connectors",
-}
 
 
 def criterion(check: str, scenario: Scenario) -> str:

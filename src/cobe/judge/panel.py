@@ -1,7 +1,10 @@
-"""Several verdicts into one: the strict majority shared by judge panels and repeated samples, the panel
-that asks its judges, and the provider-family rule behind the self-preference warning.
+"""The judge every command asks: a panel of judges (one judge is a panel of one), each asked `samples` times
+per check, built by its one constructor `JudgePanel.from_plan`; the strict majority that combines their
+answers; and the provider-family rule behind the self-preference warning.
 
-    verdict, reason = majority(["T", "F", None], "judges")   # (None, "judges split 1 T / 1 F")
+    plan, notices = plan_judges(["openai/gpt-5.4", "anthropic/claude-opus-4-7"], "paper", samples=3)
+    panel = JudgePanel.from_plan(plan, caller)
+    results = await panel.checks(scenario, rewrite)   # check → CheckResult (the majority)
 
 One majority rule serves both uses: a judge asked K times takes the majority of its samples, a panel
 the majority of its judges' verdicts. An unparseable verdict (None) abstains; a tie, or nothing to
@@ -11,15 +14,21 @@ count, is unscored with its reason; the order of the votes never matters.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.results import CHECKS
+from cobe.judge.batch import BatchJudge, BatchRequest, batch_request
 from cobe.judge.checker import CheckResult, Judge
-from cobe.judge.checks import CHECKS, majority
+from cobe.judge.checks import majority
+from cobe.models.registry import get_provider
 
 if TYPE_CHECKING:
+    from cobe.calls.caller import Caller
     from cobe.dataset.schema import Scenario
+    from cobe.judge.lineup import JudgePlan
+    from cobe.models.base import Provider
 
 #: one question to a panel: (member index, check, sample index)
 Ask = tuple[int, str, int]
@@ -125,18 +134,65 @@ def combine(results: Sequence[CheckResult], voters: str) -> CheckResult:
 
 
 class JudgePanel:
-    """Judges asked side by side, each `samples` times per check; answers `Judge.checks` for the whole panel."""
+    """Judges asked side by side, each `samples` times per check; answers `Judge.checks` for the whole panel.
 
-    def __init__(self, members: Sequence[Judge], samples: int = 1) -> None:
+    Build it with `from_plan`, the one constructor every command uses, so a setting decided in
+    `cobe.judge.lineup.plan_judges` reaches every caller that judges.
+    """
+
+    def __init__(self, members: Sequence[Judge], samples: int = 1, batches: Sequence[BatchJudge] = ()) -> None:
         if not members:
             raise InputError("a judge panel needs at least one judge")
         if samples < 1:
             raise InputError(f"--judge-samples {samples}: expected 1 or more")
-        self.members, self.samples = list(members), samples
+        self.members, self.samples, self.batches = list(members), samples, list(batches)
+        self._owned: list[Provider] = []  # providers this panel opened, closed by `aclose`
+
+    @classmethod
+    def from_plan(cls, plan: JudgePlan, caller: Caller, providers: Mapping[str, Provider] | None = None) -> JudgePanel:
+        """The judge of a plan, asking through `caller`: each member with its prompt set and settings, each
+        with a provider batch when the plan batches. `providers` (spec → provider) lends providers the
+        command already holds; any other is opened here, and closed by `aclose`."""
+        lent = dict(providers or {})
+        owned = {m.spec: get_provider(m.spec) for m in plan.members if m.spec not in lent}
+        chosen = lent | owned
+        members = [Judge(caller, chosen[m.spec], m.prompts, m.settings) for m in plan.members]
+        batches = []
+        if plan.batch_poll_s is not None:
+            batches = [BatchJudge(caller, j.provider, j.settings, plan.batch_poll_s) for j in members]
+        panel = cls(members, plan.samples, batches)
+        panel._owned = list(owned.values())
+        return panel
+
+    async def aclose(self) -> None:
+        """Close the providers this panel opened itself (lent ones stay open)."""
+        await asyncio.gather(*(p.aclose() for p in self._owned), return_exceptions=True)
 
     def asks(self, checks: Iterable[str] = CHECKS) -> list[Ask]:
         """Every (member, check, sample) question for the given checks."""
         return [(m, check, k) for m in range(len(self.members)) for check in checks for k in range(self.samples)]
+
+    async def prefetch(
+        self,
+        work: Iterable[tuple[Scenario, str, Sequence[Ask]]],
+        progress: Any = None,
+        notices: list[str] | None = None,
+    ) -> None:
+        """With batch judging, answer the first ask of each (scenario, response, questions) of `work` through
+        each member's provider batch (the members' batches wait side by side); the answers are stored as
+        calls, which `ask` then finds. Without batching, nothing."""
+        if not self.batches:
+            return
+        requests: list[list[BatchRequest]] = [[] for _ in self.members]
+        for scenario, response, asks in work:
+            for member, check, sample in asks:
+                judge = self.members[member]
+                messages = judge.prompts.messages(check, scenario, response)
+                requests[member].append(batch_request(judge.provider, messages, judge.settings, sample))
+        waits = (batch.run(todo, progress, notices) for batch, todo in zip(self.batches, requests))
+        for outcome in await asyncio.gather(*waits, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     async def ask(self, scenario: Scenario, response: str, asks: Sequence[Ask]) -> dict[Ask, CheckResult]:
         """The given questions, concurrently; each one as `Judge.check` answers it."""

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cobe.core.errors import InputError
+from cobe.core.results import CHECKS
 from cobe.dataset.schema import Scenario
-from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import Message
 from cobe.prompts.render import judged_text, respondent_messages

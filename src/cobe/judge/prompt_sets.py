@@ -22,8 +22,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_mapping, read_text
+from cobe.core.results import CHECKS
 from cobe.dataset.schema import Scenario
-from cobe.judge.checks import CHECKS, criterion
+from cobe.judge.checks import criterion
 from cobe.models.base import GenerateConfig, MaxTokens, Message, Temperature
 
 JUDGES_DIR = Path(str(files("cobe.judge").joinpath("prompts")))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
+from cobe.models.anthropic_batch import AnthropicBatch
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
 from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
@@ -131,7 +132,7 @@ class AnthropicChat(Provider):
         await self._client.close()
 
 
-@register("anthropic")
+@register("anthropic", batch=AnthropicBatch)
 def _anthropic_factory(spec: str, model: str) -> Provider:
     key = env_secret("ANTHROPIC_API_KEY")
     if not key:

@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from cobe.models.retry import is_auth_error
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cobe.dataset.schema import Scenario
 
 #: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium")
@@ -90,9 +92,10 @@ class ModelOutput(BaseModel):
     raw: dict | None = Field(default=None, exclude=True)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class CallRecord:
-    """What a call returned once the harness recorded it: from the provider, or from the store (`cached`)."""
+    """What a call returned once the harness recorded it: from the provider, or from the store (`cached`).
+    Built by keyword only: ten fields in a row are too easy to misplace."""
 
     key: str
     text: str | None
@@ -133,6 +136,10 @@ class Provider(ABC):
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
         """Run one chat completion. `scenario` is context for baselines only, never sent to a model."""
+
+    def use_scenarios(self, scenarios: Sequence[Scenario]) -> None:  # noqa: B027  (an optional hook)
+        """Hand over the scenarios of a run, for providers that answer from others than the one asked about
+        (`baseline/swapped`); most providers ignore them."""
 
     def check_config(self, config: GenerateConfig) -> None:  # noqa: B027  (an optional hook)
         """Refuse, before any call, settings this provider cannot send (raises InputError)."""

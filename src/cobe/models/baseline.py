@@ -5,7 +5,7 @@ rewrite). They bound the judge from both sides; the judge self-test (`cobe judge
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
@@ -95,13 +95,6 @@ class BaselineProvider(Provider):
     def max_connections(self) -> int:
         """Nothing to wait on."""
         return 64
-
-
-def bind_scenarios(providers: Iterable[Provider], scenarios: Sequence[Scenario]) -> None:
-    """Hand a run's scenarios to the baselines among `providers` (swapped picks its partners from them)."""
-    for provider in providers:
-        if isinstance(provider, BaselineProvider):
-            provider.use_scenarios(scenarios)
 
 
 @register("baseline")

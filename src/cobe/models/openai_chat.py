@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason, sampling_fields
+from cobe.models.openai_batch import OpenAIBatch
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
@@ -165,7 +166,7 @@ def _env_name(service: str, suffix: str) -> str:
     return f"{service.upper().replace('-', '_').replace('.', '_')}_{suffix}"
 
 
-@register("openai")
+@register("openai", batch=OpenAIBatch)
 def _openai_factory(spec: str, model: str) -> Provider:
     key = env_secret("OPENAI_API_KEY")
     if not key:
@@ -175,7 +176,7 @@ def _openai_factory(spec: str, model: str) -> Provider:
     return provider
 
 
-@register("openai-api")
+@register("openai-api", batch=OpenAIBatch)
 def _openai_api_factory(spec: str, model: str) -> Provider:
     service, sep, name = model.partition("/")
     if not sep or not service or not name:

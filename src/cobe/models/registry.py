@@ -1,16 +1,31 @@
-"""Providers register by spec prefix; their SDKs load only when a spec asks for them."""
+"""The one provider table: each provider prefix registered once, with its factory and, where the provider
+has one, its batch API adapter. SDKs load only when a spec asks for them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
 from cobe.models.base import Provider
 
+if TYPE_CHECKING:
+    from cobe.models.batch_api import BatchAPI
+
 Factory = Callable[[str, str], Provider]  # (spec, model part) -> Provider
 
-_FACTORIES: dict[str, Factory] = {}
+
+@dataclass(frozen=True)
+class Registration:
+    """What a provider prefix registered: how to build its provider, and its batch adapter (None: no batch API)."""
+
+    factory: Factory
+    batch: type[BatchAPI] | None = None
+
+
+_PROVIDERS: dict[str, Registration] = {}
 
 # prefix → module that registers it; importing the module must not import the SDK
 _BUILTIN_MODULES = {
@@ -26,11 +41,12 @@ _BUILTIN_MODULES = {
 }
 
 
-def register(prefix: str) -> Callable[[Factory], Factory]:
-    """Decorator: make `factory(spec, model)` answer specs that start with `prefix/`."""
+def register(prefix: str, *, batch: type[BatchAPI] | None = None) -> Callable[[Factory], Factory]:
+    """Decorator: make `factory(spec, model)` answer specs that start with `prefix/`; `batch` is the
+    provider's batch API adapter (`cobe.models.batch_api.BatchAPI`), if it has one."""
 
     def wrap(factory: Factory) -> Factory:
-        _FACTORIES[prefix] = factory
+        _PROVIDERS[prefix] = Registration(factory, batch)
         return factory
 
     return wrap
@@ -46,15 +62,30 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 def known_prefixes() -> list[str]:
     """Every provider prefix cobe knows."""
-    return sorted(set(_BUILTIN_MODULES) | set(_FACTORIES))
+    return sorted(set(_BUILTIN_MODULES) | set(_PROVIDERS))
+
+
+def _registration(prefix: str) -> Registration | None:
+    if prefix not in _PROVIDERS and prefix in _BUILTIN_MODULES:
+        import_module(_BUILTIN_MODULES[prefix])
+    return _PROVIDERS.get(prefix)
 
 
 def get_provider(spec: str) -> Provider:
     """Build the provider for a spec such as `anthropic/claude-opus-4-7`."""
     prefix, model = parse_spec(spec)
-    if prefix not in _FACTORIES and prefix in _BUILTIN_MODULES:
-        import_module(_BUILTIN_MODULES[prefix])
-    factory = _FACTORIES.get(prefix)
-    if factory is None:
+    registration = _registration(prefix)
+    if registration is None:
         raise InputError(f"model spec {spec!r}: unknown provider {prefix!r}; known: {', '.join(known_prefixes())}")
-    return factory(spec, model)
+    return registration.factory(spec, model)
+
+
+def batch_api(spec: str) -> type[BatchAPI] | None:
+    """The batch API adapter of a spec's provider, or None when the provider has no batch API in cobe."""
+    registration = _registration(spec.partition("/")[0])
+    return registration.batch if registration is not None else None
+
+
+def batch_prefixes() -> list[str]:
+    """Every provider prefix with a batch API in cobe (each built-in provider module is imported to find out)."""
+    return [prefix for prefix in known_prefixes() if batch_api(f"{prefix}/") is not None]

@@ -12,11 +12,11 @@ from importlib.resources import files
 import jinja2
 import pandas as pd
 
+from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.score.calibration import PER_CHECK_NOTE
-from cobe.score.selftest import PROBE_WORDS, SelfTest
 
 _TOKEN = re.compile(r"\S+\s*")
 _TEMPLATES = files("cobe.report").joinpath("templates")

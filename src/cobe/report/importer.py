@@ -15,9 +15,9 @@ from pydantic import ValidationError
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write, ensure_dir
 from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
-from cobe.core.results import ResultRow, Verdict
+from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
-from cobe.judge.checks import CHECKS, row_status
+from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
 
 #: field → column names recognised without a mapping, first match wins

@@ -139,7 +139,7 @@ _PER_CHECK = {"verdicts": "verdict", "judge_raw": "judge_raw", "p_true": "p_true
 def tidy_results(frame: pd.DataFrame) -> pd.DataFrame:
     """One flat column per check (verdict_preserve, p_true_change …) and lists as '; '-joined text,
     so results load into any table tool: CSV, Parquet, a spreadsheet."""
-    from cobe.judge.checks import CHECKS
+    from cobe.core.results import CHECKS
 
     flat = frame.drop(columns=[c for c in _PER_CHECK if c in frame.columns] + ["scored", "pass"], errors="ignore")
     for column, prefix in _PER_CHECK.items():

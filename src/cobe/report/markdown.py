@@ -6,10 +6,10 @@ import math
 
 import pandas as pd
 
+from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
 from cobe.score.calibration import PER_CHECK_NOTE
-from cobe.score.selftest import judge_check_markdown
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),

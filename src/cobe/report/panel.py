@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from cobe.judge.panel import self_preference
-from cobe.score.panel import PANEL, flip_rates, judge_accuracy, judge_agreement, judges_of
+from cobe.judge.panel_analysis import PANEL, flip_rates, judge_accuracy, judge_agreement, judges_of
 
 #: the tables this section adds to a report, by name, in the order it shows them
 PANEL_TABLES: tuple[str, ...] = ("judges", "judge_agreement", "judge_flips", "self_preference")

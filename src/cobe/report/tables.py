@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from cobe.core.results import CHECK_LABELS
 from cobe.dataset.schema import FAILURE_MODE_LABELS
-from cobe.judge.checks import CHECK_LABELS
 from cobe.report.panel import panel_tables
 from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, error_type_rates
 from cobe.score.bootstrap import bootstrap_accuracy

@@ -4,30 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
+from cobe.calls.caller import Caller
+from cobe.calls.cost import Budget, load_prices
+from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import InputError, RunStopped
 from cobe.core.lock import directory_lock
 from cobe.dataset.schema import Scenario
-from cobe.judge.checker import CheckResult, Judge
+from cobe.judge.checker import CheckResult
+from cobe.judge.lineup import JudgeRef, stored_ref
 from cobe.judge.panel import Ask, JudgePanel
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
-from cobe.run.batch import BatchJudge, BatchRequest, batch_request
-from cobe.run.caller import Caller
 from cobe.run.config import EvalConfig, RunSummary
-from cobe.run.cost import Budget, load_prices
 from cobe.run.export import write_exports
-from cobe.run.judges import JudgeRef, stored_ref
-from cobe.run.plan import Item, RunPlan, plan_rejudge, plan_run
+from cobe.run.plan import Item, RunPlan, plan_run
 from cobe.run.resume import StoredWork, shown
-from cobe.run.rundir import find_store, open_run, open_run_store
-from cobe.run.scheduler import Scheduler
-from cobe.run.selftest import check_pool, run_self_test
-from cobe.run.store import Store, now
+from cobe.run.rundir import open_run
+from cobe.store.directory import open_run_store
+from cobe.store.store import Store, now
 
 
 class Progress(Protocol):
@@ -58,16 +56,9 @@ class Session:
         self.progress: Progress = progress or _NoProgress()
         self.notices = list(plan.notices)
         self.stopped: RunStopped | None = None  # a budget or authentication stop
-        self.panel: JudgePanel | None = None  # one judge is a panel of one
-        self.batches: list[BatchJudge] = []  # one per judge with --judge-batch
-        if (judge := plan.judge) is not None:
-            members = [Judge(caller, plan.providers[m.spec], m.prompts, m.settings) for m in judge.members]
-            self.panel = JudgePanel(members, judge.samples)
-            if judge.batch_poll_s is not None:
-                self.batches = [
-                    BatchJudge(caller, m.provider, m.settings, judge.batch_poll_s, self.progress, self.notices)
-                    for m in members
-                ]
+        judge = plan.judge
+        # one judge is a panel of one; the plan's providers are lent, and closed with the others in `run`
+        self.panel = JudgePanel.from_plan(judge, caller, plan.providers) if judge is not None else None
         # the verdicts the exports show: this command's judge, else the one the run last used
         self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
         self.done = StoredWork(None, None, None)
@@ -158,21 +149,17 @@ class Session:
             self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
             total = len(plan.items) if plan.respondent is not None else generated
             self.progress.start("judge", total, len(self.judged_at_start))
-        if not self.batches:
+        if self.panel is None or not self.panel.batches:
             await self._work()
             return
-        # batch judging: generate everything first, answer the judge calls through one batch,
+        # batch judging: generate everything first, answer the judge calls through one batch per judge,
         # then the normal judging pass finds them stored (re-asks and failures go the normal way)
         if plan.respondent is not None:
             await self._work(judge=False)
             if self.stopped:
                 return
         try:
-            # each judge of a panel sends its own provider batch; they wait side by side
-            waits = (batch.run(asks) for batch, asks in zip(self.batches, self._batch_requests()))
-            for outcome in await asyncio.gather(*waits, return_exceptions=True):
-                if isinstance(outcome, BaseException):
-                    raise outcome
+            await self.panel.prefetch(self._batch_work(), self.progress, self.notices)
         except RunStopped as exc:
             self.stopped = exc
             return
@@ -188,10 +175,8 @@ class Session:
             return sum(1 for item in self.plan.items if left.response(item) is None)
         return sum(1 for item in self.plan.items if not left.judged(item))
 
-    def _batch_requests(self) -> list[list[BatchRequest]]:
-        """Per judge, the first ask of every check and sample not yet stored, for items whose response exists."""
-        assert self.panel is not None
-        out: list[list[BatchRequest]] = [[] for _ in self.panel.members]
+    def _batch_work(self) -> Iterator[tuple[Scenario, str, list[Ask]]]:
+        """(scenario, what the judge is shown, the questions not yet stored) of every item whose response exists."""
         for item in self.plan.items:
             response_row = self.done.response(item)
             if response_row is None:
@@ -199,11 +184,7 @@ class Session:
             story = shown(item, response_row).text
             if story is None:
                 continue  # unscored without a judge call (cut off, or no final-story marker)
-            for member, check, sample in self.done.asks_left(response_row["id"]):
-                judge = self.panel.members[member]
-                messages = judge.prompts.messages(check, item.scenario, story)
-                out[member].append(batch_request(judge.provider, messages, judge.settings, sample))
-        return out
+            yield item.scenario, story, self.done.asks_left(response_row["id"])
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
         """Run every item through `_item` with enough workers to keep each provider's lane busy."""
@@ -395,42 +376,3 @@ def evaluate(config: EvalConfig, progress: Progress | None = None) -> RunSummary
 def generate(config: EvalConfig, progress: Progress | None = None) -> RunSummary:
     """Generate responses only; judge them later with `judge_run`."""
     return asyncio.run(aevaluate(config, progress, command="generate", with_judge=False))
-
-
-async def ajudge_run(
-    run_dir: str | Path,
-    judge: str | Sequence[str],
-    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
-    *,
-    progress: Progress | None = None,
-    show: bool = True,
-    **options: Any,
-) -> RunSummary:
-    """Async form of `judge_run`."""
-    run_dir = Path(run_dir)
-    path = find_store(run_dir)
-    load_prices(options.get("prices"))  # refused before the store is touched
-    with directory_lock(run_dir, "judge"):
-        store = Store(path)
-        try:
-            plan = plan_rejudge(
-                store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show
-            )
-        except BaseException:
-            store.close()
-            raise
-        return await open_session(plan, store, progress).run()
-
-
-def judge_run(
-    run_dir: str | Path,
-    judge: str | Sequence[str],
-    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
-    *,
-    progress: Progress | None = None,
-    show: bool = True,
-    **options: Any,
-) -> RunSummary:
-    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
-    beside earlier judges'. The exports then show this judge, unless `show` is False."""
-    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, show=show, **options))

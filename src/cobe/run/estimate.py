@@ -9,17 +9,17 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from cobe.judge.checks import CHECKS
+from cobe.calls.caller import Caller
+from cobe.calls.cost import PriceTable, estimate_tokens, load_prices
+from cobe.core.results import CHECKS
+from cobe.judge.lineup import JudgePlan
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.reasoning import THINKING_BUDGET
 from cobe.prompts.render import judged_text
-from cobe.run.caller import Caller
 from cobe.run.config import DryRunEstimate, RunSummary
-from cobe.run.cost import PriceTable, estimate_tokens, load_prices
-from cobe.run.judges import JudgePlan
 from cobe.run.plan import Item, RunPlan
 from cobe.run.resume import StoredWork, shown
-from cobe.run.store import STORE_NAME, Store
+from cobe.store.store import STORE_NAME, Store
 
 
 class _DryRun:

@@ -9,17 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.files import atomic_open, atomic_write
-from cobe.core.results import ResultRow
-from cobe.judge.checks import CHECKS, row_status
+from cobe.core.results import CHECKS, ResultRow
+from cobe.judge.checks import row_status
+from cobe.judge.lineup import JudgeRef
+from cobe.judge.panel_analysis import PANEL, panel_summary
+from cobe.judge.selftest_result import judge_check_markdown
+from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
-from cobe.run.judges import JudgeRef
 from cobe.run.plan import Item
 from cobe.run.resume import shown
-from cobe.run.store import Store
-from cobe.run.verdicts import ShownVerdicts
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
-from cobe.score.panel import PANEL, panel_summary
-from cobe.score.selftest import judge_check_markdown
+from cobe.store.store import Store
 
 
 def _query(item: Item) -> str:

@@ -15,25 +15,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cobe.calls.cost import load_prices
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
 from cobe.dataset.spool import ScenarioSpool
+from cobe.judge.lineup import JudgePlan, plan_judges
 from cobe.judge.panel import self_preference_notices
-from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models.base import GenerateConfig, Message, Provider
-from cobe.models.baseline import bind_scenarios
 from cobe.models.registry import get_provider
 from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
 from cobe.prompts.templates import Template
-from cobe.run.batch import check_batch_spec
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
-from cobe.run.cost import load_prices
-from cobe.run.judges import JudgePlan, plan_judges
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,19 +218,15 @@ def _check_prices(config: EvalConfig, specs: list[str]) -> None:
 def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[JudgePlan, list[str]]:
     """The judging plan of a config (one judge or a panel) and its notices: a temperature chosen for
     --judge-samples, and every judge that grades a respondent of its own kind."""
-    specs = config.judge_specs
-    if config.judge_batch:
-        for spec in specs:
-            check_batch_spec(spec)
     plan, notices = plan_judges(
-        specs,
-        load_judge_prompts(config.judge_prompts),
+        config.judge_specs,
+        config.judge_prompts,
         temperature=config.judge_temperature,
         samples=config.judge_samples,
         batch_poll_s=config.batch_poll if config.judge_batch else None,
         show=show,
     )
-    return plan, notices + self_preference_notices(specs, models)
+    return plan, notices + self_preference_notices(config.judge_specs, models)
 
 
 def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
@@ -263,7 +256,8 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
     providers = _providers(specs)
-    bind_scenarios(providers.values(), scenarios)
+    for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
+        provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
     items, skipped, fallback = build_items(config.models, scenarios, templates, completion)
     if not items:

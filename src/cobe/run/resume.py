@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 from cobe.judge.panel import Ask
 from cobe.prompts.render import Judged, judged_text
 
@@ -12,9 +12,9 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterable
 
-    from cobe.run.judges import JudgeRef
+    from cobe.judge.lineup import JudgeRef
     from cobe.run.plan import Item
-    from cobe.run.store import Store
+    from cobe.store.store import Store
 
 
 class StoredWork:
@@ -69,11 +69,6 @@ class StoredWork:
             for k in range(self.judge.samples)
             if not self._done(stored[m].get((check, k)))
         ]
-
-    def checks_left(self, response_id: int) -> tuple[str, ...]:
-        """The checks of a response that some judge or sample still has to answer."""
-        left = {check for _, check, _ in self.asks_left(response_id)}
-        return tuple(c for c in CHECKS if c in left)
 
     def judged(self, item: Item) -> bool:
         """Whether the item's response exists and every check of it has a verdict, or it is never judged."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from cobe.judge.checks import CHECK_LABELS
+from cobe.core.results import CHECK_LABELS
 
 #: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
 PHRASING = "template"

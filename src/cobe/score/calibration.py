@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cobe.judge.checks import CHECKS
+from cobe.core.results import CHECKS
 from cobe.score.agreement import majority_label
-from cobe.score.selftest import clopper_pearson
+from cobe.score.binomial import clopper_pearson
 
 LEVEL = 0.95
 #: the column of a results frame holding each row's human answers (Yes / No / Other per rater)

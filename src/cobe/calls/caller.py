@@ -1,0 +1,259 @@
+"""The reusable call path: cache lookup, budget, scheduler, and one committed row per finished call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cobe.calls.cost import Budget, PriceTable, estimate_tokens, load_prices
+from cobe.calls.keys import RequestKeys
+from cobe.calls.scheduler import Scheduler
+from cobe.core.errors import AuthenticationFailed
+from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
+from cobe.store.store import Store, now
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+ROLES = ("respondent", "judge")
+#: refused calls (401/403) in a row after which a provider's stage stops
+AUTH_STOP_AFTER = 3
+
+
+@dataclass
+class RoleStats:
+    """Counters of one role (respondent or judge) during one command."""
+
+    calls_made: int = 0
+    calls_cached: int = 0
+    errors: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict for summary.json."""
+        return {
+            k: getattr(self, k) for k in ("calls_made", "calls_cached", "errors", "input_tokens", "output_tokens")
+        } | {"cost_usd": round(self.cost_usd, 6)}
+
+
+@dataclass
+class Caller:
+    """Store + scheduler + cache: `await caller.call(provider, messages, settings, role=...)`."""
+
+    store: Store
+    scheduler: Scheduler = field(default_factory=Scheduler)
+    prices: PriceTable = field(default_factory=load_prices)
+    budget: Budget = field(default_factory=lambda: Budget(None))
+    stats: dict[str, RoleStats] = field(default_factory=lambda: defaultdict(RoleStats))
+    # key → the result of an identical call in flight now, awaited instead of sending it twice
+    _inflight: dict[str, asyncio.Future[CallRecord]] = field(default_factory=dict, init=False, repr=False)
+    # spec → refused calls in a row, and the last refusal's line
+    _refusals: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    _last_refusal: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _keys: RequestKeys = field(default_factory=RequestKeys, init=False, repr=False)
+
+    @classmethod
+    def open(cls, store_path: str | Path, **scheduler_options: Any) -> Caller:
+        """A caller on the store at `store_path` (created if missing), scheduler options as keywords."""
+        return cls(Store(store_path), Scheduler(**scheduler_options))
+
+    async def call(
+        self,
+        provider: Provider,
+        messages: list[Message],
+        settings: GenerateConfig,
+        *,
+        role: str,
+        scenario: Scenario | None = None,
+        attempt: int = 0,
+        sample: int = 0,
+    ) -> CallRecord:
+        """One call, answered from the store when an identical one finished before; never raises on provider errors.
+
+        An identical call already in flight is awaited, not sent again. Raises BudgetExceeded before a call
+        that would not fit --max-cost, and AuthenticationFailed once the provider refused the key
+        AUTH_STOP_AFTER times in a row. `sample` > 0 repeats a call on purpose (--judge-samples): same
+        messages, a key of its own.
+        """
+        request, key = self._request(provider, messages, settings, attempt, sample)
+        stats = self.stats[role]
+        while True:
+            row = self._stored(provider, key)
+            if row is not None:
+                stats.calls_cached += 1
+                return _from_row(row)
+            pending = self._inflight.get(key) if provider.cacheable() else None
+            if pending is None:
+                break
+            try:
+                record = await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if pending.cancelled():  # the first caller was cancelled, not this one: ask again
+                    continue
+                raise
+            stats.calls_cached += 1
+            return replace(record, cached=True)
+        if provider.cacheable():
+            # a placeholder for calls that arrive while this one runs; only its result is ever read
+            future: asyncio.Future[CallRecord] = asyncio.get_running_loop().create_future()
+            self._inflight[key] = future
+        try:
+            record = await self._send(provider, messages, settings, role, scenario, request, key)
+        except BaseException as exc:
+            if provider.cacheable():
+                _settle(future, exc)
+            raise
+        finally:
+            if provider.cacheable():
+                del self._inflight[key]
+        if provider.cacheable():
+            future.set_result(record)
+        return record
+
+    async def _send(
+        self,
+        provider: Provider,
+        messages: list[Message],
+        settings: GenerateConfig,
+        role: str,
+        scenario: Scenario | None,
+        request: str,
+        key: str,
+    ) -> CallRecord:
+        stopped = self._refusals.get(provider.spec)
+        if stopped is not None and stopped >= AUTH_STOP_AFTER:
+            raise self._auth_failed(provider)
+        stats = self.stats[role]
+        price = self.prices.price(provider.spec)
+        est_in = sum(estimate_tokens(m.content) for m in messages)
+        reserve = price.cost(est_in, settings.max_tokens or 1024) if price else 0.0
+        self.budget.reserve(reserve)  # raises BudgetExceeded before anything is sent
+        outcome = await self.scheduler.run(provider, messages, settings, scenario, est_in)
+        if outcome.closed:  # never sent: the provider refused the key while this call waited
+            self.budget.settle(reserve, 0.0)
+            raise self._auth_failed(provider)
+        stats.calls_made += 1
+        output = outcome.output
+        if output is None:
+            self.budget.settle(reserve, 0.0)
+            stats.errors += 1
+            record = CallRecord(key=key, text=None, error=outcome.error, attempts=outcome.attempts)
+        else:
+            cost = price.cost(output.input_tokens, output.output_tokens) if price else None
+            self.budget.settle(reserve, cost or 0.0)
+            stats.input_tokens += output.input_tokens
+            stats.output_tokens += output.output_tokens
+            stats.cost_usd += cost or 0.0
+            record = CallRecord(
+                key=key,
+                text=output.text,
+                finish_reason=output.finish_reason,
+                input_tokens=output.input_tokens,
+                output_tokens=output.output_tokens,
+                latency_s=output.latency_s,
+                attempts=outcome.attempts,
+                first_token_logprobs=output.first_token_logprobs,
+                cost_usd=cost,
+            )
+        self.store.put_call(
+            {
+                "key": key,
+                "role": role,
+                "spec": provider.spec,
+                "request": request,
+                "response": record.text,
+                "finish_reason": record.finish_reason,
+                "input_tokens": record.input_tokens,
+                "output_tokens": record.output_tokens,
+                "latency_s": record.latency_s,
+                "error": record.error,
+                "attempts": outcome.attempts,
+                "first_token_logprobs": json.dumps(record.first_token_logprobs)
+                if record.first_token_logprobs
+                else None,
+                "cost_usd": record.cost_usd,
+                "created": now(),
+            }
+        )
+        if outcome.refused:
+            self._refusals[provider.spec] = self._refusals.get(provider.spec, 0) + 1
+            self._last_refusal[provider.spec] = outcome.error or "refused"
+            if self._refusals[provider.spec] >= AUTH_STOP_AFTER:
+                self.scheduler.limits(provider).close()
+                raise self._auth_failed(provider)
+        elif output is not None:
+            self._refusals[provider.spec] = 0  # "in a row": an accepted call resets the count
+        return record
+
+    def _auth_failed(self, provider: Provider) -> AuthenticationFailed:
+        last = self._last_refusal.get(provider.spec, "refused")
+        return key_refused(provider, f"on {AUTH_STOP_AFTER} calls in a row", last)
+
+    @staticmethod
+    def request(
+        provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
+    ) -> tuple[str, str]:
+        """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
+        return RequestKeys().request(provider.spec, provider.model, settings, messages, attempt, sample)
+
+    def _request(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int, sample: int
+    ) -> tuple[str, str]:
+        # `request` with this caller's settings JSON kept between calls
+        return self._keys.request(provider.spec, provider.model, settings, messages, attempt, sample)
+
+    def stored(
+        self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
+    ) -> sqlite3.Row | None:
+        """The stored row of an identical earlier call that `call` would answer from, or None."""
+        return self._stored(provider, self._request(provider, messages, settings, attempt, sample)[1])
+
+    def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:
+        # answers of order-dependent providers (cycling scripts) are never replayed
+        return self.store.get_call(key) if provider.cacheable() else None
+
+    def stats_dict(self) -> dict[str, Any]:
+        """Per-role counters of this caller, for summaries."""
+        roles = [*ROLES, *(role for role in self.stats if role not in ROLES)]  # e.g. "augment"
+        return {role: self.stats[role].as_dict() for role in roles} | {"retries": self.scheduler.retries}
+
+
+def key_refused(provider: Provider, when: str, detail: str) -> AuthenticationFailed:
+    """The one line of a stage stopped because `provider` refused its credentials, naming the variable to check."""
+    check = f"check {provider.key_env}" if provider.key_env else "check the provider's API key and access"
+    return AuthenticationFailed(
+        f"{provider.spec}: the provider refused the credentials {when}, so the stage stopped; {check} ({detail})"
+    )
+
+
+def _settle(future: asyncio.Future[CallRecord], exc: BaseException) -> None:
+    """End the placeholder of a call that raised: cancelled with it, or carrying its exception to the waiters."""
+    if isinstance(exc, asyncio.CancelledError):
+        future.cancel()
+    else:
+        future.set_exception(exc)
+        future.exception()  # marks it retrieved: no "never retrieved" warning when nobody waited
+
+
+def _from_row(row: Any) -> CallRecord:
+    logprobs = row["first_token_logprobs"]
+    return CallRecord(
+        key=row["key"],
+        text=row["response"],
+        error=row["error"],
+        finish_reason=row["finish_reason"],
+        input_tokens=row["input_tokens"],
+        output_tokens=row["output_tokens"],
+        latency_s=row["latency_s"],
+        attempts=row["attempts"],
+        first_token_logprobs=json.loads(logprobs) if logprobs else None,
+        cost_usd=row["cost_usd"],
+        cached=True,
+    )

@@ -1,0 +1,195 @@
+"""One provider call with concurrency, rate limits, a per-call timeout and retries (tenacity)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
+
+from cobe.calls.limits import Limits
+from cobe.core.secrets import scrub
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.retry import status_of
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+
+#: the longest single wait a server's Retry-After may impose before the call is given up (--max-retry-wait)
+MAX_RETRY_WAIT_S = 120.0
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as one short line for the store and the summary, with every secret scrubbed out."""
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return scrub(f"{type(exc).__name__}: {text[:300]}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How one call ended: its output, or the error line once retries are spent (or not worth spending)."""
+
+    output: ModelOutput | None
+    error: str | None = None
+    attempts: int = 1
+    refused: bool = False  # the server refused the credentials (401/403): not retried
+    closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
+
+
+class _LaneClosed(Exception):
+    """The lane closed while a call waited for its slot: the call is not sent."""
+
+
+class _WaitTooLong(Exception):
+    """A Retry-After beyond --max-retry-wait: the call is recorded as rate-limited instead of waiting."""
+
+    def __init__(self, asked: float, cap: float, cause: BaseException) -> None:
+        super().__init__(
+            f"rate-limited: the server asked to wait {asked:.0f} s, more than --max-retry-wait {cap:g} s; "
+            f"run again later to resume ({describe(cause)})"
+        )
+
+
+class Scheduler:
+    """Runs calls against providers, one `Limits` per provider spec, retrying transient errors."""
+
+    def __init__(
+        self,
+        *,
+        concurrency: int | None = None,
+        rpm: float | None = None,
+        tpm: float | None = None,
+        timeout: float | None = None,
+        max_retries: int = 6,
+        backoff: float = 1.0,
+        backoff_max: float = 60.0,
+        max_retry_wait: float = MAX_RETRY_WAIT_S,
+    ) -> None:
+        self.concurrency = concurrency
+        self.rpm, self.tpm = rpm, tpm
+        self.timeout = timeout
+        self.max_retries = max(0, int(max_retries))
+        self.backoff, self.backoff_max = backoff, backoff_max
+        self.max_retry_wait = max_retry_wait
+        self.lanes: dict[str, Limits] = {}
+        self.retries = 0  # attempts beyond the first, over all calls
+
+    def limits(self, provider: Provider) -> Limits:
+        """The pacing of one provider (specs share it, so respondent and judge on one server do too)."""
+        lane = self.lanes.get(provider.spec)
+        if lane is None:
+            lane = Limits(self.concurrency or provider.max_connections(), self.rpm, self.tpm)
+            self.lanes[provider.spec] = lane
+        return lane
+
+    async def _attempt(
+        self,
+        provider: Provider,
+        lane: Limits,
+        messages: list[Message],
+        config: GenerateConfig,
+        scenario: Scenario | None,
+        tokens: int,
+        retry: bool = False,
+    ) -> ModelOutput:
+        # held for the request only, never during a backoff sleep; a retry goes before calls not yet sent
+        granted = await lane.slots.acquire(first=retry)
+        try:
+            await lane.admit(tokens)
+            if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
+                raise _LaneClosed
+            if self.timeout:
+                async with asyncio.timeout(self.timeout):
+                    output = await provider.generate(messages, config, scenario=scenario)
+            else:
+                output = await provider.generate(messages, config, scenario=scenario)
+        except Exception as exc:
+            if status_of(exc) == 429:  # the provider's limit, whatever --rpm says: fewer calls in flight
+                lane.slots.rate_limited(granted)
+            raise
+        finally:
+            lane.slots.release()
+        lane.slots.succeeded()
+        return output
+
+    async def run(
+        self,
+        provider: Provider,
+        messages: list[Message],
+        config: GenerateConfig,
+        scenario: Scenario | None = None,
+        tokens: int = 0,
+    ) -> Outcome:
+        """The call's Outcome: output on success, else the error line once retries are spent."""
+        lane = self.limits(provider)
+        try:  # fast path: most calls succeed first time, so tenacity is set up only after a failure
+            return Outcome(await self._attempt(provider, lane, messages, config, scenario, tokens))
+        except _LaneClosed:
+            return Outcome(None, None, 0, closed=True)
+        except Exception as exc:  # noqa: BLE001 - every provider error becomes a recorded call error
+            if provider.refused(exc):
+                return Outcome(None, describe(exc), 1, refused=True)
+            if not self._retryable(provider, exc) or self.max_retries == 0:
+                return Outcome(None, describe(exc), 1)
+            try:
+                self._note_retry_after(provider, lane, exc)
+            except _WaitTooLong as too_long:
+                return Outcome(None, str(too_long), 1)
+            first = exc
+        base_wait = wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff)
+
+        def wait(state: RetryCallState) -> float:
+            # a Retry-After is the server's own pacing: waited as asked, never sooner (the cut window
+            # already backs the provider off); without one, exponential backoff with jitter
+            exc = state.outcome.exception() if state.outcome else first
+            asked = provider.retry_after(exc) if exc is not None else None
+            return asked if asked else base_wait(state)
+
+        attempts = 1
+        first_wait = max(self.backoff, provider.retry_after(first) or 0.0)
+        await asyncio.sleep(first_wait)
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.max_retries),
+                wait=wait,
+                retry=retry_if_exception(lambda e: self._retryable_noted(provider, lane, e)),
+                reraise=True,
+            ):
+                with attempt:
+                    attempts += 1
+                    self.retries += 1
+                    try:
+                        output = await self._attempt(provider, lane, messages, config, scenario, tokens, retry=True)
+                    except Exception as exc:
+                        if self._retryable(provider, exc):
+                            self._note_retry_after(provider, lane, exc)  # raises _WaitTooLong past the cap
+                        raise
+            return Outcome(output, None, attempts)
+        except _LaneClosed:
+            self.retries -= 1  # counted as it began, but nothing was sent
+            return Outcome(None, None, attempts - 1, closed=True)
+        except _WaitTooLong as too_long:
+            return Outcome(None, str(too_long), attempts)
+        except Exception as exc:  # noqa: BLE001
+            return Outcome(None, describe(exc), attempts, refused=provider.refused(exc))
+
+    @staticmethod
+    def _retryable(provider: Provider, exc: BaseException) -> bool:
+        return isinstance(exc, TimeoutError) or provider.should_retry(exc)
+
+    def _retryable_noted(self, provider: Provider, lane: Limits, exc: BaseException) -> bool:
+        return not isinstance(exc, (_WaitTooLong, _LaneClosed)) and self._retryable(provider, exc)
+
+    def _note_retry_after(self, provider: Provider, lane: Limits, exc: BaseException) -> None:
+        # the call that got a Retry-After waits it out (a wait beyond the cap gives the call up instead:
+        # it is redone on resume); the provider's other calls go on through the window the 429 cut,
+        # and only once that window is down to one call does a Retry-After pause the whole provider
+        asked = provider.retry_after(exc)
+        if asked and asked > self.max_retry_wait:
+            raise _WaitTooLong(asked, self.max_retry_wait, exc) from exc
+        if asked and lane.slots.limit <= 1:
+            lane.pause(asked)

@@ -1,0 +1,49 @@
+"""Packages whose public names load on first use, each name written once: in the package's `__init__.pyi`
+stub, one `from MODULE import NAME as NAME` per line. Type checkers read the stub as the package;
+`attach` reads the same lines to import each name's module when the name is first asked for.
+
+    # cobe/run/__init__.py
+    __getattr__, __all__ = attach(__name__, __file__)
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# a regular expression, not `ast`: `import cobe` reads a stub, and parsing Python would double its cost
+_EXPORT = re.compile(r"from ([\w.]+) import (\w+) as (\w+)")
+
+
+def stub_exports(init_file: str) -> dict[str, tuple[str, str]]:
+    """public name → (module, name there) of every import line of the stub beside `init_file`."""
+    stub = init_file.removesuffix(".py") + ".pyi"
+    exports: dict[str, tuple[str, str]] = {}
+    with open(stub, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            found = _EXPORT.fullmatch(line)
+            if found is None:  # any other form would be public to type checkers and missing at run time
+                raise ImportError(f"{stub}:{number}: expected `from MODULE import NAME as NAME`, got {line!r}")
+            module, name, public = found.groups()
+            exports[public] = (module, name)
+    return exports
+
+
+def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
+    """(`__getattr__`, `__all__`) of a package whose public names its `__init__.pyi` lists."""
+    exports = stub_exports(init_file)
+
+    def __getattr__(name: str) -> Any:
+        if name not in exports:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module, attribute = exports[name]
+        return getattr(import_module(module), attribute)
+
+    return __getattr__, sorted(exports)

@@ -1,0 +1,193 @@
+"""The judges of a command, as a plan and as the name their verdicts go by: one judge, or a panel of judges,
+each asked once or `samples` times per check. `plan_judges` is the one place a judge's settings are
+decided (prompt set, temperature, samples, batching); `cobe.judge.panel.JudgePanel.from_plan` turns the
+plan into the judge that asks, for every command that judges.
+
+Every member's verdicts are stored under its own spec and prompt fingerprint, one row per check and
+sample, exactly as a lone judge's are. A panel's verdict (and a sampled judge's) is never stored: the
+exports derive it from the members' rows with `cobe.judge.panel.majority`, so resuming a member or
+redoing a failed call can never leave a stale combined verdict behind. What a run shows is named by
+`JudgeRef.identity`: the prompt fingerprint for one judge asked once (as before panels existed), else a
+hash of every member's spec and prompt fingerprint and the number of samples.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.judge.batch import adapter
+from cobe.judge.panel import panel_name, split_specs
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
+from cobe.models.base import GenerateConfig
+
+#: the temperature --judge-samples asks at when neither --judge-temperature nor the prompt set gives one above 0
+SAMPLE_TEMPERATURE = 1.0
+
+
+@dataclass(frozen=True)
+class JudgeRef:
+    """Which judge's verdicts a run shows: one judge, or a panel (`members`), asked `samples` times per check."""
+
+    spec: str  # the judge's spec, or the panel's name
+    prompt_set: str
+    fingerprint: str  # one judge: its prompt set's fingerprint; a panel: `identity`
+    members: tuple[JudgeRef, ...] = ()
+    samples: int = 1
+
+    @property
+    def judges(self) -> tuple[JudgeRef, ...]:
+        """The judges whose stored verdicts make up what is shown (itself, for one judge)."""
+        return self.members or (self,)
+
+    @property
+    def combined(self) -> bool:
+        """Whether a shown verdict is a majority of several (judges, or one judge's samples)."""
+        return len(self.judges) > 1 or self.samples > 1
+
+    @property
+    def identity(self) -> str:
+        """The fingerprint of what the exports show: it names every member's spec and prompt fingerprint."""
+        if not self.combined:
+            return self.judges[0].fingerprint
+        named = sorted([j.spec, j.prompt_set, j.fingerprint] for j in self.judges)  # order never matters
+        text = json.dumps({"members": named, "samples": self.samples}, sort_keys=True, separators=(",", ":"))
+        return "panel-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def members_json(self) -> str:
+        """The members and samples as the run records them (runs.judge_members)."""
+        members = [{"spec": j.spec, "prompt_set": j.prompt_set, "fingerprint": j.fingerprint} for j in self.judges]
+        return json.dumps({"members": members, "samples": self.samples}, sort_keys=True)
+
+    def summary_fields(self) -> dict[str, Any]:
+        """What summary.json says about the judge: its name, prompt set, identity and, for a panel or
+        samples, every member with its prompt fingerprint."""
+        fields: dict[str, Any] = {
+            "judge": self.spec,
+            "judge_prompts": self.prompt_set,
+            "judge_fingerprint": self.identity,
+        }
+        if self.combined:
+            fields["judge_members"] = json.loads(self.members_json())["members"]
+            fields["judge_samples"] = self.samples
+        return fields
+
+
+def judge_ref(members: list[JudgeRef], samples: int = 1) -> JudgeRef:
+    """The shown name of one judge or a panel of them."""
+    if len(members) == 1 and samples == 1:
+        return members[0]
+    sets = list(dict.fromkeys(m.prompt_set for m in members))
+    provisional = JudgeRef(panel_name([m.spec for m in members]), "+".join(sets), "", tuple(members), samples)
+    return JudgeRef(provisional.spec, provisional.prompt_set, provisional.identity, tuple(members), samples)
+
+
+def stored_ref(spec: str, prompt_set: str, fingerprint: str, members_json: str | None) -> JudgeRef:
+    """A run's recorded judge (runs.judge, judge_prompts, judge_fingerprint, judge_members) as a JudgeRef."""
+    if not members_json:
+        return JudgeRef(spec, prompt_set, fingerprint)
+    data = json.loads(members_json)
+    members = [JudgeRef(m["spec"], m["prompt_set"], m["fingerprint"]) for m in data["members"]]
+    return judge_ref(members, int(data.get("samples", 1)))
+
+
+@dataclass(frozen=True)
+class MemberPlan:
+    """One judge of a command: spec, prompt set and call settings (--judge-temperature applied)."""
+
+    spec: str
+    prompts: JudgePromptSet
+    settings: GenerateConfig
+
+    @property
+    def ref(self) -> JudgeRef:
+        """How the store names this judge's verdict rows."""
+        return JudgeRef(self.spec, self.prompts.name, self.prompts.fingerprint)
+
+
+@dataclass(frozen=True)
+class JudgePlan:
+    """The judging of a command: its judges (one, or a panel), samples per check, and batching."""
+
+    members: tuple[MemberPlan, ...]
+    samples: int
+    batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
+    show: bool = True  # the run's exports switch to this judge; False: judge without changing what it shows
+
+    @property
+    def spec(self) -> str:
+        """The judge's spec, or the panel's name."""
+        return panel_name([m.spec for m in self.members])
+
+    @property
+    def prompts(self) -> JudgePromptSet:
+        """The prompt set every member asks with."""
+        return self.members[0].prompts
+
+    @property
+    def settings(self) -> GenerateConfig:
+        """The call settings every member asks with."""
+        return self.members[0].settings
+
+    @property
+    def ref(self) -> JudgeRef:
+        """How the store and the exports name what this judging shows."""
+        return judge_ref([m.ref for m in self.members], self.samples)
+
+
+def judge_settings(prompts: JudgePromptSet, temperature: float | None = None) -> GenerateConfig:
+    """The call settings of a prompt set, its temperature replaced when one is given (--judge-temperature)."""
+    settings = prompts.config.generate_config()
+    if temperature is not None:
+        settings = settings.model_copy(update={"temperature": temperature})
+    return settings
+
+
+def sample_settings(prompts: JudgePromptSet, temperature: float | None, samples: int) -> tuple[GenerateConfig, str]:
+    """(call settings, a notice or ''): several samples need a temperature above 0 to differ at all."""
+    settings = judge_settings(prompts, temperature)
+    if samples == 1 or (settings.temperature or 0.0) > 0:
+        return settings, ""
+    if temperature is not None:
+        raise InputError(
+            f"--judge-samples {samples} asks the judge {samples} times, which at --judge-temperature "
+            f"{temperature} gives one answer {samples} times; choose a temperature above 0"
+        )
+    notice = (
+        f"--judge-samples {samples}: the judge is asked at temperature {SAMPLE_TEMPERATURE} "
+        f"(prompt set {prompts.name} asks at {settings.temperature}); choose another with --judge-temperature"
+    )
+    return settings.model_copy(update={"temperature": SAMPLE_TEMPERATURE}), notice
+
+
+def plan_judges(
+    judge: str | Sequence[str],
+    prompts: JudgePromptSet | str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    temperature: float | None = None,
+    samples: int = 1,
+    batch_poll_s: float | None = None,
+    show: bool = True,
+) -> tuple[JudgePlan, list[str]]:
+    """(the judging plan, notices about its settings): every command's judge is planned here.
+
+    `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
+    `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
+    check; with `batch_poll_s` the calls go through each judge's provider batch API first.
+    """
+    specs = split_specs([judge] if isinstance(judge, str) else judge)
+    if not specs:
+        raise InputError("--judge: expected at least one judge model spec")
+    if samples < 1:
+        raise InputError(f"--judge-samples {samples}: expected 1 or more")
+    if batch_poll_s is not None:
+        for spec in specs:
+            adapter(spec)  # refuses a judge whose provider has no batch API
+    prompt_set = load_judge_prompts(prompts) if isinstance(prompts, str) else prompts
+    settings, notice = sample_settings(prompt_set, temperature, samples)
+    members = tuple(MemberPlan(spec, prompt_set, settings) for spec in specs)
+    return JudgePlan(members, samples, batch_poll_s, show), [notice] if notice else []

@@ -1,0 +1,260 @@
+"""The judge self-test: judge calls only, on three probes whose right verdicts are known.
+
+The unchanged story (`baseline/identity`) must fail the change check, the illustrative rewrite must
+pass all three checks, and another core example's illustrative rewrite (`baseline/swapped`) must
+fail the preserve check. The answers come from the baselines, never from a respondent call; the
+judge's calls go through a `Caller`, so they are cached like any call. The counting and the verdict
+in plain words live in `cobe.judge.selftest_result`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cobe.calls.caller import Caller
+from cobe.calls.scheduler import Scheduler
+from cobe.core.errors import InputError
+from cobe.core.results import Verdict
+from cobe.dataset.sample import sample_positions
+from cobe.judge.checker import CheckResult
+from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.panel import JudgePanel
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
+from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
+from cobe.models.base import GenerateConfig, Provider
+from cobe.models.registry import get_provider
+from cobe.store.store import STORE_NAME
+
+if TYPE_CHECKING:
+    from cobe.dataset.schema import Scenario
+
+DEFAULT_N = 20
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A baseline answer and the verdict each asked check must give it."""
+
+    name: str
+    baseline: str
+    expected: dict[str, Verdict]
+
+
+PROBES: tuple[Probe, ...] = (
+    Probe("identity", "baseline/identity", {"change": "F"}),
+    Probe("illustrative", "baseline/illustrative", {"connectors": "T", "preserve": "T", "change": "T"}),
+    Probe("swapped", "baseline/swapped", {"preserve": "F"}),
+)
+
+
+class ChecksJudge(Protocol):
+    """Anything that answers checks of one response: a `Judge`, or a panel of them."""
+
+    async def checks(self, scenario: Scenario, response: str, checks: tuple[str, ...]) -> dict[str, CheckResult]:
+        """The verdicts of the given checks."""
+        ...
+
+
+def select_scenarios(scenarios: Sequence[Scenario], n: int, seed: int) -> list[Scenario]:
+    """The `n` scenarios to probe, drawn with `seed` among those with an illustrative answer (the ones swapped
+    answers come from too), in one pass that parses each scenario once and keeps only the drawn ones."""
+    if n < 1:
+        raise InputError(f"--n {n}: expected at least one scenario")
+    eligible: list[int] = []
+    keys: list[tuple[int, int]] = []
+    for position, scenario in enumerate(scenarios):
+        if scenario.illustrative_answer and scenario.illustrative_answer.strip():
+            eligible.append(position)
+            keys.append((scenario.core_id, scenario.variation))
+    if len({core for core, _ in keys}) < 2:
+        raise InputError(
+            "the judge self-test needs scenarios with an illustrative answer from at least two core examples; "
+            f"the data has {len(eligible)} such scenario(s)"
+        )
+    return [scenarios[eligible[i]] for i in sample_positions(keys, n, seed)]
+
+
+def check_pool(data: str, n: int | None) -> Sequence[Scenario]:
+    """The scenarios of `data` a run's `--judge-check n` draws from (all of them, not only --limit's),
+    checked fit for the self-test before the run starts; [] without a self-test. They wait on disk, so
+    the run does not hold them while it works."""
+    if not n:
+        return []
+    from cobe.dataset.loaders import spool_dataset  # the loader pulls in every file shape; only when needed
+
+    pool = spool_dataset(data)
+    select_scenarios(pool, n, 0)
+    return pool
+
+
+def probe_answers(pool: Sequence[Scenario]) -> dict[str, Provider]:
+    """The baseline of each probe (`baseline/swapped` given its pool of partners), asked like any provider."""
+    baselines: dict[str, Provider] = {}
+    for probe in PROBES:
+        provider = get_provider(probe.baseline)
+        provider.use_scenarios(pool)
+        baselines[probe.name] = provider
+    return baselines
+
+
+async def self_test(
+    judge: ChecksJudge,
+    scenarios: Sequence[Scenario],
+    *,
+    judge_name: str,
+    prompts: JudgePromptSet,
+    data: str,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    level: float = 0.95,
+    concurrency: int = 8,
+) -> SelfTest:
+    """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict."""
+    chosen = select_scenarios(scenarios, n, seed)
+    baselines = probe_answers(scenarios)
+    gate = asyncio.Semaphore(max(1, concurrency))  # bounds open tasks; the caller's scheduler bounds calls
+
+    async def ask(probe: Probe, scenario: Scenario) -> dict[str, CheckResult]:
+        async with gate:
+            answer = await baselines[probe.name].generate([], GenerateConfig(), scenario=scenario)
+            return await judge.checks(scenario, answer.text, tuple(probe.expected))
+
+    # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
+    jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
+    answers = await asyncio.gather(*(ask(probe, scenario) for probe, scenario in jobs))
+    verdicts: dict[tuple[str, str], list[str | None]] = {}
+    for (probe, _), results in zip(jobs, answers):
+        for check, result in results.items():
+            verdicts.setdefault((probe.name, check), []).append(result.verdict)
+    rows = [
+        probe_check(probe.name, check, expected, verdicts.get((probe.name, check), []), level)
+        for probe in PROBES
+        for check, expected in probe.expected.items()
+    ]
+    line, ok = self_test_verdict(rows)
+    return SelfTest(
+        judge=judge_name,
+        judge_prompts=prompts.name,
+        prompt_fingerprint=prompts.fingerprint,
+        data=data,
+        scenarios=[s.id for s in chosen],
+        seed=seed,
+        level=level,
+        checks=rows,
+        verdict=line,
+        as_expected=ok,
+    )
+
+
+async def run_self_test(
+    caller: Caller,
+    judging: JudgePlan,
+    providers: Mapping[str, Provider] | None,
+    scenarios: Sequence[Scenario],
+    *,
+    data: str,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+) -> SelfTest:
+    """The self-test of a command's judging (one judge, or a panel whose strict majority is tested, each
+    member asked `samples` times) through `caller`; give it a caller of its own (it may share a run's
+    store and scheduler) to keep its calls out of a run's judge counts. `providers` lends the ones the
+    command already holds."""
+    panel = JudgePanel.from_plan(judging, caller, providers)
+    stats = caller.stats["judge"]
+    made, cached = stats.calls_made, stats.calls_cached
+    concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in panel.members)
+    try:
+        result = await self_test(
+            panel,
+            scenarios,
+            judge_name=judging.spec,
+            prompts=judging.prompts,
+            data=data,
+            n=n,
+            seed=seed,
+            concurrency=concurrency,
+        )
+    finally:
+        await panel.aclose()
+    return result.model_copy(
+        update={
+            "samples": judging.samples,
+            "calls_made": stats.calls_made - made,
+            "calls_cached": stats.calls_cached - cached,
+        }
+    )
+
+
+def default_store() -> Path:
+    """Where `cobe judges check` caches its calls without --run-dir: $XDG_CACHE_HOME/cobe/judge-check/."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "cobe" / "judge-check" / STORE_NAME
+
+
+async def ajudge_check(
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    data: str = "builtin:starter",
+    *,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    run_dir: str | Path | None = None,
+    temperature: float | None = None,
+    samples: int = 1,
+    **scheduler_options: Any,
+) -> SelfTest:
+    """Async form of `judge_check`."""
+    from cobe.dataset.loaders import spool_dataset
+    from cobe.store.directory import open_run_store
+
+    judging, _ = plan_judges(judge, judge_prompts, temperature=temperature, samples=samples)
+    scenarios = spool_dataset(data)
+    select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
+    providers: dict[str, Provider] = {}
+    try:
+        for member in judging.members:  # a judge that cannot be built fails before the store is opened
+            providers[member.spec] = get_provider(member.spec)
+        path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
+        store, _ = open_run_store(path.parent, force_new=False)
+        try:
+            caller = Caller(store, Scheduler(**scheduler_options))
+            return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+        finally:
+            store.close()
+    finally:
+        await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
+
+
+def judge_check(
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    data: str = "builtin:starter",
+    *,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    run_dir: str | Path | None = None,
+    temperature: float | None = None,
+    samples: int = 1,
+    **scheduler_options: Any,
+) -> SelfTest:
+    """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
+    only, cached in `run_dir`'s store or a cache dir."""
+    return asyncio.run(
+        ajudge_check(
+            judge,
+            judge_prompts,
+            data,
+            n=n,
+            seed=seed,
+            run_dir=run_dir,
+            temperature=temperature,
+            samples=samples,
+            **scheduler_options,
+        )
+    )

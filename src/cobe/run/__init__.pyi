@@ -1,0 +1,29 @@
+# The public names of cobe.run, each once: type checkers read this stub as the package, and
+# cobe.core.lazy.attach reads it to import each name's module on first use.
+from cobe.calls.caller import Caller as Caller
+from cobe.calls.cost import Budget as Budget
+from cobe.calls.cost import PriceTable as PriceTable
+from cobe.calls.cost import load_prices as load_prices
+from cobe.calls.scheduler import Scheduler as Scheduler
+from cobe.judge.pairs import JudgedItem as JudgedItem
+from cobe.judge.pairs import JudgedItems as JudgedItems
+from cobe.judge.pairs import ajudge_responses as ajudge_responses
+from cobe.judge.pairs import judge_responses as judge_responses
+from cobe.judge.prompt_diff import JudgeDiff as JudgeDiff
+from cobe.run.config import EMBEDDED_MODEL as EMBEDDED_MODEL
+from cobe.run.config import SMOKE_NOTICE as SMOKE_NOTICE
+from cobe.run.config import DryRunEstimate as DryRunEstimate
+from cobe.run.config import EvalConfig as EvalConfig
+from cobe.run.config import RunSummary as RunSummary
+from cobe.run.engine import aevaluate as aevaluate
+from cobe.run.engine import evaluate as evaluate
+from cobe.run.engine import generate as generate
+from cobe.run.plan import RunPlan as RunPlan
+from cobe.run.plan import plan_run as plan_run
+from cobe.run.rejudge import ajudge_run as ajudge_run
+from cobe.run.rejudge import ajudges_diff as ajudges_diff
+from cobe.run.rejudge import judge_run as judge_run
+from cobe.run.rejudge import judges_diff as judges_diff
+from cobe.run.rundir import default_run_dir as default_run_dir
+from cobe.run.rundir import list_runs as list_runs
+from cobe.store.store import Store as Store

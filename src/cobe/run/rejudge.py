@@ -1,0 +1,97 @@
+"""Re-judging a stored run, with no respondent call: `judge_run` (a new judge, or panel, beside the run's
+earlier verdicts) and `judges_diff` (a run's verdicts under two judge prompt sets, compared by
+`cobe.judge.prompt_diff`, with what either set lacks judged here first)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from cobe.calls.cost import load_prices
+from cobe.core.lock import directory_lock
+from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.run.config import RunSummary
+from cobe.run.engine import Progress, open_session
+from cobe.run.plan import plan_rejudge
+from cobe.store.directory import find_store
+from cobe.store.store import Store
+
+
+async def ajudge_run(
+    run_dir: str | Path,
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    show: bool = True,
+    **options: Any,
+) -> RunSummary:
+    """Async form of `judge_run`."""
+    run_dir = Path(run_dir)
+    path = find_store(run_dir)
+    load_prices(options.get("prices"))  # refused before the store is touched
+    with directory_lock(run_dir, "judge"):
+        store = Store(path)
+        try:
+            plan = plan_rejudge(
+                store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show
+            )
+        except BaseException:
+            store.close()
+            raise
+        return await open_session(plan, store, progress).run()
+
+
+def judge_run(
+    run_dir: str | Path,
+    judge: str | Sequence[str],
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    *,
+    progress: Progress | None = None,
+    show: bool = True,
+    **options: Any,
+) -> RunSummary:
+    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
+    beside earlier judges'. The exports then show this judge, unless `show` is False."""
+    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, show=show, **options))
+
+
+async def ajudges_diff(
+    run_dir: str | Path,
+    prompts: Sequence[str] | str = ("paper", "contextual"),
+    judge: str | Sequence[str] | None = None,
+    *,
+    judge_samples: int | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> JudgeDiff:
+    """Async form of `judges_diff`."""
+
+    async def rejudge(specs: list[str], prompt_set: str, samples: int) -> dict[str, Any]:
+        # judged beside the run's other verdicts; the run's exports keep showing the judge they showed
+        summary = await ajudge_run(
+            run_dir, specs, prompt_set, progress=progress, show=False, judge_samples=samples, **options
+        )
+        return dict(summary.stats.get("judge", {}))
+
+    return await compare_prompt_sets(run_dir, prompts, judge, judge_samples=judge_samples, rejudge=rejudge)
+
+
+def judges_diff(
+    run_dir: str | Path,
+    prompts: Sequence[str] | str = ("paper", "contextual"),
+    judge: str | Sequence[str] | None = None,
+    *,
+    judge_samples: int | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> JudgeDiff:
+    """Compare a run's verdicts under two judge prompt sets (per check: compared, flips, pass rates).
+
+    `judge` names the judge (or panel) and lets missing verdicts be judged first; without it the run's
+    own judge is compared, and anything missing is reported in one line instead.
+    """
+    return asyncio.run(ajudges_diff(run_dir, prompts, judge, judge_samples=judge_samples, progress=progress, **options))

@@ -1,0 +1,237 @@
+"""The SQLite store of a run directory: every call, response and verdict, committed as it finishes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from cobe.core.clock import now  # the run modules stamp through it, imported from here
+from cobe.core.errors import InputError
+from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
+
+STORE_NAME = "cobe.sqlite"
+MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
+
+
+def _migrations() -> list[Migration]:
+    """The numbered SQL files, in order: (number, name, sql)."""
+    return migrations_in(MIGRATIONS)
+
+
+class Store:
+    """One SQLite file; the event-loop thread is its single writer and each write commits alone."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            if str(path) != MEMORY:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{self.path.parent}: cannot create the run directory ({exc.strerror})") from exc
+        # an empty, unreadable or damaged file raises UnusableDatabase and is left as it is:
+        # SQLite would otherwise make a zero-byte file a fresh store and the run would pay again.
+        # Autocommit mode: one statement commits on its own, several go in one write_transaction.
+        self.db = open_database(self.path, _migrations(), what="cobe store", create=True, check_same_thread=False)
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        self.db.close()
+
+    # ---- calls: the cache -------------------------------------------------------------
+    def get_call(self, key: str) -> sqlite3.Row | None:
+        """A finished, successful call with this key, or None."""
+        return self.db.execute("SELECT * FROM calls WHERE key = ? AND error IS NULL", (key,)).fetchone()
+
+    def put_call(self, row: dict[str, Any]) -> None:
+        """Record one finished call (success or final error) and commit at once."""
+        self.db.execute(
+            "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
+            " output_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created)"
+            " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
+            " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created)",
+            row,
+        )
+
+    # ---- batches: judge calls sent through a provider's batch API ----------------------
+    def put_batch(self, row: dict[str, Any], requests: list[tuple[str, str]]) -> None:
+        """Record a submitted batch and the (key, request) of every call it covers, in one commit."""
+        with write_transaction(self.db):
+            self.db.execute(
+                "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
+                " VALUES (:id, :spec, :state, :created, :created, :request_count, :input_file_id)",
+                row,
+            )
+            self.db.executemany(
+                "INSERT OR IGNORE INTO batch_calls (batch_id, key, request) VALUES (?, ?, ?)",
+                [(row["id"], key, request) for key, request in requests],
+            )
+
+    def adopt_batch(self, pending_id: str, batch_id: str, state: str) -> None:
+        """Give a pending submission the provider's batch id, in one commit."""
+        with write_transaction(self.db):
+            row = self.db.execute("SELECT * FROM batches WHERE id = ?", (pending_id,)).fetchone()
+            self.db.execute(
+                "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (batch_id, row["spec"], state, row["created"], now(), row["request_count"], row["input_file_id"]),
+            )
+            self.db.execute("UPDATE batch_calls SET batch_id = ? WHERE batch_id = ?", (batch_id, pending_id))
+            self.db.execute("DELETE FROM batches WHERE id = ?", (pending_id,))
+
+    def drop_batch(self, batch_id: str) -> None:
+        """Forget a submission the provider never received, so its calls are asked again."""
+        with write_transaction(self.db):
+            self.db.execute("DELETE FROM batch_calls WHERE batch_id = ?", (batch_id,))
+            self.db.execute("DELETE FROM batches WHERE id = ?", (batch_id,))
+
+    def set_batch(
+        self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None
+    ) -> None:
+        """Record a batch's latest provider status (and its result files once it has them)."""
+        with write_transaction(self.db):
+            self.db.execute(
+                "UPDATE batches SET state = ?, updated = ?, output_file_id = coalesce(?, output_file_id),"
+                " error_file_id = coalesce(?, error_file_id) WHERE id = ?",
+                (state, now(), output_file_id, error_file_id, batch_id),
+            )
+
+    def open_batches(self, spec: str, terminal: tuple[str, ...]) -> list[sqlite3.Row]:
+        """Batches of a spec whose state is not one of `terminal`, oldest first."""
+        marks = ", ".join("?" for _ in terminal)
+        return self.db.execute(
+            f"SELECT * FROM batches WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid",
+            (spec, *terminal),
+        ).fetchall()
+
+    def batch_requests(self, batch_id: str) -> dict[str, str]:
+        """key → request JSON of every call a batch covers."""
+        rows = self.db.execute("SELECT key, request FROM batch_calls WHERE batch_id = ?", (batch_id,))
+        return {key: request for key, request in rows}
+
+    # ---- runs -------------------------------------------------------------------------
+    def latest_run(self) -> sqlite3.Row | None:
+        """The run this directory currently shows (the newest)."""
+        return self.db.execute("SELECT * FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
+
+    def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
+        """Start a run with its (secret-free) configuration."""
+        stamp = now()
+        with write_transaction(self.db):
+            self.db.execute(
+                "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES (?, ?, ?, ?, 'running', ?)",
+                (run_id, stamp, stamp, json.dumps(config, sort_keys=True), version),
+            )
+
+    def set_state(self, run_id: str, state: str) -> None:
+        """Mark a run running, complete, interrupted or stopped-budget."""
+        with write_transaction(self.db):
+            self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
+
+    def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str, members: str | None = None) -> None:
+        """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
+        samples as JSON; None for one judge asked once)."""
+        with write_transaction(self.db):
+            self.db.execute(
+                "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, judge_members = ?, updated = ?"
+                " WHERE id = ?",
+                (judge, prompts, fingerprint, members, now(), run_id),
+            )
+
+    # ---- scenarios ----------------------------------------------------------------------
+    def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
+        """Store (id, json) of every scenario of a run, once (read as it is written: never held whole)."""
+        with write_transaction(self.db):
+            self.db.executemany(
+                "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
+                ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
+            )
+
+    def scenarios(self, run_id: str) -> Iterator[str]:
+        """The scenario JSON documents of a run, in dataset order, read as they are consumed."""
+        rows = self.db.execute("SELECT data FROM scenarios WHERE run_id = ? ORDER BY position", (run_id,))
+        return (row[0] for row in rows)
+
+    # ---- responses ----------------------------------------------------------------------
+    def responses(self, run_id: str) -> dict[tuple[str, str, str], sqlite3.Row]:
+        """Every stored response of a run by (model, scenario_id, template)."""
+        rows = self.db.execute("SELECT * FROM responses WHERE run_id = ?", (run_id,))
+        return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
+
+    def response(self, run_id: str, model: str, scenario_id: str, template: str) -> sqlite3.Row | None:
+        """One stored response of a run (the UNIQUE index answers it), or None."""
+        return self.db.execute(
+            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ?",
+            (run_id, model, scenario_id, template),
+        ).fetchone()
+
+    def put_response(self, row: dict[str, Any]) -> int:
+        """Insert or replace one response and commit; returns its id (stable across replacement)."""
+        with write_transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
+                " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
+                " :scenario_id, :template, :call_key, :prompt, :text, :error, :finish_reason, :input_tokens,"
+                " :output_tokens, :cost_usd, :created)"
+                " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
+                " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
+                " finish_reason = excluded.finish_reason, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
+                " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
+                row,
+            )
+            (response_id,) = cur.fetchall()[0]  # read to the end, so the statement is done before COMMIT
+        return int(response_id)
+
+    # ---- verdicts -----------------------------------------------------------------------
+    def verdicts(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str], sqlite3.Row]:
+        """The first-ask verdicts (sample 0) of one judge + prompt set in a run, by (response_id, check)."""
+        rows = self.db.execute(
+            "SELECT * FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ? AND sample = 0",
+            (run_id, judge, fingerprint),
+        )
+        return {(r["response_id"], r["check_name"]): r for r in rows}
+
+    def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], sqlite3.Row]:
+        """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
+        `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
+        rows = self.db.execute(
+            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
+            (response_id, judge, fingerprint),
+        )
+        return {(r["check_name"], r["sample"]): r for r in rows}
+
+    def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
+        """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
+        already committed."""
+        with write_transaction(self.db):
+            self.db.executemany(
+                "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
+                " check_name, sample, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
+                " input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :response_id, :judge,"
+                " :prompt_set, :prompt_fingerprint, :check_name, :sample, :verdict, :raw, :p_true,"
+                " :unscored_reason, :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd,"
+                " :created)",
+                [{"sample": 0} | row for row in rows],
+            )
+
+    # ---- sessions (one per command) ----------------------------------------------------
+    def start_session(self, run_id: str, command: str) -> int:
+        """Record that a command started on a run."""
+        with write_transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO sessions (run_id, command, started) VALUES (?, ?, ?)", (run_id, command, now())
+            )
+        assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
+        return cur.lastrowid
+
+    def finish_session(self, session_id: int, state: str, stats: dict[str, Any]) -> None:
+        """Record how a command ended and what it spent."""
+        with write_transaction(self.db):
+            self.db.execute(
+                "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
+                (now(), state, json.dumps(stats, sort_keys=True), session_id),
+            )
