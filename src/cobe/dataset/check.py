@@ -9,7 +9,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from cobe.dataset.graph import check_graph, derive_graph_type
-from cobe.dataset.queries import PHRASINGS, UNMATCHED, duplicate_labels, label_queries, position_hints
+from cobe.dataset.queries import (
+    LABELS,
+    PHRASINGS,
+    UNMATCHED,
+    duplicate_labels,
+    label_queries,
+    position_hints,
+    recognise_query,
+)
 from cobe.dataset.schema import ID_PATTERN, UNKNOWN_DOMAIN, CausalGraph, FailureMode, GraphType, Scenario, make_id
 from cobe.dataset.shapes import MISSING, Normalised
 
@@ -134,11 +142,23 @@ def _domain(rec: Normalised) -> str | None:
 
 
 def _query_phrasings(rec: Normalised, queries: list[str] | None) -> list[str]:
-    """The labels to store: only where the file's numbering gives other labels than the words and order alone."""
-    if not queries or rec.query_hints is None:
+    """The labels to store: only where the file (a native record's own labels, the site's query_idx) gives
+    other labels than the words and order alone."""
+    if not queries:
         return []
-    labels = label_queries(queries, rec.query_hints)
-    return labels if labels != label_queries(queries, position_hints(len(queries))) else []
+    if "query_phrasings" in rec.data:  # a native record written with its labels
+        given = _string_list(rec, "query_phrasings", required=False) or []
+        if given and (len(given) != len(queries) or not set(given) <= set(LABELS)):
+            rec.sink.error(
+                "query_phrasings", f"expected one label per query, each one of {', '.join(LABELS)}; got {given!r}"
+            )
+            return []
+        labels = given
+    elif rec.query_hints is not None:
+        labels = label_queries(queries, rec.query_hints)
+    else:
+        return []
+    return labels if labels and labels != label_queries(queries, position_hints(len(queries))) else []
 
 
 def _string_list(rec: Normalised, name: str, required: bool) -> list[str] | None:
@@ -227,15 +247,21 @@ def _lint(rec: Normalised, out: dict[str, Any]) -> None:
 
 
 def _lint_queries(rec: Normalised, queries: list[str], labels: list[str]) -> None:
-    # a query in no phrasing is still evaluated (as `other`); a phrasing out of the paper's order is
-    # worth a look in a list of three, where the order is the paper's convention
+    # a query in no phrasing is still evaluated (as `other`); one labelled by the file's numbering alone,
+    # or in a phrasing out of the paper's order, is worth a look
     sink = rec.sink
     repeated = set(duplicate_labels(labels))
-    for i, label in enumerate(labels):
+    numbering = "its query_idx" if rec.query_hints is not None or "query_phrasings" in rec.data else "its place"
+    for i, (label, query) in enumerate(zip(labels, queries)):
         field = f"{rec.label('queries')}[{i}]"
+        said = recognise_query(query)
         if i in repeated:
             sink.warning(field, f"a second query labelled {label}; only the first one is evaluated")
         elif label == UNMATCHED:
             sink.warning(field, f"query follows none of the phrasings A, B, C; evaluated as {UNMATCHED}")
+        elif said is None:
+            sink.warning(
+                field, f"query follows none of the phrasings A, B, C in its words; labelled {label} by {numbering}"
+            )
         elif len(queries) == len(PHRASINGS) and rec.query_hints is None and label != PHRASINGS[i]:
             sink.warning(field, f"query follows phrasing {label}, expected {PHRASINGS[i]} at position {i + 1}")

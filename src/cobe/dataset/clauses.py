@@ -22,8 +22,8 @@ from cobe.dataset.queries import invert_had
 #: (form, cue): the clause starts right after the cue; of all cues in a query the earliest wins
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("had", re.compile(r"\b(?:instead|happened|occurred|happen|occur|unfolded|followed|gone)\s*,?\s+(?=had\b)", re.I)),
-    ("plain", re.compile(r"\b(?:as if|if)\s+", re.I)),
-    ("plain", re.compile(r"\b(?:in which|where)\s+", re.I)),
+    ("plain", re.compile(r"\b(?:as if|if)(?:\s*,\s*|\s+)", re.I)),
+    ("plain", re.compile(r"\b(?:in which|where)(?:\s*,\s*|\s+)", re.I)),
     ("plain", re.compile(r"\breflect(?:s|ing)?\s+(?:the fact\s+)?that\s+", re.I)),
     ("plain", re.compile(r":\s+")),
 )

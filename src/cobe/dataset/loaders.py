@@ -56,6 +56,11 @@ def read_rows(rows: list[dict[str, Any]], name: str) -> LoadResult:
     return _read(RawFile(name, "rows", records=[RawRecord(dict(row), n) for n, row in enumerate(rows, start=1)]))
 
 
+def read_raw_file(raw: RawFile) -> LoadResult:
+    """Raw records some other reader found (a results file's examples) checked exactly as a dataset file's are."""
+    return _read(raw)
+
+
 def _read(raw: RawFile) -> LoadResult:
     result = LoadResult(path=raw.path, problems=list(raw.problems))
     result.scenarios.extend(_scenarios(raw.path, raw.container, iter(raw.records), result))

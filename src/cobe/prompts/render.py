@@ -131,13 +131,14 @@ def _missing(scenario: Scenario, template: Template, available: dict[str, str | 
     lacking = sorted(name for name in template.fields if available.get(name) is None)
     if available["if_clause"] is None and available["had_clause"] is None:
         where = (
-            "an `intervention` field or a query that states the change "
+            "`intervention` field and no query that states the change "
             "(e.g. '… what would have happened if <clause>.' or '… instead had <clause>.')"
         )
         return (
             f"scenario {scenario.id}: template {template.name} needs the intervention, but the scenario has no {where}"
         )
-    return f"scenario {scenario.id}: template {template.name} needs {{{lacking[0]}}}, which the scenario does not give"
+    name = lacking[0] if lacking else "a field"
+    return f"scenario {scenario.id}: template {template.name} needs {{{name}}}, which the scenario does not give"
 
 
 def wording_kind(scenario: Scenario, template: Template) -> str | None:

@@ -15,6 +15,7 @@ _EXPORTS = {
     "by_phrasing": "cobe.score.accuracy",
     "check_failure_rates": "cobe.score.accuracy",
     "mean_and_std": "cobe.score.accuracy",
+    "pooled_accuracy": "cobe.score.accuracy",
     "rows_frame": "cobe.score.accuracy",
     "bootstrap_accuracy": "cobe.score.bootstrap",
     "Comparison": "cobe.score.compare",

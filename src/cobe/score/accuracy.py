@@ -113,6 +113,23 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group: passes / scored over all its rows at once (%), whatever the phrasing, with the counts.
+
+    The project site reports this figure (its correct / (correct + wrong)); on files with one query per
+    scenario the paper's mean over phrasings weighs each phrasing's scenarios, not each scenario, alike.
+    """
+    keys = list(by)
+    if df.empty:
+        return pd.DataFrame(columns=[*keys, "pooled_accuracy", "scored", "passes"])
+    table = df.groupby(keys, sort=True, dropna=False).agg(scored=("scored", "sum"), passes=("pass", "sum"))
+    table = table.reset_index()
+    table["pooled_accuracy"] = np.where(
+        table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan
+    )
+    return table[[*keys, "pooled_accuracy", "scored", "passes"]]
+
+
 def by_phrasing(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Accuracy (%) of each phrasing separately, with its counts (the paper's Fig. 8)."""
     return _per_phrasing(df, list(by))
