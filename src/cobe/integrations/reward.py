@@ -102,7 +102,8 @@ class CobeReward:
             raise InputError(f"scenario_id: {len(scenario_id)} values for {len(completions)} completions")
         names = list(template) if template is not None else [None] * len(completions)
         shown = [self._shown(name, completion_text(c)) for name, c in zip(names, completions)]
-        # a reply that is never judged (none here: judged_text has no finish reason to go by) scores None
+        # a reply with no text to judge would score None without a judge call (no finish reason reaches a
+        # reward, so none is cut off here; a marker-less H2 reply is judged whole)
         items = [(self._scenario(sid), text) for sid, text in zip(scenario_id, shown) if text is not None]
         totals: dict[str, Any] = {}
         judged: Iterator[JudgedItem] = iter(())
