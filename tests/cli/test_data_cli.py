@@ -34,9 +34,10 @@ def run(*args: str):
 
 
 def validate_lines(path: Path) -> tuple[int, list[str]]:
+    """The exit code and the problem and summary lines (the line saying each file's shape left out)."""
     result = run("validate", str(path))
     assert "Traceback" not in result.output
-    return result.exit_code, result.output.splitlines()
+    return result.exit_code, [line for line in result.output.splitlines() if ": read as " not in line]
 
 
 def dump(path: Path, value) -> Path:
@@ -162,8 +163,30 @@ def test_convert_stats_list_show_sample(tmp_path) -> None:
 @pytest.mark.skipif(not COBE.exists(), reason="the cobe script is not installed next to this Python")
 def test_errors_reach_the_user_as_one_line(tmp_path) -> None:
     rec = paper()
-    del rec["Domain"]
+    del rec["Story"]
     path = dump(tmp_path / "d.json", [rec])
     done = subprocess.run([str(COBE), "data", "show", "1v0", "--data", str(path)], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr == f"error: {path}:2: 1v0: Domain: missing required field\n"
+    assert done.stderr == f"error: {path}:2: 1v0: Story: missing required field\n"
+
+
+def test_sources_say_what_data_exists_and_how_to_point_cobe_at_it() -> None:
+    result = run("sources")
+    assert result.exit_code == 0
+    for text in ("builtin:starter", "--data hf:ORG/NAME", "cobe import FILE --from cobe-site", "query_idx 2, 5, 7"):
+        assert text in result.output
+    listed = json.loads(run("sources", "--json").output)
+    assert listed[0]["name"] == "builtin:starter" and all(set(s) == {"name", "what", "shapes", "use"} for s in listed)
+
+
+def test_validate_says_which_shape_it_saw() -> None:
+    site = FIXTURES.parent / "site"
+    result = run("validate", str(site / "site_examples.json"), str(site / "category-examples.json"))
+    lines = result.output.splitlines()
+    assert lines[:2] == [
+        f"{site / 'site_examples.json'}: read as site-json (the project site's rows, one per query, in a JSON document)",
+        f"{site / 'category-examples.json'}: read as site-categories (the project site's rows, one per query, "
+        "grouped under by_domain / by_graph, as the site's category-examples.json)",
+    ]
+    shapes = json.loads(run("validate", "--json", str(FIXTURES / "paper.json")).output)["shapes"]
+    assert shapes == {str(FIXTURES / "paper.json"): "paper-json"}

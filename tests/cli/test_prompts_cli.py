@@ -117,8 +117,9 @@ def test_show_the_respondent_prompt_and_what_the_judge_sees_of_an_h2_reply(tmp_p
     bare = run_cobe(
         "prompts", "show", "--data", str(data), "--id", "115v3", "--template", "H2", "--response", REWRITE, cwd=tmp_path
     )
-    assert "respondent · template H2" in bare.stdout and "judge ·" not in bare.stdout
-    assert "note: no judge call" in bare.stderr and "marker" in bare.stderr
+    assert "respondent · template H2" in bare.stdout and "judge · check connectors" in bare.stdout
+    assert REWRITE in bare.stdout.split("judge · check connectors", 1)[1]  # the whole reply, judged as it is
+    assert "note: no final-story marker line: the whole reply is judged" in bare.stderr
 
 
 def test_show_help_and_bad_input(tmp_path, data):

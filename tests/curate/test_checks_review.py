@@ -45,7 +45,10 @@ def test_checks_report_schema_duplicates_and_leakage(project) -> None:
         conn.execute("INSERT INTO splits VALUES ('1v0', 'public', 1), ('1v1', 'private', 1)")
     found = {str(f) for f in run_checks(project)}
     assert "9v0: template: queries: expected 3 queries (phrasings A, B, C), found 2" in found
-    assert "1v1: template: queries[0]: query follows none of the templates A, B, C" in found
+    assert (
+        "1v1: template: queries[0]: query follows none of the phrasings A, B, C in its words; labelled A by its place"
+        in found
+    )
     assert any(f.startswith("1v1: near_duplicate: story 100% like item 1v0") for f in found)
     assert "1v0: leakage: core example 1 has items in both public and private" in found
     stored = {r["check_name"]: r for r in stored_results(project, "2v0")}

@@ -56,11 +56,12 @@ def test_expert_rates_the_sample_without_seeing_the_criteria(project) -> None:
     assert client.get("/r/not-a-real-token-at-all").status_code == 403
 
 
-def test_the_form_asks_the_papers_questions_with_nothing_selected(project) -> None:
+def test_the_form_asks_the_papers_questions_in_our_words_with_nothing_selected(project) -> None:
     approved_variations(project)
     _, _, page, _, _ = expert_client(project)
     text = page.text
-    assert "does the query express a valid counterfactual intervention on the story" in text
+    assert "Query validity: is the request a sound what-if for this story?" in text
+    assert "counterfactual intervention" not in text  # the paper's wording of the question is not ours
     assert "Coherence:" in text and "Grammar:" in text and "Diversity:" in text
     assert "follow sensibly" not in text
     selects = re.findall(r"<select name=\"([^\"]+)\">(.*?)</select>", text, re.S)

@@ -81,7 +81,7 @@ def test_csv_with_string_numbers_and_a_json_encoded_query_list() -> None:
 def test_load_dataset_raises_the_first_error_and_counts_the_rest(tmp_path) -> None:
     bad = [paper_record(1, 0), paper_record(2, 0)]
     del bad[0]["Story"]
-    del bad[1]["Domain"]
+    del bad[1]["Query"]
     path = write_json(tmp_path / "bad.json", bad)
     with pytest.raises(InputError) as caught:
         load_dataset(path)

@@ -40,8 +40,8 @@ def test_query_template_warnings(tmp_path, record) -> None:
     record["Query"] = [record["Query"][1], "Tell me another story.", record["Query"][2]]
     path = write_json(tmp_path / "p.json", [record])
     assert [(p.severity, p.field, p.message) for p in validate_paths([path])] == [
-        ("warning", "Query[0]", "query follows template B, expected A at position 1"),
-        ("warning", "Query[1]", "query follows none of the templates A, B, C"),
+        ("warning", "Query[0]", "query follows phrasing B, expected A at position 1"),
+        ("warning", "Query[1]", "query follows none of the phrasings A, B, C; evaluated as other"),
     ]
 
 
@@ -61,7 +61,7 @@ def test_criteria_must_be_a_pair(tmp_path, record) -> None:
     ]
 
 
-def test_site_scenario_with_two_queries_is_only_a_warning(tmp_path) -> None:
+def test_site_scenario_with_two_queries_is_no_problem(tmp_path) -> None:
     rows = [
         {
             "example_id": "4v0",
@@ -79,7 +79,7 @@ def test_site_scenario_with_two_queries_is_only_a_warning(tmp_path) -> None:
     ]
     path = write_json(tmp_path / "s.json", rows)
     problems = validate_paths([path])
-    assert lines(problems) == [f"warning: {path}:2: 4v0: query: expected 3 queries (phrasings A, B, C), found 2"]
+    assert lines(problems) == []  # the site publishes scenarios with fewer than three queries
 
 
 def test_site_rows_that_disagree_are_an_error(tmp_path) -> None:

@@ -25,7 +25,7 @@ def test_help_lists_export_and_the_import_sources(capsys):
     assert "export" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["import", "--help"])
-    assert "--from [verdicts|inspect|lm-eval]" in capsys.readouterr().out
+    assert "--from [verdicts|cobe-site|inspect|lm-eval]" in capsys.readouterr().out
 
 
 def test_inspect_round_trip_judge_and_report_from_the_command_line(cobe_run, workdir, tmp_path):

@@ -86,9 +86,9 @@ def test_a_batch_without_scenario_ids_is_one_line(rows, tmp_path):
         reward(completions=["x"], scenario_id=["99v9"])
 
 
-def test_an_h2_reply_without_its_marker_scores_none_without_a_judge_call(workdir, tmp_path):
+def test_an_h2_reply_without_its_marker_is_judged_whole(workdir, tmp_path):
     [row] = [r for r in grpo_rows("data.jsonl", templates=["H2"]) if r["scenario_id"] == "1v0"]
     reward = CobeReward(JUDGE, "data.jsonl", store=tmp_path / "reward.sqlite")
     reasoning_only = "1. The variables are the shop and the festival. 2. The graph links them."
-    assert reward(**batch([row], [reasoning_only])) == [None]
-    assert reward.totals["completions"] == 1 and reward.totals["calls_made"] == 0
+    assert reward(**batch([row], [reasoning_only])) == [1.0]
+    assert reward.totals["completions"] == 1 and reward.totals["calls_made"] == 3

@@ -11,21 +11,24 @@ from cobe.prompts import (
     load_templates,
     respondent_messages,
     select_templates,
+    unphrased_reason,
 )
 from cobe.prompts.templates import TEMPLATE_FIELDS
 
 
 def test_bundled_templates_cover_every_tier() -> None:
     tiers = {name: t.tier for name, t in load_templates().items()}
-    assert tiers == {"A": 1, "B": 1, "C": 1, "D": 2, "E": 2, "F": 2, "G": 2, "H1": 3, "H2": 4}
+    assert tiers == {"A": 1, "B": 1, "C": 1, "other": 1, "D": 2, "E": 2, "F": 2, "G": 2, "H1": 3, "H2": 4}
     assert all(t.fields <= TEMPLATE_FIELDS for t in load_templates().values())
 
 
 def test_default_selection_is_tier_one() -> None:
-    assert [t.name for t in select_templates()] == ["A", "B", "C"]
+    assert [t.name for t in select_templates()] == ["A", "B", "C", "other"]
 
 
-@pytest.mark.parametrize(("tier", "names"), [(1, ["A", "B", "C"]), (2, ["D", "E", "F", "G"]), (3, ["H1"]), (4, ["H2"])])
+@pytest.mark.parametrize(
+    ("tier", "names"), [(1, ["A", "B", "C", "other"]), (2, ["D", "E", "F", "G"]), (3, ["H1"]), (4, ["H2"])]
+)
 def test_select_by_tier(tier: int, names: list[str]) -> None:
     assert [t.name for t in select_templates(tier=tier)] == names
 
@@ -39,7 +42,7 @@ def test_select_names_and_tier_combine() -> None:
 
 
 def test_unknown_name_lists_known_names() -> None:
-    with pytest.raises(InputError, match=r"unknown template 'Z'; known templates: A, B, C, D, E, F, G, H1, H2"):
+    with pytest.raises(InputError, match=r"unknown template 'Z'; known templates: A, B, C, other, D, E, F, G, H1, H2"):
         select_templates(["A", "Z"])
 
 
@@ -58,7 +61,9 @@ def test_tier1_is_story_blank_line_query(scenario, name: str) -> None:
 
 
 def test_tier1_needs_no_intervention_fields(bare_scenario) -> None:
-    assert all(respondent_messages(bare_scenario, t) is not None for t in select_templates(tier=1))
+    assert all(respondent_messages(bare_scenario, t) is not None for t in select_templates(["A", "B", "C"]))
+    (other,) = select_templates(["other"])
+    assert respondent_messages(bare_scenario, other) is None  # every query follows a phrasing
 
 
 def test_tier1_skips_a_missing_phrasing(scenario_factory) -> None:
@@ -100,11 +105,14 @@ def test_without_fields_the_clause_is_read_from_the_query(bare_scenario, name: s
 
 
 @pytest.mark.parametrize("name", ["D", "E", "F", "G", "H1", "H2"])
-def test_without_fields_or_a_known_query_the_scenario_is_named(scenario_factory, name: str) -> None:
-    lost = scenario_factory(intervention=None, original_condition=None, queries=["What if Ravi caught it?"] * 3)
+def test_without_fields_or_a_query_that_states_the_change_the_pair_is_skipped_and_named(
+    scenario_factory, name: str
+) -> None:
+    lost = scenario_factory(intervention=None, original_condition=None, queries=["Please rewrite this story."] * 3)
     (template,) = select_templates([name])
-    with pytest.raises(InputError, match=r"^scenario 12v2: template \w+ needs \{if_clause\}, but the scenario has no"):
-        respondent_messages(lost, template)
+    assert respondent_messages(lost, template) is None
+    reason = unphrased_reason(lost, template) or ""
+    assert reason.startswith(f"scenario 12v2: template {name} needs the intervention, but the scenario has no")
 
 
 @pytest.mark.parametrize("name", ["E", "F", "G"])
@@ -147,8 +155,9 @@ def test_had_clause_in_a_custom_template(tmp_path, scenario_factory) -> None:
     messages = respondent_messages(scenario_factory(), template)
     assert messages is not None
     assert messages[0].content.endswith("What if, had Ravi caught the 8:05 ferry?")
-    with pytest.raises(InputError, match=r"scenario 12v2: intervention 'Ravi caught"):
-        respondent_messages(scenario_factory(intervention="Ravi caught the ferry"), template)
+    unfit = scenario_factory(intervention="Ravi caught the ferry")  # not past perfect: cannot be inverted
+    assert respondent_messages(unfit, template) is None
+    assert (unphrased_reason(unfit, template) or "").startswith("scenario 12v2: intervention 'Ravi caught")
 
 
 def test_unknown_placeholder_fails_at_load(tmp_path) -> None:
@@ -189,10 +198,12 @@ def test_judged_text_extracts_only_for_marker_templates() -> None:
     assert judged_text(h2, raw).text == "Ravi caught it."
 
 
-def test_a_marker_less_h2_reply_is_not_judged_whole() -> None:
+def test_a_marker_less_h2_reply_is_judged_whole_and_marked() -> None:
     (h2,) = select_templates(["H2"])
-    shown = judged_text(h2, "Step 1: the ferry.\nRavi caught it and ate with friends.")
-    assert shown.text is None and shown.unjudged == "no_final_marker" and "marker" in (shown.reason or "")
+    shown = judged_text(h2, "Step 1: the ferry.\nRavi caught it and ate with friends.  ")
+    assert shown.text == "Step 1: the ferry.\nRavi caught it and ate with friends."
+    assert shown.no_marker and shown.unjudged is None
+    assert not judged_text(h2, "Steps.\nFinal story: Ravi caught it.").no_marker
 
 
 @pytest.mark.parametrize("reason", ["length", "max_tokens", "MAX_TOKENS"])

@@ -142,9 +142,16 @@ def test_figure_6_has_five_error_types_and_errors_as_failures_reach_the_leaderbo
     assert "errors as failures" in md and "Failure rate by error type (Fig. 6)" in md
 
 
-def test_status_table_splits_out_replies_never_judged(tmp_path):
-    rows = make_rows("m", 4, 1.0)
+def test_status_table_splits_out_cut_off_and_marker_less_replies(tmp_path):
+    rows = make_rows("m", 5, 1.0)
+    # cut off twice, and a marker-less reply as rows written before such replies were judged whole say it
     for row, code in zip(rows[:3], ("truncated", "truncated", "no_final_marker")):
         row |= {"status": "unscored", "passed": None, "unjudged": code, "verdicts": dict.fromkeys(row["verdicts"])}
-    status = build_tables(load_runs([write_run(tmp_path / "r", rows)]).frame, resamples=0)["status"].iloc[0]
-    assert (status["unscored"], status["cut_off"], status["no_marker"]) == (3, 2, 1)
+    rows[3] |= {"no_marker": True}  # judged whole, and scored
+    tables = build_tables(load_runs([write_run(tmp_path / "r", rows)]).frame, resamples=0)
+    status = tables["status"].iloc[0]
+    assert (status["unscored"], status["cut_off"], status["no_marker"], status["passed"]) == (3, 2, 2, 12)
+    # the cut-off replies (A and B of the first scenario) fail once errors count as failures; the old
+    # marker-less row (C) stays out, as an unscored row does
+    board = tables["leaderboard"].iloc[0]
+    assert board["accuracy"] == 100.0 and board["accuracy_incl_errors"] == pytest.approx((80 + 80 + 100) / 3)

@@ -215,7 +215,7 @@ def test_reasoning_template_rows_keep_raw_text_and_the_judged_story(tmp_path):
     assert "Original story:" not in row["query"]  # the request block only
 
 
-def test_tier_two_reads_the_clause_from_the_query_and_stops_without_one(tmp_path):
+def test_tier_two_reads_the_clause_from_the_query_and_skips_a_scenario_without_one(tmp_path):
     from cobe.run.config import EvalConfig
     from cobe.run.engine import evaluate
     from support.run_data import scenario
@@ -234,10 +234,22 @@ def test_tier_two_reads_the_clause_from_the_query_and_stops_without_one(tmp_path
     assert all("the baker 2 had closed early" in r["prompt"] for r in second)
     assert json.loads((summary.run_dir / "summary.json").read_text())["skipped"] == {}
     assert any("state the change without the original condition" in n and "E: 1" in n for n in summary.notices)
-    # a scenario with neither the field nor a query in a known phrasing stops the run, named
+    # a scenario with neither the field nor a query that states the change is skipped, named and counted;
+    # the run goes on with the others
     lost = dict(without, id="3v0", core_id=3, queries=[f"Tell me what would change, version {n}." for n in (1, 2, 3)])
+    data.write_text(json.dumps(with_fields) + "\n" + json.dumps(lost) + "\n", encoding="utf-8")
+    again = evaluate(
+        EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2, run_dir=tmp_path / "lost")
+    )
+    rows = [json.loads(line) for line in (again.run_dir / "results.jsonl").read_text().splitlines()]
+    assert {r["scenario_id"] for r in rows} == {"1v0"} and len(rows) == 4
+    written = json.loads((again.run_dir / "summary.json").read_text())
+    assert written["skipped"] == dict.fromkeys("DEFG", 1) and written["unphrased"] == {t: ["3v0"] for t in "DEFG"}
+    skipped = [n for n in again.notices if "no intervention could be read" in n]
+    assert len(skipped) == 4 and all("skipped 1 of 2 scenarios" in n and n.endswith(": 3v0") for n in skipped)
+    assert all(n in (again.run_dir / "report.md").read_text() for n in skipped)
     data.write_text(json.dumps(lost) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"^scenario 3v0: template D needs \{if_clause\}"):
+    with pytest.raises(InputError, match=r"^no scenario has a query in the chosen phrasings, or can be phrased"):
         evaluate(EvalConfig(data=str(data), models=["mock/echo"], judge="mock/judge-pass", tier=2))
 
 

@@ -1,7 +1,8 @@
-"""Replies that are never judged: cut off by the token limit, or an H2 reply without its marker line.
+"""Replies cut off by the token limit are never judged; an H2 reply without its marker line is judged whole.
 
 Both run through a real local OpenAI-protocol server, which answers finish_reason "length" when it
-cuts a reply at max_tokens; neither may reach the judge, and both are counted with their reason.
+cuts a reply at max_tokens: a cut-off reply never reaches the judge and is counted with its reason; a
+marker-less H2 reply is judged as a whole, as the paper's pipeline tolerates extra text, and counted.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def test_a_reply_cut_off_by_the_token_limit_is_unscored_and_never_judged(fake, d
     assert "token limit" in out[0]["unscored"]["change"]
     assert fake.stats()["judge_requests"] == 0 and summary.stats["judge"]["calls_made"] == 0
     model = summary.summary["models"][SPEC]
-    assert model["unjudged"] == {"truncated": 2, "no_final_marker": 0} and model["unscored"] == 2
+    assert model["unjudged"] == {"truncated": 2} and model["no_marker"] == 0 and model["unscored"] == 2
     report = (summary.run_dir / "report.md").read_text()
     assert "| n | scored | unscored | cut off | no marker |" in report
     assert "| 2 | 0 | 2 | 2 | 0 |" in report
@@ -55,19 +56,24 @@ def test_a_reply_cut_off_by_the_token_limit_is_unscored_and_never_judged(fake, d
     }
 
 
-def test_an_h2_reply_without_its_marker_is_unscored_and_one_with_it_is_judged(fake, data_file, tmp_path):
-    fake.control(reply="Step 1: the baker and the festival. The baker closed early and the shelves stayed full.")
+def test_an_h2_reply_without_its_marker_is_judged_whole_and_counted(fake, data_file, tmp_path):
+    reply = "Step 1: the baker and the festival. The baker closed early and the shelves stayed full."
+    fake.control(reply=reply)
     base = dict(data=str(data_file), models=[SPEC], judge=SPEC, templates=["H2"], limit=1)
     summary = evaluate(EvalConfig(**base, run_dir=tmp_path / "plain"))
     (row,) = rows(summary.run_dir)
-    assert row["status"] == "unscored" and row["unjudged"] == "no_final_marker" and row["judged_response"] is None
-    assert fake.stats()["judge_requests"] == 0
-    assert summary.summary["models"][SPEC]["unjudged"] == {"truncated": 0, "no_final_marker": 1}
+    assert row["status"] in ("passed", "failed") and row["unjudged"] is None
+    assert row["no_marker"] is True and row["judged_response"] == reply
+    assert fake.stats()["judge_requests"] == 3  # the three checks, on the whole reply
+    model = summary.summary["models"][SPEC]
+    assert model["no_marker"] == 1 and model["unjudged"] == {"truncated": 0} and model["scored"] == 1
+    assert "| 1 | 1 | 0 | 0 | 1 |" in (summary.run_dir / "report.md").read_text()
     fake.control(reply="Step 1: the festival.\nFinal story: The baker closed early, so the shelves stayed full.")
     marked = evaluate(EvalConfig(**base, run_dir=tmp_path / "marked"))
     (row,) = rows(marked.run_dir)
     assert row["status"] == "passed" and row["judged_response"] == "The baker closed early, so the shelves stayed full."
-    assert fake.stats()["judge_requests"] == 3
+    assert "no_marker" not in row  # written only for a reply without its marker
+    assert fake.stats()["judge_requests"] == 6
 
 
 def test_the_batch_path_leaves_unjudged_replies_out_too(fake, data_file, tmp_path):

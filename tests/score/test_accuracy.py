@@ -5,7 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, mean_and_std, rows_frame
+from cobe.score.accuracy import (
+    accuracy,
+    breakdown,
+    by_phrasing,
+    check_failure_rates,
+    mean_and_std,
+    pooled_accuracy,
+    rows_frame,
+)
 
 
 def test_design_worked_example_mean_and_sample_std():
@@ -108,3 +116,31 @@ def test_error_types_of_figure_6():
     assert (table.loc["E2", "failed"], table.loc["E3", "counted"]) == (1, 4)
     assert (table.loc["E4", "failed"], table.loc["E4", "counted"]) == (1, 3)
     assert table.loc["E5", "failure_rate"] == pytest.approx(50.0)
+
+
+def test_a_cut_off_reply_is_unscored_and_a_failure_when_errors_count_as_failures():
+    rows = _rows("m", "A", 3, 1) + _rows("m", "B", 2, 2)
+    rows.append({"model": "m", "template": "A", "status": "unscored", "unjudged": "truncated", "verdicts": {}})
+    rows.append({"model": "m", "template": "B", "status": "error", "verdicts": {}})
+    rows.append({"model": "m", "template": "B", "status": "unscored", "unjudged": None, "verdicts": {}})
+    row = accuracy(rows_frame(rows)).iloc[0]
+    assert row["accuracy"] == pytest.approx((75.0 + 50.0) / 2)  # the headline leaves both out
+    assert row["unscored"] == 2 and row["errors"] == 1
+    # A: 3 / (4 scored + 1 cut off); B: 2 / (4 scored + 1 error); a judge's unscored row stays out
+    assert row["accuracy_incl_errors"] == pytest.approx((60.0 + 40.0) / 2)
+
+
+def test_a_query_in_no_phrasing_is_one_more_phrasing_in_the_mean_and_the_std():
+    rows = _rows("m", "A", 6, 4) + _rows("m", "B", 5, 5) + _rows("m", "C", 7, 3) + _rows("m", "other", 1, 1)
+    row = accuracy(rows_frame(rows)).iloc[0]
+    mean, std = mean_and_std([60.0, 50.0, 70.0, 50.0])
+    assert (row["accuracy"], row["std"], row["phrasings"]) == (pytest.approx(mean), pytest.approx(std), 4)
+    assert by_phrasing(rows_frame(rows)).set_index("template").loc["other", "accuracy"] == 50.0
+
+
+def test_pooled_accuracy_is_passes_over_scored_whatever_the_phrasing():
+    rows = _rows("m", "A", 1, 0) + _rows("m", "B", 1, 3, unscored=2) + _rows("n", "C", 0, 2)
+    table = pooled_accuracy(rows_frame(rows)).set_index("model")
+    assert table.loc["m", "pooled_accuracy"] == pytest.approx(40.0) and table.loc["m", "scored"] == 5
+    assert accuracy(rows_frame(rows)).set_index("model").loc["m", "accuracy"] == pytest.approx(62.5)
+    assert table.loc["n", "pooled_accuracy"] == 0.0

@@ -21,6 +21,7 @@ from cobe.dataset import (
     validate,
     write_dataset,
 )
+from cobe.dataset.sources import data_sources, describe_shape
 from cobe.dataset.stats import METHODS, graph_type_of
 
 data_option = options.DATA.but(dest="data_source")
@@ -45,10 +46,25 @@ def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
+        for path, shape in report.shapes.items():
+            if shape != "unknown":  # an unreadable file says why among the problems
+                click.echo(f"{path}: read as {shape} ({describe_shape(shape)})")
         for problem in report.problems:
             click.echo(f"{problem.severity}: {problem}")
         click.echo(report.summary())
     sys.exit(1 if report.errors else 0)
+
+
+@data.command("sources")
+@click.option("--json", "as_json", is_flag=True, help="Print the sources as JSON only.")
+def sources_cmd(as_json: bool) -> None:
+    """What CoBe data exists, the shapes it comes in, and how to point cobe at each."""
+    sources = data_sources()
+    if as_json:
+        click.echo(json.dumps([s.to_dict() for s in sources], ensure_ascii=False, indent=2))
+        return
+    for source in sources:
+        click.echo(f"{source.name}\n  what:   {source.what}\n  shapes: {source.shapes}\n  use:    {source.use}\n")
 
 
 @data.command("convert")
@@ -140,7 +156,7 @@ def show_cmd(scenario_id: str, data_source: str) -> None:
     if s.tags:
         meta += "   tags: " + ", ".join(s.tags)
     console.print(Panel(s.story, title=f"{s.id}  story", subtitle=meta))
-    for name, query in zip("ABC", s.queries):
+    for name, query in zip(s.phrasings, s.queries):
         console.print(f"[bold]{name}[/bold] {query}", markup=True)
     if s.illustrative_answer:
         console.print(Panel(s.illustrative_answer, title="illustrative answer (not scored)"))

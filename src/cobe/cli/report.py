@@ -163,7 +163,7 @@ def compare_cmd(
     console.print(result.verdict(), soft_wrap=True)
 
 
-IMPORT_FORMATS = ("verdicts", "inspect", "lm-eval")
+IMPORT_FORMATS = ("verdicts", "cobe-site", "inspect", "lm-eval")
 
 
 @click.command("import")
@@ -175,7 +175,8 @@ IMPORT_FORMATS = ("verdicts", "inspect", "lm-eval")
     type=click.Choice(IMPORT_FORMATS),
     default="verdicts",
     show_default=True,
-    help="verdicts: judged results (CSV, JSON or JSONL); inspect: an inspect_ai log of the cobe task; "
+    help="verdicts: judged results (CSV, JSON or JSONL); cobe-site: the CoBe project site's judged result files "
+    "(category-examples.json or flat rows with model_outputs); inspect: an inspect_ai log of the cobe task; "
     "lm-eval: an lm-evaluation-harness --log_samples file. inspect and lm-eval bring responses to judge.",
 )
 @click.option(
@@ -205,8 +206,9 @@ def import_cmd(
 ) -> None:
     """Import results produced elsewhere as a run directory.
 
-    --from verdicts (the default) imports judged results; --from inspect and --from lm-eval import
-    responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
+    --from verdicts (the default) imports judged results; --from cobe-site the project site's judged
+    result files as published (unknown verdicts unscored, counted); --from inspect and --from lm-eval
+    import responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
     --data names the dataset the imported items' scenarios are taken from.
     """
     if source == "verdicts":
@@ -217,6 +219,15 @@ def import_cmd(
         return
     if mapping or cols:
         raise InputError(f"--map and --col apply to --from verdicts only, not --from {source}")
+    if source == "cobe-site":
+        if data:
+            raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.report.site_results import import_site_results
+
+        result = import_site_results(file, out, model=model)
+        _site_lines(result.summary)
+        click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+        return
     if source == "inspect":
         if model:
             raise InputError("--model: an inspect log names its model; drop --model")
@@ -234,3 +245,14 @@ def import_cmd(
         f"templates {','.join(imported.templates)}) into {imported.out}; judge them with "
         f"`cobe judge {imported.out} --judge SPEC`"
     )
+
+
+def _site_lines(summary: dict[str, Any]) -> None:
+    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong)."""
+    for model, counts in summary["site_verdicts"].items():
+        pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
+        figure = "–" if pooled is None else f"{pooled:.2f}"
+        click.echo(
+            f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
+            f"accuracy correct / (correct + wrong) = {figure}%"
+        )

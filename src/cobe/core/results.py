@@ -53,8 +53,10 @@ class ResultRow(BaseModel):
     judged_response: str | None = None
     response_error: str | None = None
     # why the response was left unscored without any judge call: "truncated" (cut off by the token
-    # limit) or "no_final_marker" (a reasoning template's reply without its final-story line)
+    # limit); "no_final_marker" in rows written before such replies were judged whole
     unjudged: str | None = None
+    # a reasoning template's reply without its final-story line, judged whole (written only when true)
+    no_marker: bool = False
     verdicts: dict[str, Verdict | None] = Field(default_factory=dict)  # check -> T/F/None
     judge_raw: dict[str, str | None] = Field(default_factory=dict)
     p_true: dict[str, float | None] = Field(default_factory=dict)

@@ -1,8 +1,8 @@
 """Expert audit: a seeded sample of approved variations rated 1-5, blind to the criteria, and its summary.
 
-The questions are the paper's (App. D.3): is the story coherent, is it grammatical, and does the
-query express a valid counterfactual intervention on the story; plus one rating of the whole
-sample's diversity. A question the expert leaves unanswered is stored as missing (NULL), counted
+The questions cover what the paper's audit rated (App. D.3), in our own words: does the story hang
+together, is it written correctly, and is the request a sound what-if for the story; plus one rating
+of the whole sample's diversity. A question the expert leaves unanswered is stored as missing (NULL), counted
 in the summary, and never averaged as a score.
 """
 
@@ -27,8 +27,9 @@ QUESTIONS: dict[str, str] = {
     "coherence": "Coherence: does the story hang together, each event making sense after the ones before it?",
     "grammar": "Grammar: are the story and the query written in correct, fluent English?",
     "validity": (
-        "Query validity: does the query express a valid counterfactual intervention on the story, "
-        "a change to something the story states that could plausibly have been otherwise?"
+        "Query validity: is the request a sound what-if for this story? It should alter one thing the "
+        "story says happened, something that could realistically have turned out differently, and say "
+        "the alteration clearly enough that a reader could rewrite the story from it."
     ),
 }
 DIVERSITY_QUESTION = "Diversity: how varied are the sampled items in setting, people and kind of change?"

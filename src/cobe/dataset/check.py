@@ -9,11 +9,17 @@ from typing import Any
 from pydantic import ValidationError
 
 from cobe.dataset.graph import check_graph, derive_graph_type
-from cobe.dataset.queries import match_query_template
-from cobe.dataset.schema import ID_PATTERN, CausalGraph, FailureMode, GraphType, Scenario, make_id
+from cobe.dataset.queries import (
+    LABELS,
+    PHRASINGS,
+    UNMATCHED,
+    duplicate_labels,
+    label_queries,
+    position_hints,
+    recognise_query,
+)
+from cobe.dataset.schema import ID_PATTERN, UNKNOWN_DOMAIN, CausalGraph, FailureMode, GraphType, Scenario, make_id
 from cobe.dataset.shapes import MISSING, Normalised
-
-EXPECTED_TEMPLATES = ("A", "B", "C")
 
 
 def build_scenario(rec: Normalised, shape: str) -> Scenario | None:
@@ -35,10 +41,11 @@ def build_scenario(rec: Normalised, shape: str) -> Scenario | None:
         if variation is None and "variation" not in rec.data:
             variation = int(match["variation"])
     out["core_id"], out["variation"] = core, variation
-    for name in ("domain", "story"):
-        out[name] = _text(rec, name, required=True)
+    out["domain"] = _domain(rec)
+    out["story"] = _text(rec, "story", required=True)
     out["illustrative_answer"] = _text(rec, "illustrative_answer", required=False) or ""
     out["queries"] = _queries(rec, shape)
+    out["query_phrasings"] = _query_phrasings(rec, out["queries"])
     for name in ("preserve", "change"):
         out[name] = _string_list(rec, name, required=True)
     for name in ("intervention", "original_condition"):
@@ -123,6 +130,37 @@ def _text(rec: Normalised, name: str, required: bool) -> str | None:
     return value
 
 
+def domain_missing(rec: Normalised) -> bool:
+    """Whether a record names no domain (absent or blank): it is then `unknown`, never an error."""
+    value = rec.data.get("domain")
+    return value is None or value is MISSING or (isinstance(value, str) and not value.strip())
+
+
+def _domain(rec: Normalised) -> str | None:
+    # the loader says once per file how many scenarios had none, so nothing is reported here
+    return UNKNOWN_DOMAIN if domain_missing(rec) else _text(rec, "domain", required=False)
+
+
+def _query_phrasings(rec: Normalised, queries: list[str] | None) -> list[str]:
+    """The labels to store: only where the file (a native record's own labels, the site's query_idx) gives
+    other labels than the words and order alone."""
+    if not queries:
+        return []
+    if "query_phrasings" in rec.data:  # a native record written with its labels
+        given = _string_list(rec, "query_phrasings", required=False) or []
+        if given and (len(given) != len(queries) or not set(given) <= set(LABELS)):
+            rec.sink.error(
+                "query_phrasings", f"expected one label per query, each one of {', '.join(LABELS)}; got {given!r}"
+            )
+            return []
+        labels = given
+    elif rec.query_hints is not None:
+        labels = label_queries(queries, rec.query_hints)
+    else:
+        return []
+    return labels if labels and labels != label_queries(queries, position_hints(len(queries))) else []
+
+
 def _string_list(rec: Normalised, name: str, required: bool) -> list[str] | None:
     value = _value(rec, name, required)
     if value is MISSING or value is None:
@@ -144,10 +182,11 @@ def _queries(rec: Normalised, shape: str) -> list[str] | None:
     for i, query in enumerate(queries):
         if not query.strip():
             sink.error(f"{rec.label('queries')}[{i}]", "required field is empty")
-    if len(queries) != 3:
+    if len(queries) != len(PHRASINGS) and shape != "site":
         message = f"expected 3 queries (phrasings A, B, C), found {len(queries)}"
-        # a site file holds one query per row, so a partial export is legitimate there
-        (sink.warning if shape == "site" else sink.error)(rec.label("queries"), message)
+        # the site publishes one query per scenario and more, a native file may hold what it gave;
+        # the paper's shape is a list of three by definition
+        (sink.warning if shape == "native" else sink.error)(rec.label("queries"), message)
     return queries
 
 
@@ -192,13 +231,7 @@ def _graph(rec: Normalised) -> CausalGraph | None:
 def _lint(rec: Normalised, out: dict[str, Any]) -> None:
     # warnings on a record with no errors: template fit, criteria overlap, graph consistency
     sink = rec.sink
-    for i, query in enumerate(out["queries"]):
-        name = match_query_template(query)
-        field = f"{rec.label('queries')}[{i}]"
-        if name is None:
-            sink.warning(field, "query follows none of the templates A, B, C")
-        elif i < 3 and name != EXPECTED_TEMPLATES[i]:
-            sink.warning(field, f"query follows template {name}, expected {EXPECTED_TEMPLATES[i]} at position {i + 1}")
+    _lint_queries(rec, out["queries"], out["query_phrasings"] or label_queries(out["queries"]))
     both = {s.strip() for s in out["preserve"]} & {s.strip() for s in out["change"]}
     for sentence in sorted(both):
         sink.warning("criteria", f"sentence appears in both preserve and change: {sentence!r}")
@@ -211,3 +244,24 @@ def _lint(rec: Normalised, out: dict[str, Any]) -> None:
     label = out["graph_type"]
     if label is not None and derived is not None and label != derived:
         sink.warning("graph_type", f"labelled {label.value!r} but the graph is {derived.value!r}")
+
+
+def _lint_queries(rec: Normalised, queries: list[str], labels: list[str]) -> None:
+    # a query in no phrasing is still evaluated (as `other`); one labelled by the file's numbering alone,
+    # or in a phrasing out of the paper's order, is worth a look
+    sink = rec.sink
+    repeated = set(duplicate_labels(labels))
+    numbering = "its query_idx" if rec.query_hints is not None or "query_phrasings" in rec.data else "its place"
+    for i, (label, query) in enumerate(zip(labels, queries)):
+        field = f"{rec.label('queries')}[{i}]"
+        said = recognise_query(query)
+        if i in repeated:
+            sink.warning(field, f"a second query labelled {label}; only the first one is evaluated")
+        elif label == UNMATCHED:
+            sink.warning(field, f"query follows none of the phrasings A, B, C; evaluated as {UNMATCHED}")
+        elif said is None:
+            sink.warning(
+                field, f"query follows none of the phrasings A, B, C in its words; labelled {label} by {numbering}"
+            )
+        elif len(queries) == len(PHRASINGS) and rec.query_hints is None and label != PHRASINGS[i]:
+            sink.warning(field, f"query follows phrasing {label}, expected {PHRASINGS[i]} at position {i + 1}")

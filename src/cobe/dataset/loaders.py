@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.dataset.check import build_scenario
+from cobe.dataset.check import build_scenario, domain_missing
 from cobe.dataset.hub import is_table_source, read_table
 from cobe.dataset.problems import Problem, ProblemSink
 from cobe.dataset.rawread import RawFile, RawRecord, jsonl_file_records, read_raw
-from cobe.dataset.schema import Scenario
+from cobe.dataset.schema import UNKNOWN_DOMAIN, Scenario
 from cobe.dataset.shapes import Normalised, detect_shape, from_native, from_paper, merge_site_rows, site_key
 from cobe.dataset.spool import ScenarioSpool
 
@@ -56,6 +56,11 @@ def read_rows(rows: list[dict[str, Any]], name: str) -> LoadResult:
     return _read(RawFile(name, "rows", records=[RawRecord(dict(row), n) for n, row in enumerate(rows, start=1)]))
 
 
+def read_raw_file(raw: RawFile) -> LoadResult:
+    """Raw records some other reader found (a results file's examples) checked exactly as a dataset file's are."""
+    return _read(raw)
+
+
 def _read(raw: RawFile) -> LoadResult:
     result = LoadResult(path=raw.path, problems=list(raw.problems))
     result.scenarios.extend(_scenarios(raw.path, raw.container, iter(raw.records), result))
@@ -69,9 +74,12 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
         return
     record_shape = detect_shape(first.data, container)
     result.shape = record_shape if record_shape == "csv" else f"{record_shape}-{_layout(container)}"
+    no_domain: list[int | None] = []  # the lines of scenarios that name no domain: one warning says them all
     for rec in _normalise(path, chain([first], records), record_shape):
         scenario = build_scenario(rec, record_shape)
         result.problems.extend(rec.sink.problems)
+        if scenario is not None and domain_missing(rec):
+            no_domain.append(rec.line)
         if scenario is not None:
             # by id, not by line: a JSON file written on one line has every record on line 1
             if scenario.id in result.lines:
@@ -86,12 +94,24 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
                 )
             result.lines.setdefault(scenario.id, rec.line)
             yield scenario
+    if no_domain:
+        result.problems.append(_no_domain_warning(path, no_domain))
+
+
+def _no_domain_warning(path: str, lines: list[int | None]) -> Problem:
+    count = len(lines)
+    return Problem(
+        file=path,
+        line=lines[0],
+        field="domain",
+        message=f"{count} scenario{'s' if count != 1 else ''} name no domain; "
+        f"{'they are' if count != 1 else 'it is'} grouped as {UNKNOWN_DOMAIN!r}",
+        severity="warning",
+    )
 
 
 def _layout(container: str) -> str:
-    return {"json-array": "json", "json-object": "json", "jsonl": "jsonl", "by-domain": "by-domain"}.get(
-        container, container
-    )
+    return {"json-array": "json", "json-object": "json"}.get(container, container)
 
 
 def _normalise(path: str, records: Iterator[RawRecord], shape: str) -> Iterator[Normalised]:

@@ -1,31 +1,49 @@
-"""The three official query phrasings A, B, C: recognise them in a dataset and write them.
+"""The three official query phrasings A, B, C: recognise them in a dataset, label each query, write them.
 
-Every CoBe scenario carries its intervention three times, once per phrasing (`queries.yaml`
-beside this file). The respondent is sent the scenario's own query; these patterns are used to
-check a file's queries, to write queries during construction, and to read the intervention
-clause back out of a query.
+Every CoBe scenario states its intervention in up to three phrasings (`queries.yaml` beside this
+file). The respondent is sent the scenario's own query; these patterns label each query with the
+phrasing it follows, check a file's queries, and write queries during construction. A query's
+phrasing is what its words say; only where they say nothing does the file's own numbering decide
+(the site's `query_idx`, or the place in a list of exactly three), and a query neither names is
+labelled `other` (`UNMATCHED`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from cobe.core.errors import InputError
 
 QUERIES_FILE = Path(str(files("cobe.dataset").joinpath("queries.yaml")))
+PHRASINGS: tuple[str, ...] = ("A", "B", "C")
 
 
 @lru_cache(maxsize=1)
+def _config() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(QUERIES_FILE.read_text(encoding="utf-8"))
+    return data
+
+
 def query_phrasings() -> dict[str, str]:
     """The phrasing texts by name (A, B, C), in order, with `{had_clause}` / `{if_clause}` placeholders."""
-    data = yaml.safe_load(QUERIES_FILE.read_text(encoding="utf-8"))
-    return {name: body["text"] for name, body in data["templates"].items()}
+    return {name: body["text"] for name, body in _config()["templates"].items()}
+
+
+UNMATCHED: str = str(_config()["unmatched"])
+#: every label a query can carry, in report order
+LABELS: tuple[str, ...] = (*PHRASINGS, UNMATCHED)
+
+
+def site_query_idx() -> dict[int, str]:
+    """The site's `query_idx` → phrasing map (2 → A, 5 → B, 7 → C)."""
+    return {int(idx): str(name) for idx, name in _config()["site_query_idx"].items()}
 
 
 def invert_had(clause: str) -> str:
@@ -53,38 +71,53 @@ def _patterns() -> dict[str, tuple[str, re.Pattern[str]]]:
     return {name: _pattern(text) for name, text in query_phrasings().items()}
 
 
+@lru_cache(maxsize=1)
+def _marks() -> dict[str, list[re.Pattern[str]]]:
+    return {name: [re.compile(mark, re.IGNORECASE) for mark in marks] for name, marks in _config()["marks"].items()}
+
+
 def match_query_template(query: str) -> str | None:
-    """Which phrasing (A, B or C) a dataset query follows, or None."""
+    """Which phrasing (A, B or C) a dataset query follows word for word, or None."""
     for name, (_, pattern) in _patterns().items():
         if pattern.match(query.strip()):
             return name
     return None
 
 
-@dataclass(frozen=True)
-class QueryClauses:
-    """The intervention as a scenario's own queries state it, in the two forms templates use."""
+def recognise_query(query: str) -> str | None:
+    """The phrasing a query follows: word for word, else the one phrasing whose marks its words carry; or None."""
+    exact = match_query_template(query)
+    if exact is not None:
+        return exact
+    text = " ".join(query.split())
+    named = [name for name, marks in _marks().items() if any(mark.search(text) for mark in marks)]
+    return named[0] if len(named) == 1 else None
 
-    if_clause: str | None  # "Ravi had caught the ferry": phrasing B states it this way
-    had_clause: str | None  # "had Ravi caught the ferry": phrasings A and C, or B's clause inverted
+
+def position_hints(count: int) -> list[str | None]:
+    """What a file's order says of its queries: a list of exactly three is the paper's A, B, C; other lists nothing."""
+    return list(PHRASINGS) if count == len(PHRASINGS) else [None] * count
 
 
-def read_clauses(queries: list[str]) -> QueryClauses:
-    """The intervention clause read back out of a scenario's tier-1 queries (None where none matches).
+def label_queries(queries: Sequence[str], hints: Sequence[str | None] | None = None) -> list[str]:
+    """Each query's phrasing: what its words say, else its hint (the file's numbering), else `other`.
 
-    Only B gives the plain clause; A and C give its inverted form, which is not turned back
-    (where the subject ends cannot be told from the words alone).
+    A phrasing is held by one query at most: a later query that claims a phrasing already taken is
+    labelled `other` (and a third claimant keeps `other` too; `duplicate_labels` finds them).
     """
-    found: dict[str, str] = {}
-    for query in queries:
-        for slot, pattern in _patterns().values():
-            match = pattern.match(query.strip())
-            if match and slot not in found:
-                found[slot] = match.group("clause").strip()
-    if_clause, had_clause = found.get("if_clause"), found.get("had_clause")
-    if had_clause is None and if_clause is not None and " had " in if_clause:
-        had_clause = invert_had(if_clause)
-    return QueryClauses(if_clause, had_clause)
+    hints = position_hints(len(queries)) if hints is None else hints
+    said = [recognise_query(query) for query in queries]
+    labels: list[str] = []
+    for words, hint in zip(said, hints):
+        # a hint yields to any phrasing another query's words claim, so the words always win
+        claimed = words or (hint if hint is not None and hint not in said else None)
+        labels.append(claimed if claimed is not None and claimed not in labels else UNMATCHED)
+    return labels
+
+
+def duplicate_labels(labels: Sequence[str]) -> list[int]:
+    """Positions of queries whose label an earlier query already holds (only `other` can repeat)."""
+    return [i for i, label in enumerate(labels) if label in labels[:i]]
 
 
 def tier1_queries(intervention: str) -> list[str]:

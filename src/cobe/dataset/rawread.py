@@ -30,6 +30,7 @@ class RawRecord:
     data: dict[str, Any]
     line: int | None
     group: str | None = None  # the domain, when a file groups records by domain
+    graph: str | None = None  # the graph type, when a file groups records by graph (the site's `by_graph`)
 
 
 @dataclass
@@ -37,7 +38,7 @@ class RawFile:
     """The raw records of one file, how they were laid out, and any file-level problems."""
 
     path: str
-    container: str  # json-array | json-object | by-domain | jsonl | csv | unreadable
+    container: str  # json-array | json-object | by-domain | categories | jsonl | csv | unreadable
     records: list[RawRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -129,22 +130,8 @@ def _records_from_document(name: str, value: Any) -> RawFile:
             "unreadable",
             problems=[Problem(file=name, line=1, message=f"expected a JSON array or object, got {kind_of(value)}")],
         )
-    grouped = value.get("by_domain")
-    if isinstance(grouped, _LinedDict):
-        out = RawFile(name, "by-domain")
-        for domain, rows in grouped.items():
-            if not isinstance(rows, list):
-                out.problems.append(
-                    Problem(
-                        file=name,
-                        line=grouped.line,
-                        field=f"by_domain.{domain}",
-                        message=f"expected a list of rows, got {kind_of(rows)}",
-                    )
-                )
-                continue
-            _list_records(out, rows, str(domain))
-        return out
+    if isinstance(value.get("by_domain"), _LinedDict) or isinstance(value.get("by_graph"), _LinedDict):
+        return _grouped_records(name, value)
     if _RECORD_KEYS & value.keys():  # one record written as a bare object
         return RawFile(name, "json-object", records=[RawRecord(dict(value), value.line)])
     lists = [key for key, item in value.items() if isinstance(item, list)]
@@ -166,6 +153,54 @@ def _records_from_document(name: str, value: Any) -> RawFile:
     return RawFile(
         name, "unreadable", problems=[Problem(file=name, line=value.line, message="object holds no list of records")]
     )
+
+
+#: the site's groupings: key → the RawRecord attribute its group name fills
+_GROUPINGS = {"by_domain": "group", "by_graph": "graph"}
+
+
+def _grouped_records(name: str, value: _LinedDict) -> RawFile:
+    """The records of a file that groups them by domain (`by_domain`) and/or by graph type (`by_graph`).
+
+    The site's `category-examples.json` lists one example under both: it is read once, and takes its
+    domain from the one grouping and its graph type from the other.
+    """
+    out = RawFile(name, "categories" if "by_graph" in value else "by-domain")
+    seen: dict[str, RawRecord] = {}
+    for key, attribute in _GROUPINGS.items():
+        grouped = value.get(key)
+        if grouped is None:
+            continue
+        if not isinstance(grouped, _LinedDict):
+            out.problems.append(
+                Problem(
+                    file=name,
+                    line=value.line,
+                    field=key,
+                    message=f"expected an object of groups, got {kind_of(grouped)}",
+                )
+            )
+            continue
+        for label, rows in grouped.items():
+            if not isinstance(rows, list):
+                out.problems.append(
+                    Problem(
+                        file=name,
+                        line=grouped.line,
+                        field=f"{key}.{label}",
+                        message=f"expected a list of rows, got {kind_of(rows)}",
+                    )
+                )
+                continue
+            found = _list_records(RawFile(name, out.container), rows, None)
+            out.problems.extend(found.problems)
+            for record in found.records:
+                identity = json.dumps(record.data, sort_keys=True, default=str)
+                kept = seen.setdefault(identity, record)
+                if kept is record:
+                    out.records.append(record)
+                setattr(kept, attribute, getattr(kept, attribute) or str(label))
+    return out
 
 
 def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:

@@ -18,9 +18,21 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+
+from cobe.dataset.queries import LABELS, label_queries
 
 ID_PATTERN = re.compile(r"^(?P<core>\d+)v(?P<variation>\d+)$")
+#: the domain of a scenario whose file names none (the site's files mostly do not)
+UNKNOWN_DOMAIN = "unknown"
 
 
 class GraphType(str, Enum):
@@ -99,9 +111,12 @@ class Scenario(BaseModel):
     id: str
     core_id: int
     variation: int
-    domain: str
+    domain: str = UNKNOWN_DOMAIN
     story: str
     queries: list[str]
+    # the phrasing of each query (A, B, C or other) where the file's numbering says more than the words
+    # do; empty when the words alone tell (see `phrasings`), and then left out of the scenario's JSON
+    query_phrasings: list[str] = Field(default_factory=list)
     illustrative_answer: str = ""
     preserve: list[str]
     change: list[str]
@@ -118,6 +133,37 @@ class Scenario(BaseModel):
         if not ID_PATTERN.match(value):
             raise ValueError(f"id {value!r} is not of the form <core>v<variation>, e.g. 317v3")
         return value
+
+    @model_validator(mode="after")
+    def _labels_fit(self) -> Scenario:
+        if self.query_phrasings:
+            if len(self.query_phrasings) != len(self.queries):
+                raise ValueError(f"query_phrasings: expected one label per query ({len(self.queries)})")
+            unknown = sorted(set(self.query_phrasings) - set(LABELS))
+            if unknown:
+                raise ValueError(f"query_phrasings: unknown label {unknown[0]!r}; expected one of {', '.join(LABELS)}")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_derived_labels(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        # labels the words already give are not written, so a scenario's JSON (the data fingerprint,
+        # the store) is what it was before labels existed
+        data: dict[str, object] = handler(self)
+        if not self.query_phrasings:
+            data.pop("query_phrasings", None)
+        return data
+
+    @property
+    def phrasings(self) -> list[str]:
+        """The phrasing of each query in `queries`: A, B, C or other (what it says, else the file's numbering)."""
+        return list(self.query_phrasings) or label_queries(self.queries)
+
+    def query_in(self, phrasing: str) -> str | None:
+        """The scenario's query in a phrasing (A, B, C or other), or None when it has none."""
+        for label, query in zip(self.phrasings, self.queries):
+            if label == phrasing:
+                return query
+        return None
 
     @property
     def preserve_text(self) -> str:

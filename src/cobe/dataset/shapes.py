@@ -10,7 +10,9 @@ Shapes:
   "Evaluation criteria" column holding a JSON list. The writer uses the numbered columns.
 - `site`: one row per query (example_id, coreset_id, variation_id, query_idx, original, query,
   gold_answer, should_not_change, should_change, optional domain); rows of one scenario merge,
-  queries ordered by query_idx, criterion lists kept as given.
+  queries ordered by query_idx, criterion lists kept as given. Site files often hold one query per
+  scenario and no domain; `query_idx` 2, 5, 7 name phrasings A, B, C where a query's words do not,
+  and a `by_graph` group gives the graph type.
 - `native`: the fields of `Scenario` itself.
 """
 
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cobe.dataset.problems import ProblemSink
+from cobe.dataset.queries import site_query_idx
 from cobe.dataset.rawread import RawRecord
 from cobe.dataset.text import split_criterion
 
@@ -45,6 +48,7 @@ SITE_KEYS = {
     "illustrative_answer": "gold_answer",
     "preserve": "should_not_change",
     "change": "should_change",
+    "graph_type": "graph_type",
 }
 MISSING = object()  # marks a field the shape mapping already reported
 
@@ -57,6 +61,8 @@ class Normalised:
     line: int | None
     sink: ProblemSink
     labels: dict[str, str] = field(default_factory=dict)
+    # per query, the phrasing the file's own numbering gives it (site query_idx); None: by position
+    query_hints: list[str | None] | None = None
 
     def label(self, name: str) -> str:
         """The field's name as the source file spells it."""
@@ -152,8 +158,12 @@ def merge_site_rows(rows: list[RawRecord], sink: ProblemSink) -> Normalised:
     for name, key in SITE_KEYS.items():
         if name != "queries" and key in first:
             data[name] = first[key]
-    if "domain" not in data and rows[0].group is not None:
-        data["domain"] = rows[0].group
+    domain = next((row.group for row in rows if row.group is not None), None)
+    graph = next((row.graph for row in rows if row.graph is not None), None)
+    if "domain" not in data and domain is not None:
+        data["domain"] = domain
+    if "graph_type" not in data and graph is not None:
+        data["graph_type"] = graph.strip().lower()
     if "core_id" in data and "variation" in data and not _looks_like_id(data.get("id")):
         data.pop("id", None)  # a per-row example_id (not <core>v<variation>) names no scenario
     for row in rows[1:]:
@@ -161,9 +171,10 @@ def merge_site_rows(rows: list[RawRecord], sink: ProblemSink) -> Normalised:
             key = SITE_KEYS[name]
             if key in row.data and name in data and row.data[key] != data[name]:
                 sink.error(key, f"rows of this scenario disagree (line {rows[0].line} vs line {row.line})")
-    data["queries"] = _ordered_queries(rows, sink)
-    labels = dict(SITE_KEYS)
-    return Normalised(data, rows[0].line, sink, labels)
+    ordered = _ordered_queries(rows, sink)
+    data["queries"] = MISSING if ordered is MISSING else [query for _, query in ordered]
+    hints = None if ordered is MISSING else [site_query_idx().get(idx) for idx, _ in ordered]
+    return Normalised(data, rows[0].line, sink, dict(SITE_KEYS), hints)
 
 
 def _looks_like_id(value: Any) -> bool:
@@ -186,4 +197,4 @@ def _ordered_queries(rows: list[RawRecord], sink: ProblemSink) -> Any:
             sink.error("query", "missing required field")
             return MISSING
         indexed.append((idx, row.data["query"]))
-    return [query for _, query in sorted(indexed, key=lambda pair: pair[0])]
+    return sorted(indexed, key=lambda pair: pair[0])

@@ -23,6 +23,7 @@ class ValidationReport:
     problems: list[Problem] = field(default_factory=list)
     files: int = 0
     scenarios: int = 0
+    shapes: dict[str, str] = field(default_factory=dict)  # file → the shape it was read as
 
     @property
     def errors(self) -> int:
@@ -48,6 +49,7 @@ class ValidationReport:
             "warnings": self.warnings,
             "files": self.files,
             "scenarios": self.scenarios,
+            "shapes": self.shapes,
             "problems": [p.model_dump() | {"text": str(p)} for p in self.problems],
         }
 
@@ -71,6 +73,7 @@ def validate(paths: Iterable[str | Path], strict: bool = False) -> ValidationRep
                 continue
         result = read_file(path)
         report.files += 1
+        report.shapes[result.path] = result.shape
         report.scenarios += len(result.scenarios)
         report.problems.extend(result.problems)
         # read_file reported repeats within the file; here only ids an earlier file holds

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write, check_output
+from cobe.dataset.queries import site_query_idx
 from cobe.dataset.schema import Scenario
 from cobe.dataset.shapes import CRITERIA_KEY, CSV_CRITERIA_COLUMNS, CSV_QUERY_COLUMNS, PAPER_KEYS, SITE_KEYS
 
@@ -46,12 +47,16 @@ def _three(queries: list[str]) -> list[str]:
 
 
 def to_site_rows(scenario: Scenario) -> list[dict[str, Any]]:
-    """A scenario as the site's rows, one per query, with its domain on each row."""
+    """A scenario as the site's rows, one per query, with its domain on each row; `query_idx` numbers the
+    phrasings as the site does (2, 5, 7 for A, B, C), a query in none after them."""
+    numbers = {name: idx for idx, name in site_query_idx().items()}
+    unmatched = max(numbers.values()) + 1
     rows = []
-    for index, query in enumerate(scenario.queries):
+    for index, (label, query) in enumerate(zip(scenario.phrasings, scenario.queries)):
         row: dict[str, Any] = {SITE_KEYS["id"]: scenario.id, SITE_KEYS["core_id"]: scenario.core_id}
+        position = numbers.get(label, unmatched + index)
         row.update(
-            {SITE_KEYS["variation"]: scenario.variation, "query_idx": index, SITE_KEYS["domain"]: scenario.domain}
+            {SITE_KEYS["variation"]: scenario.variation, "query_idx": position, SITE_KEYS["domain"]: scenario.domain}
         )
         row.update({SITE_KEYS["story"]: scenario.story, SITE_KEYS["queries"]: query})
         row.update({SITE_KEYS["illustrative_answer"]: scenario.illustrative_answer})

@@ -105,7 +105,8 @@ class CobeReward:
             raise InputError(f"scenario_id: {len(scenario_id)} values for {len(completions)} completions")
         names = list(template) if template is not None else [None] * len(completions)
         shown = [self._shown(name, completion_text(c)) for name, c in zip(names, completions)]
-        # a reply that is never judged (an H2 answer without its marker) scores None with no judge call
+        # a reply with no text to judge would score None without a judge call (no finish reason reaches a
+        # reward, so none is cut off here; a marker-less H2 reply is judged whole)
         items = [(self._scenario(sid), text) for sid, text in zip(scenario_id, shown) if text is not None]
         totals: dict[str, Any] = {}
         judged: Iterator[JudgedItem] = iter(())
@@ -145,7 +146,7 @@ class CobeReward:
     @staticmethod
     def _shown(template: str | None, text: str) -> str | None:
         # as in `cobe eval`: a template that asks for reasoning first is judged on the story after its
-        # marker, and a reply without the marker is not judged at all (None)
+        # marker, and a reply without the marker is judged whole
         return judged_text(select_templates([template])[0], text).text if template else text
 
     def _count(self, completions: int, totals: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from cobe.core.results import CHECKS
 from cobe.dataset.schema import Scenario
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import Message
-from cobe.prompts.render import judged_text, respondent_messages
+from cobe.prompts.render import NO_MARKER_NOTE, judged_text, respondent_messages, unphrased_reason
 from cobe.prompts.templates import Template
 
 
@@ -54,13 +54,15 @@ def preview(
     """The respondent's messages under `template`, and the judge's for `response` under each check.
 
     With a reasoning template (H2) the judge is shown the story after the reply's marker line, as in a
-    run; a reply without the marker is never judged, which the notes say instead.
+    run; a reply without the marker is judged whole, which the notes say.
     """
     out = Preview([], [])
     if template is not None:
         messages = respondent_messages(scenario, template)
         if messages is None:
-            raise InputError(f"scenario {scenario.id}: has no query in phrasing {template.name}")
+            raise InputError(
+                unphrased_reason(scenario, template) or f"scenario {scenario.id}: template {template.name}"
+            )
         out.views.append(PromptView("respondent", f"template {template.name}", messages))
     if response is None or prompts is None:
         return out
@@ -68,6 +70,8 @@ def preview(
     if shown is not None and shown.text is None:
         out.notes.append(f"no judge call: this reply would be unscored ({shown.reason})")
         return out
+    if shown is not None and shown.no_marker:
+        out.notes.append(NO_MARKER_NOTE.replace("was judged", "is judged"))
     story = shown.text if shown is not None and shown.text is not None else response
     for check in checks:
         messages = prompts.messages(check, scenario, story)

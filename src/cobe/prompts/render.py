@@ -7,20 +7,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cobe.core.errors import InputError
-from cobe.dataset.queries import invert_had, read_clauses
+from cobe.dataset.clauses import read_clauses
+from cobe.dataset.queries import PHRASINGS, UNMATCHED, invert_had
 from cobe.dataset.schema import Scenario
 from cobe.models.base import Message, is_truncated
 from cobe.prompts.templates import Template, load_templates, template_fields
 
-DEFAULT_TEMPLATES: tuple[str, ...] = ("A", "B", "C")
+DEFAULT_TEMPLATES: tuple[str, ...] = (*PHRASINGS, UNMATCHED)
 DEFAULT_FINAL_MARKER = "Final story:"
 #: the line that opens the request block of the tier 3-4 templates (after an "Original story:" block)
 REQUEST_BLOCK = "Rewrite prompt:"
 #: why a response is left unscored without a judge call, by code (summary.json counts the codes)
 UNJUDGED_REASONS: dict[str, str] = {
     "truncated": "the reply was cut off by the token limit (finish reason: length)",
-    "no_final_marker": "the reply has no final-story marker line, so there is no story to judge",
 }
+#: what a judge is shown of a reasoning template's reply without its marker line: all of it
+NO_MARKER_NOTE = "no final-story marker line: the whole reply was judged"
+
+
+class Unphrased(InputError):
+    """A tier 2-4 template cannot be phrased for a scenario: no intervention could be read from it."""
 
 
 def _ordered(templates: dict[str, Template]) -> list[Template]:
@@ -63,16 +69,17 @@ def _clean(value: str | None) -> str | None:
 
 
 def available_fields(scenario: Scenario) -> dict[str, str | None]:
-    """Every placeholder value the scenario gives: its own fields first, else what its tier-1 queries state.
+    """Every placeholder value the scenario gives: its own fields first, else what its queries state.
 
-    Official files carry no `intervention` field, so the clause is read back out of the scenario's
-    own queries (phrasing B states it plainly; A and C in its inverted "had …" form). The original
+    Official files carry no `intervention` field, so the clause is read back out of whichever queries
+    the scenario has (`cobe.dataset.clauses`): the plain form ("Maya had taken the train") where one
+    states it, the inverted one ("had Maya taken the train") where it is all they give. The original
     condition is never stated by a query, so it comes from the field alone.
     """
     intervention = _clean(scenario.intervention)
     if intervention is not None:
         if_clause: str | None = intervention
-        had_clause: str | None = None  # inverted only when a template asks, so a bad clause fails there
+        had_clause: str | None = None  # inverted only when a wording asks for it
     else:
         read = read_clauses(scenario.queries)
         if_clause, had_clause = _clean(read.if_clause), _clean(read.had_clause)
@@ -85,57 +92,99 @@ def available_fields(scenario: Scenario) -> dict[str, str | None]:
     }
 
 
+def _wordings(template: Template) -> list[tuple[str, str]]:
+    """(kind, text) in order of preference: the template's own text, then its fallbacks."""
+    kinds = (("text", template.text), ("fallback", template.fallback_text), ("had", template.had_text))
+    return [(kind, text) for kind, text in kinds if text is not None]
+
+
+def _fill(text: str, available: dict[str, str | None]) -> dict[str, str] | None:
+    """The values of a wording's placeholders, or None when the scenario lacks one."""
+    values = {name: available.get(name) for name in template_fields(text)}
+    if any(value is None for value in values.values()):
+        return None
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _with_had_clause(scenario: Scenario, available: dict[str, str | None]) -> tuple[dict[str, str | None], str | None]:
+    """The fields with the inverted clause made from the plain one where no query stated it, and why it could not be."""
+    if available["had_clause"] is not None or available["intervention"] is None:
+        return available, None
+    try:
+        return available | {"had_clause": invert_had(available["intervention"])}, None
+    except InputError as exc:
+        return available, f"scenario {scenario.id}: {exc}"
+
+
+def choose_wording(scenario: Scenario, template: Template) -> tuple[str, str, dict[str, str]]:
+    """(kind, text, values) of the first wording of a tier 2-4 template the scenario fills: `text`, `fallback`
+    (no original condition given) or `had` (the change known only as "had ..."); Unphrased when none fits."""
+    available, problem = _with_had_clause(scenario, available_fields(scenario))
+    for kind, text in _wordings(template):
+        values = _fill(text, available)
+        if values is not None:
+            return kind, text, values
+    raise Unphrased(problem or _missing(scenario, template, available))
+
+
+def _missing(scenario: Scenario, template: Template, available: dict[str, str | None]) -> str:
+    lacking = sorted(name for name in template.fields if available.get(name) is None)
+    if available["if_clause"] is None and available["had_clause"] is None:
+        where = (
+            "`intervention` field and no query that states the change "
+            "(e.g. '… what would have happened if <clause>.' or '… instead had <clause>.')"
+        )
+        return (
+            f"scenario {scenario.id}: template {template.name} needs the intervention, but the scenario has no {where}"
+        )
+    name = lacking[0] if lacking else "a field"
+    return f"scenario {scenario.id}: template {template.name} needs {{{name}}}, which the scenario does not give"
+
+
+def wording_kind(scenario: Scenario, template: Template) -> str | None:
+    """How a template is worded for a scenario: `query` (tier 1: the scenario's own query), `text`, `fallback`
+    or `had` (see `choose_wording`); None when the pair cannot be made."""
+    if template.tier == 1:
+        return "query" if scenario.query_in(template.name) is not None else None
+    try:
+        return choose_wording(scenario, template)[0]
+    except Unphrased:
+        return None
+
+
 def uses_fallback(scenario: Scenario, template: Template) -> bool:
-    """Whether the template falls back to its wording without {original_condition} for this scenario."""
-    return (
-        template.fallback_text is not None
-        and "original_condition" in template.fields
-        and _clean(scenario.original_condition) is None
-    )
+    """Whether a tier 2-4 template falls back to another wording for this scenario (no original condition
+    given, or the change known only in its "had ..." form)."""
+    return wording_kind(scenario, template) in ("fallback", "had")
 
 
-def _missing(scenario: Scenario, template: Template, name: str) -> InputError:
-    where = {
-        "original_condition": "an `original_condition` field",
-        "had_clause": "an `intervention` field or a query in phrasing A, B or C to read the clause from",
-    }.get(name, "an `intervention` field or a query in phrasing B ('… what would have happened if <clause>.')")
-    return InputError(
-        f"scenario {scenario.id}: template {template.name} needs {{{name}}}, but the scenario has no {where}"
-    )
-
-
-def render_fields(scenario: Scenario, template: Template) -> tuple[str, dict[str, str]]:
-    """(the template text to fill, the values of its placeholders); InputError naming the scenario when one is missing."""
-    text = template.fallback_text if uses_fallback(scenario, template) and template.fallback_text else template.text
-    needed = template_fields(text)
-    available = available_fields(scenario)
-    if "had_clause" in needed and available["had_clause"] is None and available["intervention"] is not None:
-        try:
-            available["had_clause"] = invert_had(available["intervention"])
-        except InputError as exc:
-            # name the item, since this surfaces while rendering a whole dataset
-            raise InputError(f"scenario {scenario.id}: {exc}") from None
-    values: dict[str, str] = {}
-    for name in sorted(needed):
-        value = available[name]
-        if value is None:
-            raise _missing(scenario, template, name)
-        values[name] = value
-    return text, values
+def unphrased_reason(scenario: Scenario, template: Template) -> str | None:
+    """Why `respondent_messages` has nothing for this pair, in one line naming the scenario; None when it has."""
+    if template.tier == 1:
+        if scenario.query_in(template.name) is None:
+            return f"scenario {scenario.id}: has no query in phrasing {template.name}"
+        return None
+    try:
+        choose_wording(scenario, template)
+    except Unphrased as exc:
+        return str(exc)
+    return None
 
 
 def respondent_messages(scenario: Scenario, template: Template) -> list[Message] | None:
-    """The respondent's chat for one scenario × template; None only when a tier-1 phrasing is absent.
-
-    Tiers 2–4 never skip silently: a scenario that cannot fill the template raises InputError.
-    """
+    """The respondent's chat for one scenario × template; None when the scenario has no query in a tier-1
+    phrasing, or a tier 2-4 template cannot be phrased for it (`unphrased_reason` says why)."""
     if template.tier == 1:
         # tier 1 sends the dataset's own query, so official wording reaches the model unchanged
-        if template.phrasing >= len(scenario.queries):
+        query = scenario.query_in(template.name)
+        if query is None:
             return None
-        content = f"{scenario.story}\n\n{scenario.queries[template.phrasing]}"
+        content = f"{scenario.story}\n\n{query}"
     else:
-        text, values = render_fields(scenario, template)
+        try:
+            _, text, values = choose_wording(scenario, template)
+        except Unphrased:
+            return None
         content = text.format_map(values).strip()
     return [Message(role="user", content=content)]
 
@@ -143,7 +192,7 @@ def respondent_messages(scenario: Scenario, template: Template) -> list[Message]
 def query_text(scenario: Scenario, template: Template, prompt: str) -> str:
     """The request as the respondent read it: the dataset's query, else the prompt without the story."""
     if template.tier == 1:
-        return scenario.queries[template.phrasing] if template.phrasing < len(scenario.queries) else ""
+        return scenario.query_in(template.name) or ""
     _, marker, after = prompt.rpartition(REQUEST_BLOCK)
     if marker:  # tiers 3-4 put the request in its own block after the story
         return after.strip()
@@ -174,6 +223,7 @@ class Judged:
 
     text: str | None  # the story to judge; None when the response is unscored without a judge call
     unjudged: str | None = None  # a code of UNJUDGED_REASONS
+    no_marker: bool = False  # a marker template's reply without its marker: judged whole
 
     @property
     def reason(self) -> str | None:
@@ -182,12 +232,13 @@ class Judged:
 
 
 def judged_text(template: Template, raw: str, finish_reason: str | None = None) -> Judged:
-    """The story a judge sees: a reply cut off by the token limit, or a marker template's reply without
-    its marker, is never judged whole; it is unscored with that reason."""
+    """The story a judge sees. A reply cut off by the token limit is never judged (unscored with that reason);
+    a marker template's reply without its marker is judged whole, as the paper's pipeline tolerates extra
+    text around the story, and says so (`no_marker`)."""
     if is_truncated(finish_reason):
         return Judged(None, "truncated")
     if template.final_marker:
         if not _marker_pattern(template.final_marker).search(raw):
-            return Judged(None, "no_final_marker")
+            return Judged(raw.strip(), no_marker=True)
         return Judged(extract_final_story(raw, template.final_marker))
     return Judged(raw)

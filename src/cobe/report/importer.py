@@ -6,7 +6,7 @@ import json
 import shutil
 import tempfile
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +34,11 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "judge": ("judge",),
     "domain": ("domain",),
 }
-TRUE = {"t", "true", "1", "pass", "passed", "yes"}
-FALSE = {"f", "false", "0", "fail", "failed", "no"}
+TRUE = {"t", "true", "1", "pass", "passed", "yes", "correct"}
+FALSE = {"f", "false", "0", "fail", "failed", "no", "wrong", "incorrect"}
+#: verdicts a file gives as neither: the row is imported unscored, counted, never dropped
+UNKNOWN = {"unknown", "unscored"}
+UNKNOWN_REASON = "the imported file gives this verdict as unknown"
 QUERY_TEMPLATES = ("A", "B", "C")
 
 
@@ -46,9 +49,10 @@ class ImportResult:
     out: Path
     rows: int
     models: list[str]
+    summary: dict[str, Any] = field(default_factory=dict)  # what summary.json holds
 
 
-def _template_position(name: str) -> tuple[int, int]:
+def template_position(name: str) -> tuple[int, int]:
     """(tier, phrasing) of a template from the bundled template files; unknown names count as tier 1."""
     template = load_templates().get(name)
     return (template.tier, template.phrasing) if template else (1, 0)
@@ -77,8 +81,13 @@ def read_records(path: Path) -> list[tuple[int, dict]]:
     return records
 
 
+def is_unknown(value: object) -> bool:
+    """Whether a verdict cell says the verdict is unknown (the site's `unknown`)."""
+    return isinstance(value, str) and value.strip().lower() in UNKNOWN
+
+
 def parse_verdict(value: object) -> bool | None:
-    """True/False from T/F, True/False, 1/0 or pass/fail; None when empty; ValueError otherwise."""
+    """True/False from T/F, True/False, 1/0, pass/fail or correct/wrong; None when empty; ValueError otherwise."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
@@ -90,7 +99,7 @@ def parse_verdict(value: object) -> bool | None:
         return True
     if text in FALSE:
         return False
-    raise ValueError(f"{value!r} is not a verdict; expected T/F, True/False, 1/0 or pass/fail")
+    raise ValueError(f"{value!r} is not a verdict; expected T/F, True/False, 1/0, pass/fail or correct/wrong/unknown")
 
 
 def resolve_columns(headers: set[str], mapping: dict[str, str], where: Path) -> dict[str, str]:
@@ -154,6 +163,83 @@ def _template(record: dict, cols: dict[str, str], base: int) -> str:
     raise ValueError("template: missing; expected a template (A, B, C, …) or a query index column")
 
 
+def _check_verdicts(record: dict, cols: dict[str, str]) -> dict[str, bool | None]:
+    """Each check's verdict the file gives (None where the cell is empty); ValueError naming a bad cell."""
+    checks: dict[str, bool | None] = {}
+    for check in CHECKS:
+        if check in cols:
+            try:
+                checks[check] = parse_verdict(record.get(cols[check]))
+            except ValueError as exc:
+                raise ValueError(f"{check}: {exc}") from None
+    return checks
+
+
+def _outcome(record: dict, cols: dict[str, str]) -> dict[str, Any]:
+    """The verdict fields of a row: per-check verdicts (the pass rule decides) or an overall verdict alone."""
+    checks = _check_verdicts(record, cols)
+    raw = record.get(cols["verdict"]) if "verdict" in cols else None
+    if is_unknown(raw) and not checks:
+        return unknown_outcome(UNKNOWN_REASON)
+    try:
+        overall = parse_verdict(raw)
+    except ValueError as exc:
+        raise ValueError(f"verdict: {exc}") from None
+    if checks:
+        verdicts: dict[str, Verdict | None] = {
+            c: (None if checks.get(c) is None else "T" if checks[c] else "F") for c in CHECKS
+        }
+        status, passed = row_status(verdicts, None)
+        if overall is not None and passed is not None and overall != passed:
+            raise ValueError(f"verdict: overall {'pass' if overall else 'fail'} contradicts the per-check verdicts")
+        unscored = {c: "no verdict in the imported file" for c, v in verdicts.items() if v is None}
+        return {"verdicts": verdicts, "unscored": unscored, "passed": passed, "status": status}
+    if overall is None:
+        raise ValueError("verdict: missing; expected an overall verdict or per-check verdicts")
+    # an overall verdict alone is trusted as is: no per-check detail exists to recompute it
+    return {"verdicts": {}, "unscored": {}, "passed": overall, "status": "passed" if overall else "failed"}
+
+
+def unknown_outcome(reason: str) -> dict[str, Any]:
+    """The verdict fields of a row whose file calls its verdict unknown: unscored, with the reason on every check."""
+    return {"verdicts": {}, "unscored": dict.fromkeys(CHECKS, reason), "passed": None, "status": "unscored"}
+
+
+def scenario_fields(scenario: Any, template: str) -> dict[str, Any]:
+    """A row's scenario metadata, story, criteria and the query it was asked, from a loaded scenario."""
+    return {
+        "core_id": scenario.core_id,
+        "variation": scenario.variation,
+        "domain": scenario.domain,
+        "graph_type": getattr(scenario.graph_type, "value", scenario.graph_type),
+        "failure_modes": [getattr(m, "value", m) for m in scenario.failure_modes],
+        "tags": list(scenario.tags),
+        "story": scenario.story,
+        "preserve": list(scenario.preserve),
+        "change": list(scenario.change),
+        "query": scenario.query_in(template) or "",
+    }
+
+
+def _fields_from_id(sid: str, domain: object) -> dict[str, Any]:
+    """Core and variation read from an official id, when no dataset is joined."""
+    match = ID_PATTERN.match(sid)
+    if not match:
+        raise ValueError(
+            f"scenario_id: {sid!r} is not of the form <core>v<variation> (e.g. 317v3); give --data to join it"
+        )
+    return {"core_id": int(match["core"]), "variation": int(match["variation"]), "domain": str(domain or "unknown")}
+
+
+def validated_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row checked as a ResultRow and dumped; ValueError with the first problem's field and message."""
+    try:
+        return ResultRow.model_validate(row).model_dump()
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+
+
 def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_id: str, scenarios: dict | None) -> dict:
     def get(name: str) -> object:
         return record.get(cols[name]) if name in cols else None
@@ -165,77 +251,24 @@ def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_i
     name = str(get("model") or model or "").strip()
     if not name:
         raise ValueError("model: missing; give a model column or --model")
-    checks: dict[str, bool | None] = {}
-    for check in CHECKS:
-        if check in cols:
-            try:
-                checks[check] = parse_verdict(get(check))
-            except ValueError as exc:
-                raise ValueError(f"{check}: {exc}") from None
-    try:
-        overall = parse_verdict(get("verdict")) if "verdict" in cols else None
-    except ValueError as exc:
-        raise ValueError(f"verdict: {exc}") from None
-
-    verdicts: dict[str, Verdict | None] = {}
-    unscored: dict[str, str] = {}
-    if checks:
-        verdicts = {c: (None if checks.get(c) is None else "T" if checks[c] else "F") for c in CHECKS}
-        unscored = {c: "no verdict in the imported file" for c, v in verdicts.items() if v is None}
-        status, passed = row_status(verdicts, None)
-        if overall is not None and passed is not None and overall != passed:
-            raise ValueError(f"verdict: overall {'pass' if overall else 'fail'} contradicts the per-check verdicts")
-    elif overall is not None:
-        # an overall verdict alone is trusted as is: no per-check detail exists to recompute it
-        status, passed = ("passed" if overall else "failed"), overall
-    else:
-        raise ValueError("verdict: missing; expected an overall verdict or per-check verdicts")
-
-    row: dict = {
+    tier, phrasing = template_position(template)
+    row: dict[str, Any] = {
         "run_id": run_id,
         "model": name,
         "judge": get("judge"),
         "scenario_id": sid,
         "template": template,
-        "tier": _template_position(template)[0],
-        "phrasing": _template_position(template)[1],
+        "tier": tier,
+        "phrasing": phrasing,
         "response": None if get("response") is None else str(get("response")),
-        "verdicts": verdicts,
-        "unscored": unscored,
-        "passed": passed,
-        "status": status,
+        **_outcome(record, cols),
     }
-    if scenarios is not None:
-        scenario = scenarios.get(sid)
-        if scenario is None:
-            raise ValueError(f"scenario_id: {sid!r} not in the dataset given with --data")
-        index = QUERY_TEMPLATES.index(template) if template in QUERY_TEMPLATES else None
-        row.update(
-            core_id=scenario.core_id,
-            variation=scenario.variation,
-            domain=scenario.domain,
-            graph_type=getattr(scenario.graph_type, "value", scenario.graph_type),
-            failure_modes=[getattr(m, "value", m) for m in scenario.failure_modes],
-            tags=list(scenario.tags),
-            story=scenario.story,
-            preserve=list(scenario.preserve),
-            change=list(scenario.change),
-            query=scenario.queries[index] if index is not None and index < len(scenario.queries) else "",
-        )
-    else:
-        match = ID_PATTERN.match(sid)
-        if not match:
-            raise ValueError(
-                f"scenario_id: {sid!r} is not of the form <core>v<variation> (e.g. 317v3); give --data to join it"
-            )
-        row.update(
-            core_id=int(match["core"]), variation=int(match["variation"]), domain=str(get("domain") or "unknown")
-        )
-    try:
-        return ResultRow.model_validate(row).model_dump()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    if scenarios is None:
+        return validated_row(row | _fields_from_id(sid, get("domain")))
+    scenario = scenarios.get(sid)
+    if scenario is None:
+        raise ValueError(f"scenario_id: {sid!r} not in the dataset given with --data")
+    return validated_row(row | scenario_fields(scenario, template))
 
 
 def _finite(value: float) -> float | None:
@@ -243,20 +276,62 @@ def _finite(value: float) -> float | None:
     return None if value != value else float(value)
 
 
-def _summary(rows: list[dict], run_id: str, source: Path) -> dict:
-    from cobe.score.accuracy import accuracy, rows_frame
+def _summary(rows: list[dict], run_id: str, source: Path, extra: dict[str, Any]) -> dict:
+    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
 
-    table = accuracy(rows_frame(rows))
+    frame = rows_frame(rows)
+    pooled = {r["model"]: _finite(r["pooled_accuracy"]) for r in pooled_accuracy(frame).to_dict("records")}
+    statuses = Counter((r["model"], r["status"]) for r in rows)
     return {
         "run_id": run_id,
         "imported_from": str(source),
+        **extra,
         "rows": len(rows),
         "models": sorted({r["model"] for r in rows}),
         "status": dict(Counter(r["status"] for r in rows)),
         "accuracy": {
-            r["model"]: {"accuracy": _finite(r["accuracy"]), "std": _finite(r["std"])} for r in table.to_dict("records")
+            r["model"]: {
+                "accuracy": _finite(r["accuracy"]),
+                "std": _finite(r["std"]),
+                # every scored row at once: the figure the project site reports, correct / (correct + wrong)
+                "pooled_accuracy": pooled.get(r["model"]),
+                **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
+            }
+            for r in accuracy(frame).to_dict("records")
         },
     }
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """--out must be a new or empty directory."""
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise InputError(f"{out_dir}: already exists and is not empty; expected a new run directory for --out")
+
+
+def write_run(
+    rows: list[dict[str, Any]], out_dir: Path, source: Path, extra: dict[str, Any] | None = None
+) -> ImportResult:
+    """results.jsonl and summary.json of imported rows, written whole into `out_dir` or not at all."""
+    # build the run in a sibling folder, then rename: a failure leaves no half-written run
+    ensure_dir(out_dir.parent, "directory for --out")
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    except OSError as exc:
+        raise InputError(f"{out_dir.parent}: cannot write here ({exc.strerror}); choose another --out") from None
+    summary = _summary(rows, out_dir.name, source, extra or {})
+    try:
+        atomic_write(staging / "results.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+        atomic_write(staging / "summary.json", json.dumps(summary, indent=2))
+        if out_dir.exists():
+            out_dir.rmdir()
+        staging.rename(out_dir)
+    except OSError as exc:  # another command filled --out meanwhile, or the disk refused
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InputError(f"{out_dir}: could not be written ({exc.strerror}); nothing was imported") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return ImportResult(out=out_dir, rows=len(rows), models=sorted({r["model"] for r in rows}), summary=summary)
 
 
 def import_results(
@@ -269,8 +344,7 @@ def import_results(
 ) -> ImportResult:
     """Convert an external verdict file into a run directory (results.jsonl + summary.json), all or nothing."""
     source, out_dir = Path(file), Path(out)
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise InputError(f"{out_dir}: already exists and is not empty; expected a new run directory for --out")
+    check_out_dir(out_dir)
     fields, options = _load_mapping(mapping, columns or [])
     model = model or options.get("model")
     if model is not None and not isinstance(model, str):
@@ -303,23 +377,4 @@ def import_results(
         rows.append(row)
     if problems:
         raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
-
-    # build the run in a sibling folder, then rename: a failure leaves no half-written run
-    ensure_dir(out_dir.parent, "directory for --out")
-    try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    except OSError as exc:
-        raise InputError(f"{out_dir.parent}: cannot write here ({exc.strerror}); choose another --out") from None
-    try:
-        atomic_write(staging / "results.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-        atomic_write(staging / "summary.json", json.dumps(_summary(rows, run_id, source), indent=2))
-        if out_dir.exists():
-            out_dir.rmdir()
-        staging.rename(out_dir)
-    except OSError as exc:  # another command filled --out meanwhile, or the disk refused
-        shutil.rmtree(staging, ignore_errors=True)
-        raise InputError(f"{out_dir}: could not be written ({exc.strerror}); nothing was imported") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return ImportResult(out=out_dir, rows=len(rows), models=sorted({r["model"] for r in rows}))
+    return write_run(rows, out_dir, source)

@@ -111,16 +111,19 @@ def tier_table(df: pd.DataFrame) -> pd.DataFrame:
 def status_table(df: pd.DataFrame) -> pd.DataFrame:
     """Rows per model and status, so unscored and errored rows are visible next to pass/fail.
 
-    `cut_off` and `no_marker` split out the unscored rows that were never judged: replies stopped
-    by the token limit and reasoning-template replies without their final-story line.
+    `cut_off` counts the unscored replies stopped by the token limit (never judged); `no_marker` the
+    reasoning-template replies without their final-story line (judged whole).
     """
     table = df.groupby(["label", "status"]).size().unstack(fill_value=0)
     for status in ("passed", "failed", "unscored", "error"):
         if status not in table.columns:
             table[status] = 0
     unjudged = df["unjudged"] if "unjudged" in df.columns else pd.Series([None] * len(df), index=df.index)
-    for column, code in (("cut_off", "truncated"), ("no_marker", "no_final_marker")):
-        table[column] = unjudged.eq(code).groupby(df["label"]).sum().reindex(table.index, fill_value=0).astype(int)
+    judged_whole = df["no_marker"].eq(True) if "no_marker" in df.columns else pd.Series(False, index=df.index)
+    # rows written before marker-less replies were judged whole say so in `unjudged`
+    counted = {"cut_off": unjudged.eq("truncated"), "no_marker": judged_whole | unjudged.eq("no_final_marker")}
+    for column, flags in counted.items():
+        table[column] = flags.groupby(df["label"]).sum().reindex(table.index, fill_value=0).astype(int)
     return table[["passed", "failed", "unscored", "cut_off", "no_marker", "error"]].reset_index()
 
 

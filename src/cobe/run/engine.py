@@ -183,7 +183,7 @@ class Session:
                 continue
             story = shown(item, response_row).text
             if story is None:
-                continue  # unscored without a judge call (cut off, or no final-story marker)
+                continue  # unscored without a judge call (cut off by the token limit)
             yield item.scenario, story, self.done.asks_left(response_row["id"])
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
@@ -229,7 +229,7 @@ class Session:
         if self.panel is None or not judge:
             return
         story = judged_text(item.template, text or "", finish).text
-        if story is None:  # cut off or without its marker: unscored, and no judge call is made
+        if story is None:  # cut off by the token limit: unscored, and no judge call is made
             if item.response_key not in self.judged_at_start:
                 self.progress.advance("judge", error=True)
             return

@@ -78,7 +78,7 @@ class _DryRun:
     def _judge(self, judge: JudgePlan, item: Item, text: str | None, unjudged: bool) -> None:
         """Count the item's judge calls: three checks per judge and sample, less those with a verdict or a stored call."""
         if unjudged or (text is None and self.plan.respondent is None):
-            return  # never judged (cut off, no marker), or judge only with no response yet
+            return  # never judged (cut off), or judge only with no response yet
         row = self.done.response(item)
         every = [(m, check, k) for m in range(len(judge.members)) for check in CHECKS for k in range(judge.samples)]
         left = self.done.asks_left(row["id"]) if row is not None else every

@@ -75,6 +75,7 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             continue
         if t.final_marker and response_row["text"] is not None:
             row["judged_response"] = view.text
+            row["no_marker"] = view.no_marker
         got = verdicts.of(response_row["id"])
         row |= {"verdicts": got.verdicts, "judge_raw": got.raw, "p_true": got.p_true, "unscored": got.unscored}
         row["member_verdicts"] = got.members
@@ -137,10 +138,12 @@ def build_summary(
             }
         pending = df.groupby("model")["status"].apply(lambda s: int((s == "pending").sum())).to_dict()
         unjudged = df.groupby("model")["unjudged"].value_counts().to_dict() if "unjudged" in df.columns else {}
+        no_marker = df.groupby("model")["no_marker"].sum().to_dict() if "no_marker" in df.columns else {}
         for model, entry in models.items():
             entry["pending"] = pending.get(model, 0)
             # responses unscored without a judge call, by reason (also inside `unscored`)
             entry["unjudged"] = {code: int(unjudged.get((model, code), 0)) for code in UNJUDGED_REASONS}
+            entry["no_marker"] = int(no_marker.get(model, 0))
             entry["usage"] = usage.get(model, {})
     judged = judge.summary_fields() if judge else dict.fromkeys(("judge", "judge_prompts", "judge_fingerprint"))
     summary = {"run_id": run_id, **judged, "models": models, **extra}
@@ -179,7 +182,7 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
             f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | {_fmt(m.get('accuracy_incl_errors'))} | "
             + " | ".join(per)
             + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
-            f" | {unjudged.get('no_final_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
+            f" | {m.get('no_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
     cmd = summary.get("command", {})
     if cmd:
@@ -196,9 +199,9 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
         "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
         "when no check is F and a verdict is missing, and unscored rows are left out of the denominator "
-        "and counted. Cut off = replies stopped by the token limit, no marker = reasoning-template replies "
-        "without their final-story line: both unscored without a judge call. Errors as failures = the same "
-        "accuracy with respondent errors counted as failed responses.",
+        "and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
+        "reasoning-template replies without their final-story line: judged whole. Errors as failures = the "
+        "same accuracy with respondent errors and cut-off replies counted as failed responses.",
     ]
     if summary.get("panel"):
         lines += ["", *panel_markdown(summary["panel"], summary.get("judge_samples", 1))]
@@ -261,11 +264,25 @@ def write_exports(
     alike: dict[tuple[Any, ...], dict[str, Any]] = {}
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
-            # one judge asked once writes the row exactly as before panels existed
-            handle.write(row.model_dump_json(exclude=None if row.member_verdicts else {"member_verdicts"}))
+            # one judge asked once writes the row exactly as before panels existed, and a reply with its
+            # marker (or of a template without one) as before marker-less replies were judged
+            exclude = {
+                name
+                for name, empty in (("member_verdicts", not row.member_verdicts), ("no_marker", not row.no_marker))
+                if empty
+            }
+            handle.write(row.model_dump_json(exclude=exclude or None))
             handle.write("\n")
             verdicts = tuple(row.verdicts.items())
-            key = (row.model, row.template, row.status, verdicts, row.unjudged, repr(row.member_verdicts))
+            key = (
+                row.model,
+                row.template,
+                row.status,
+                verdicts,
+                row.unjudged,
+                row.no_marker,
+                repr(row.member_verdicts),
+            )
             shared = alike.get(key)
             if shared is None:
                 shared = alike[key] = {
@@ -274,6 +291,7 @@ def write_exports(
                     "status": row.status,
                     "verdicts": row.verdicts,
                     "unjudged": row.unjudged,
+                    "no_marker": row.no_marker,
                     "member_verdicts": row.member_verdicts,
                 }
             slim.append(shared)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import load_prices
 from cobe.core.errors import InputError
+from cobe.dataset.queries import UNMATCHED
 from cobe.dataset.schema import Scenario
 from cobe.dataset.spool import ScenarioSpool
 from cobe.judge.lineup import JudgePlan, plan_judges
@@ -24,7 +25,7 @@ from cobe.judge.panel import self_preference_notices
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import get_provider
 from cobe.prompts.completion import completion_messages
-from cobe.prompts.render import respondent_messages, select_templates, uses_fallback
+from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.rundir import data_fingerprint, default_run_dir
@@ -83,13 +84,14 @@ class RunPlan:
     scenarios: ScenarioSpool  # on disk, read back one at a time
     templates: list[Template]
     items: list[Item]
-    skipped: dict[str, int]  # tier-1 template → scenarios without a query in that phrasing
+    skipped: dict[str, int]  # template → scenarios it skips (no query in that phrasing; tiers 2-4: unphrasable)
     providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
     respondent: GenerateConfig | None  # None: judge only, no respondent call
     judge: JudgePlan | None  # None: generate only; one judge or a panel
     stored_config: dict[str, Any]  # the configuration as the store records it
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
+    unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4 template → ids it cannot phrase
 
     def scenario_json(self) -> Iterator[str]:
         """Each scenario as the store keeps it (and the data fingerprint hashes), read as it goes."""
@@ -107,6 +109,8 @@ class RunPlan:
             "templates": [t.name for t in self.templates],
             "skipped": self.skipped,
         }
+        if self.unphrased:  # only when some were, so the summaries of other runs read as before
+            fields["unphrased"] = self.unphrased
         if self.respondent is not None:
             fields["respondent_settings"] = self.respondent.model_dump(mode="json")
         return fields
@@ -133,54 +137,82 @@ def load_scenarios(config: EvalConfig) -> ScenarioSpool:
     return chosen
 
 
+@dataclass
+class Coverage:
+    """What a plan leaves out or words differently, per template, found in the one pass that builds its items."""
+
+    skipped: dict[str, int] = field(default_factory=dict)  # scenarios each template skips
+    unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4: the ids it cannot phrase
+    fallback: dict[str, int] = field(default_factory=dict)  # stated without the original condition
+    had_form: dict[str, int] = field(default_factory=dict)  # stated in the "had …" form, all the queries give
+
+    def notices(self, scenarios: int, *, wordings: bool = True, shown: int = 10) -> list[str]:
+        """The lines a run prints and report.md shows about skipped pairs (and, with `wordings`, other wordings)."""
+        lines = []
+        missing = {name: count for name, count in self.skipped.items() if name not in self.unphrased}
+        if missing:
+            detail = ", ".join(f"{name}: {count}" for name, count in missing.items())
+            lines.append(
+                f"skipped {sum(missing.values())} scenario × template pairs whose scenario has no query in that "
+                f"phrasing: {detail}"
+            )
+        for name, ids in self.unphrased.items():
+            more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+            lines.append(
+                f"template {name} skipped {len(ids)} of {scenarios} scenarios from which no intervention could be "
+                f"read (no `intervention` field, no query that states the change): {', '.join(ids[:shown])}{more}"
+            )
+        if not wordings:
+            return lines
+        lines += _count_notice(
+            self.fallback,
+            "state the change without the original condition, which those scenarios do not give "
+            "(the template's fallback wording)",
+        )
+        return lines + _count_notice(
+            self.had_form, "state the change in its 'had …' form, the only form those scenarios' queries give"
+        )
+
+
+def _count_notice(counts: dict[str, int], what: str) -> list[str]:
+    used = {name: count for name, count in counts.items() if count}
+    if not used:
+        return []
+    detail = ", ".join(f"{name}: {count}" for name, count in used.items())
+    return [f"{sum(used.values())} scenario × template pairs {what}: {detail}"]
+
+
 def build_items(
     models: list[str], scenarios: ScenarioSpool, templates: list[Template], completion: Collection[str] = ()
-) -> tuple[list[Item], dict[str, int], dict[str, int]]:
-    """Every model × scenario × template; per tier-1 template the scenarios without a query in its phrasing; per
-    template the scenarios it states without their original condition (its fallback wording). One pass reads
-    each scenario once.
+) -> tuple[list[Item], Coverage]:
+    """Every model × scenario × template, and the plan's `Coverage`; one pass reads each scenario once.
 
-    A tier 2-4 template that a scenario cannot fill stops the plan with one line naming the scenario. Models
-    in `completion` (base models without a chat template) get each prompt in the plain completion format.
+    A pair that cannot be made never stops the plan: a tier-1 phrasing the scenario has no query in, or a
+    tier 2-4 template that cannot be phrased for it (its id is kept), is skipped and counted. Models in
+    `completion` (base models without a chat template) get each prompt in the plain completion format.
     """
     chats: list[tuple[int, Template]] = []
-    skipped: dict[str, int] = {}
-    fallback = dict.fromkeys((t.name for t in templates), 0)
+    cover = Coverage()
     for position, scenario in enumerate(scenarios):
         for template in templates:
-            fallback[template.name] += uses_fallback(scenario, template)
-            if respondent_messages(scenario, template) is None:  # only a tier-1 phrasing the scenario does not have
-                skipped[template.name] = skipped.get(template.name, 0) + 1
-            else:
+            kind = wording_kind(scenario, template)
+            if kind is not None:
                 chats.append((position, template))
+                counts = {"fallback": cover.fallback, "had": cover.had_form}.get(kind)
+                if counts is not None:
+                    counts[template.name] = counts.get(template.name, 0) + 1
+                continue
+            if template.name == UNMATCHED:  # a scenario is not expected to hold a query in no phrasing
+                continue
+            cover.skipped[template.name] = cover.skipped.get(template.name, 0) + 1
+            if template.tier > 1:
+                cover.unphrased.setdefault(template.name, []).append(scenario.id)
     items = [
         Item(model, scenarios, position, template, model in completion)
         for model in models
         for position, template in chats
     ]
-    return items, skipped, fallback
-
-
-def skip_notice(skipped: dict[str, int]) -> list[str]:
-    """A line saying which phrasings skipped how many scenarios, if any did."""
-    if not skipped:
-        return []
-    detail = ", ".join(f"{name}: {count}" for name, count in skipped.items())
-    return [
-        f"skipped {sum(skipped.values())} scenario × template pairs whose scenario has no query in that phrasing: {detail}"
-    ]
-
-
-def fallback_notice(counts: dict[str, int]) -> list[str]:
-    """A line saying which templates used their wording without the original condition, and how often."""
-    used = {name: count for name, count in counts.items() if count}
-    if not used:
-        return []
-    detail = ", ".join(f"{name}: {count}" for name, count in used.items())
-    return [
-        f"{sum(used.values())} scenario × template pairs state the change without the original condition, "
-        f"which those scenarios do not give (the template's fallback wording): {detail}"
-    ]
+    return items, cover
 
 
 def reasoning_notice(providers: dict[str, Provider], models: list[str], respondent: GenerateConfig) -> list[str]:
@@ -229,8 +261,8 @@ def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[Ju
     return plan, notices + self_preference_notices(config.judge_specs, models)
 
 
-def _notices(specs: list[str], skipped: dict[str, int]) -> list[str]:
-    return ([SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []) + skip_notice(skipped)
+def _notices(specs: list[str]) -> list[str]:
+    return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
 
 
 def respondent_settings(config: EvalConfig) -> GenerateConfig:
@@ -259,9 +291,9 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
         provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
-    items, skipped, fallback = build_items(config.models, scenarios, templates, completion)
+    items, cover = build_items(config.models, scenarios, templates, completion)
     if not items:
-        raise InputError("no scenario has a query in the chosen phrasings")
+        raise InputError("no scenario has a query in the chosen phrasings, or can be phrased by the chosen templates")
     respondent = respondent_settings(config)
     for spec in config.models:
         providers[spec].check_config(respondent)
@@ -270,8 +302,8 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         "template_names": [t.name for t in templates],
     }
     notices = (
-        _notices(specs, skipped)
-        + fallback_notice(fallback)
+        _notices(specs)
+        + cover.notices(len(scenarios))
         + reasoning_notice(providers, config.models, respondent)
         + judge_notices
     )
@@ -282,7 +314,8 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         scenarios=scenarios,
         templates=templates,
         items=items,
-        skipped=skipped,
+        skipped=cover.skipped,
+        unphrased=cover.unphrased,
         providers=providers,
         respondent=respondent,
         judge=judge,
@@ -320,7 +353,7 @@ def plan_rejudge(
     for doc in store.scenarios(row["id"]):
         scenarios.append(Scenario.model_validate_json(doc), doc)
     templates = select_templates(stored["template_names"])
-    items, skipped, _ = build_items(stored["models"], scenarios, templates)
+    items, cover = build_items(stored["models"], scenarios, templates)
     return RunPlan(
         command="judge",
         config=config,
@@ -328,11 +361,14 @@ def plan_rejudge(
         scenarios=scenarios,
         templates=templates,
         items=items,
-        skipped=skipped,
+        skipped=cover.skipped,
+        unphrased=cover.unphrased,
         providers=providers,
         respondent=None,
         judge=judging,
         stored_config=stored,
-        notices=_notices([*stored["models"], *config.judge_specs], skipped) + judge_notices,
+        notices=_notices([*stored["models"], *config.judge_specs])
+        + cover.notices(len(scenarios), wordings=False)
+        + judge_notices,
         run_id=row["id"],
     )

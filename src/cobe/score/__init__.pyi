@@ -5,6 +5,7 @@ from cobe.score.accuracy import breakdown as breakdown
 from cobe.score.accuracy import by_phrasing as by_phrasing
 from cobe.score.accuracy import check_failure_rates as check_failure_rates
 from cobe.score.accuracy import mean_and_std as mean_and_std
+from cobe.score.accuracy import pooled_accuracy as pooled_accuracy
 from cobe.score.accuracy import rows_frame as rows_frame
 from cobe.score.agreement import agreement_metrics as agreement_metrics
 from cobe.score.agreement import binary_metrics as binary_metrics

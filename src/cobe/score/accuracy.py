@@ -2,8 +2,8 @@
 
 Every breakdown (by domain, graph type, failure mode, tag, tier …) is the same function applied
 over a metadata key, so the arithmetic exists exactly once. Beside the headline, which leaves
-respondent errors out as the paper does, `accuracy_incl_errors` counts them as failures, so a
-model that errors often cannot look better for it.
+respondent errors out as the paper does, `accuracy_incl_errors` counts them (and replies cut off
+by the token limit) as failures, so a model that errors often cannot look better for it.
 """
 
 from __future__ import annotations
@@ -46,10 +46,15 @@ def rows_frame(rows: Iterable[dict]) -> pd.DataFrame:
     status = df["status"]
     df["scored"] = status.isin(["passed", "failed"])
     df["pass"] = status.eq("passed")
+    # a reply cut off by the token limit is unscored, and a failure once errors count as failures
+    cut = df["unjudged"].eq("truncated") if "unjudged" in df.columns else False
+    df["cut_off"] = status.eq("unscored") & cut
     return df
 
 
 def _per_phrasing(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    if "cut_off" not in df.columns:  # a frame built without rows_frame: nothing was cut off
+        df = df.assign(cut_off=False)
     grouped = df.groupby(keys + [PHRASING], sort=True, dropna=False)
     table = grouped.agg(
         n=("status", "size"),
@@ -57,9 +62,10 @@ def _per_phrasing(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         passes=("pass", "sum"),
         unscored=("status", lambda s: int((s == "unscored").sum())),
         errors=("status", lambda s: int((s == "error").sum())),
+        cut_off=("cut_off", "sum"),
     ).reset_index()
     table["accuracy"] = np.where(table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan)
-    attempted = table["scored"] + table["errors"]  # errors counted as failures
+    attempted = table["scored"] + table["errors"] + table["cut_off"]  # errors and cut-off replies as failures
     table["accuracy_incl_errors"] = np.where(attempted > 0, 100.0 * table["passes"] / attempted.clip(lower=1), np.nan)
     return table
 
@@ -68,8 +74,9 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Per group: accuracy (%) = mean over phrasings of passes/scored, std (ddof=1), and the counts.
 
     Phrasings with nothing scored are left out of the mean and counted in `phrasings_empty`.
-    `accuracy_incl_errors` / `std_incl_errors`: the same with respondent errors counted as failures
-    (passes / (scored + errors) per phrasing).
+    `accuracy_incl_errors` / `std_incl_errors`: the same with respondent errors and replies cut off by the
+    token limit counted as failures (passes / (scored + errors + cut off) per phrasing). A tier-1 query in
+    no phrasing (`other`) is one more phrasing here, in the mean and in the std alike.
     """
     keys = list(by)
     if df.empty:
@@ -104,6 +111,23 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
+
+
+def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group: passes / scored over all its rows at once (%), whatever the phrasing, with the counts.
+
+    The project site reports this figure (its correct / (correct + wrong)); on files with one query per
+    scenario the paper's mean over phrasings weighs each phrasing's scenarios, not each scenario, alike.
+    """
+    keys = list(by)
+    if df.empty:
+        return pd.DataFrame(columns=[*keys, "pooled_accuracy", "scored", "passes"])
+    table = df.groupby(keys, sort=True, dropna=False).agg(scored=("scored", "sum"), passes=("pass", "sum"))
+    table = table.reset_index()
+    table["pooled_accuracy"] = np.where(
+        table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan
+    )
+    return table[[*keys, "pooled_accuracy", "scored", "passes"]]
 
 
 def by_phrasing(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:

@@ -1,0 +1,186 @@
+"""`cobe import FILE --from cobe-site`: the project site's judged results, read as the site publishes them.
+
+Two layouts, each a JSON array, JSON lines, or the nested `category-examples.json`:
+
+- nested: `{"by_domain": {domain: [example, …]}, "by_graph": {graph type: [example, …]}}`; one example
+  may be listed under both, and is imported once, with its domain from the one and graph type from the
+  other;
+- flat: one row per query.
+
+An example is a site row (`example_id`, `coreset_id`, `variation_id`, `query_idx`, `original`, `query`,
+`gold_answer`, `should_not_change`, `should_change`) carrying the models' answers, either all of them
+(`model_outputs` → model → `{response, verdict}`) or one (`model`, `response`, `verdict`). A query's
+phrasing is what it says, else its `query_idx` (2, 5, 7 → A, B, C), exactly as when the file is loaded
+as a dataset. Verdicts: `correct` → passed, `wrong` → failed, `unknown` → unscored, kept and counted.
+Per model, the summary's `pooled_accuracy` is then the site's correct / (correct + wrong).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.dataset.loaders import read_raw_file
+from cobe.dataset.rawread import RawFile, RawRecord, read_raw
+from cobe.dataset.schema import Scenario
+from cobe.report.importer import (
+    ImportResult,
+    check_out_dir,
+    scenario_fields,
+    template_position,
+    unknown_outcome,
+    validated_row,
+    write_run,
+)
+
+#: the site's verdict words → (status, passed)
+SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {
+    "correct": ("passed", True),
+    "wrong": ("failed", False),
+    "unknown": ("unscored", None),
+}
+UNKNOWN_REASON = "the site's verdict is unknown"
+ANSWER_KEYS = ("model_outputs", "model", "response", "verdict")
+
+
+@dataclass
+class Answer:
+    """One model's answer to one example, where the file has it."""
+
+    line: int | None
+    example: dict[str, Any]  # the site row, without the answers
+    model: str
+    response: str | None
+    verdict: Any
+
+
+def _answers(record: RawRecord, model: str | None) -> list[Answer]:
+    """The answers an example carries; ValueError when it carries none in a shape the site uses."""
+    example = {key: value for key, value in record.data.items() if key not in ANSWER_KEYS}
+    if record.group is not None and "domain" not in example:
+        example["domain"] = record.group
+    if record.graph is not None and "graph_type" not in example:
+        example["graph_type"] = record.graph.strip().lower()
+    outputs = record.data.get("model_outputs")
+    if outputs is None and "verdict" in record.data:
+        name = record.data.get("model") or model
+        if not name:
+            raise ValueError("model: missing; give a model field or --model")
+        outputs = {name: {"response": record.data.get("response"), "verdict": record.data["verdict"]}}
+    if not isinstance(outputs, dict) or not outputs:
+        raise ValueError("model_outputs: expected an object of model → {response, verdict}")
+    answers = []
+    for name, output in outputs.items():
+        if not isinstance(output, dict):
+            raise ValueError(f"model_outputs.{name}: expected {{response, verdict}}, got {type(output).__name__}")
+        response = output.get("response")
+        answers.append(
+            Answer(record.line, example, str(name), None if response is None else str(response), output.get("verdict"))
+        )
+    return answers
+
+
+def _outcome(verdict: Any) -> dict[str, Any]:
+    word = str(verdict).strip().lower() if verdict is not None else ""
+    if word not in SITE_VERDICTS:
+        raise ValueError(f"verdict: {verdict!r} is not a site verdict; expected correct, wrong or unknown")
+    status, passed = SITE_VERDICTS[word]
+    if passed is None:
+        return unknown_outcome(UNKNOWN_REASON)
+    return {"verdicts": {}, "unscored": {}, "passed": passed, "status": status}
+
+
+def _scenarios(raw: RawFile, answers: list[Answer]) -> dict[str, Scenario]:
+    """The file's examples loaded as a dataset (each once), by id; InputError listing every error."""
+    unique: dict[str, RawRecord] = {}
+    for answer in answers:
+        key = json.dumps(answer.example, sort_keys=True, default=str)
+        unique.setdefault(key, RawRecord(answer.example, answer.line))
+    loaded = read_raw_file(RawFile(raw.path, raw.container, records=list(unique.values())))
+    if loaded.errors:
+        lines = [problem.brief() for problem in loaded.errors]
+        raise InputError(f"{len(lines)} bad example(s); nothing written:\n" + "\n".join(lines))
+    return {scenario.id: scenario for scenario in loaded.scenarios}
+
+
+def _scenario_of(example: dict[str, Any], scenarios: dict[str, Scenario]) -> tuple[Scenario, str]:
+    """The scenario an example belongs to and the phrasing of its query."""
+    core, variation = example.get("coreset_id"), example.get("variation_id")
+    sid = f"{core}v{variation}" if core is not None and variation is not None else str(example.get("example_id"))
+    scenario = scenarios[sid]
+    position = scenario.queries.index(example["query"])
+    return scenario, scenario.phrasings[position]
+
+
+def _row(answer: Answer, scenarios: dict[str, Scenario], run_id: str) -> dict[str, Any]:
+    scenario, template = _scenario_of(answer.example, scenarios)
+    tier, phrasing = template_position(template)
+    row = {
+        "run_id": run_id,
+        "model": answer.model,
+        "scenario_id": scenario.id,
+        "template": template,
+        "tier": tier,
+        "phrasing": phrasing,
+        "response": answer.response,
+        **_outcome(answer.verdict),
+        **scenario_fields(scenario, template),
+    }
+    return validated_row(row)
+
+
+def _read_answers(raw: RawFile, model: str | None) -> list[Answer]:
+    answers: list[Answer] = []
+    problems = [problem.brief() for problem in raw.problems if problem.is_error]
+    for record in raw.records:
+        try:
+            answers.extend(_answers(record, model))
+        except ValueError as exc:
+            problems.append(f"{raw.path}:{record.line}: {exc}")
+    if problems:
+        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    if not answers:
+        raise InputError(f"{raw.path}: no examples; expected the site's rows with model_outputs")
+    return answers
+
+
+def import_site_results(file: str | Path, out: str | Path, model: str | None = None) -> ImportResult:
+    """Convert one of the site's judged result files into a run directory, all or nothing."""
+    source, out_dir = Path(file), Path(out)
+    check_out_dir(out_dir)
+    raw = read_raw(source)
+    answers = _read_answers(raw, model)
+    scenarios = _scenarios(raw, answers)
+    rows: list[dict[str, Any]] = []
+    problems: list[str] = []
+    seen: dict[tuple[str, str, str], tuple[int | None, Any]] = {}
+    for answer in answers:
+        try:
+            row = _row(answer, scenarios, out_dir.name)
+        except ValueError as exc:
+            problems.append(f"{source}:{answer.line}: {answer.model}: {exc}")
+            continue
+        key = (row["model"], row["scenario_id"], row["template"])
+        found = (row["response"], row["status"])
+        if key in seen:
+            if seen[key][1] != found:  # listed twice alike is one answer; listed twice unlike is a conflict
+                problems.append(
+                    f"{source}:{answer.line}: {key[0]}: {key[1]} template {key[2]} differs from line {seen[key][0]}"
+                )
+            continue
+        seen[key] = (answer.line, found)
+        rows.append(row)
+    if problems:
+        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    verdicts = Counter((answer.model, str(answer.verdict).strip().lower()) for answer in answers)
+    extra = {"source": "cobe-site", "layout": raw.container, "site_verdicts": _per_model(verdicts)}
+    return write_run(rows, out_dir, source, extra)
+
+
+def _per_model(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    models = sorted({model for model, _ in counts})
+    return {model: {word: counts[(model, word)] for word in SITE_VERDICTS} for model in models}
