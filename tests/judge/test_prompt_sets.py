@@ -131,7 +131,9 @@ def test_a_renamed_set_keeps_the_fingerprint_of_its_published_name(prompt_dir: P
     )
     renamed = load_judge_prompts(str(prompt_dir))
     assert renamed.name == "renamed" and renamed.fingerprint == before.fingerprint
-    config.write_text(config.read_text(encoding="utf-8").replace("fingerprint_name: contextual\n", ""), encoding="utf-8")
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("fingerprint_name: contextual\n", ""), encoding="utf-8"
+    )
     assert load_judge_prompts(str(prompt_dir)).fingerprint != before.fingerprint  # the name is hashed
 
 
