@@ -14,6 +14,7 @@ import pandas as pd
 
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.selftest import PROBE_WORDS, SelfTest
 
@@ -171,6 +172,7 @@ def render_html(
         runs=runs,
         agreement=agreement_blocks,
         resamples=resamples,
+        resampled=resampling_note(tables["leaderboard"]),
         seed=seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
