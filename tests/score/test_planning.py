@@ -11,13 +11,12 @@ import pytest
 from cobe.core.errors import InputError
 from cobe.score.calibration import calibrated_rate
 from cobe.score.compare import mcnemar_exact
+from cobe.score.pilot import family_icc, pilot_from_frame
 from cobe.score.plan_inputs import Stated, check_ranges
 from cobe.score.planning import (
     design_effect,
-    family_icc,
     judge_human_correlation,
     labels_needed,
-    pilot_from_frame,
     plan_study,
     scenario_variance,
     scenarios_needed,

@@ -115,12 +115,13 @@ def plan_cmd(
     stated = Stated(sensitivity=judge_sensitivity, specificity=judge_specificity, **rates)
     # checked before a pilot is read, so a bad flag costs nothing
     check_ranges(stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power)
-    from cobe.score.planning import pilot_from_frame, plan_study  # SciPy and pandas: only for a plan to make
+    from cobe.score.planning import plan_study  # SciPy: only once the inputs are known to be sensible
 
     pilot = None
     if run is not None:
         from cobe.annotate.labels import run_labels
         from cobe.report.load import load_runs
+        from cobe.score.pilot import pilot_from_frame
 
         pilots = pilot_from_frame(load_runs([run], run_labels([run], study)).frame)
         if not pilots:
