@@ -42,3 +42,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_harness.py
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_calibration.py
+	$(PY) benchmarks/bench_cluster_coverage.py

@@ -29,7 +29,9 @@ def small_run(tmp_path: Path) -> Path:
 @pytest.fixture
 def small_study(small_run: Path, tmp_path: Path):
     """A 6-item, 2-rater study over small_run, with its links."""
-    return create_study(small_run, tmp_path / "study", n=6, seed=1, raters=2, base_url="http://testserver")
+    return create_study(
+        small_run, tmp_path / "study", n=6, seed=1, raters=2, base_url="http://testserver", models="all"
+    )
 
 
 N_ITEMS = 5
@@ -45,7 +47,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     run_dir = write_run(tmp_path / "run", rows)
     sock = listen("127.0.0.1", 0)  # bound and listening now: early requests wait in its backlog
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    links = create_study(run_dir, n=N_ITEMS, seed=7, raters=2, base_url=base)
+    links = create_study(run_dir, n=N_ITEMS, seed=7, raters=2, base_url=base, models="all")
     config = uvicorn.Config(create_app(links.path), access_log=False, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)

@@ -140,7 +140,7 @@ def test_html_in_a_response_renders_as_text(app, small_study):
 def test_study_title_does_not_leak_the_run_directory(small_run, tmp_path):
     # run directories are named after their models, e.g. runs/openai_gpt-5.4__cobe
     named = small_run.rename(small_run.parent / "mock_a__mock_b__data")
-    study = create_study(named, tmp_path / "titled", n=6, seed=1, raters=1, base_url="http://testserver")
+    study = create_study(named, tmp_path / "titled", n=6, seed=1, raters=1, base_url="http://testserver", models="all")
     client = sign_in(create_app(study.path), study.raters["rater-1"])
     assert "mock_a" not in client.get("/rate/1").text
 

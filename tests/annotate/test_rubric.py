@@ -46,3 +46,14 @@ def test_rubric_shows_no_criteria_or_model(small_study):
     text = rubric_text(small_study).lower()
     for hidden in ("criterion", "criteria", "preserve", "mock/", "judge", "should change"):
         assert hidden not in text
+
+
+def test_a_hallucinated_or_incoherent_rewrite_is_no_and_other_is_for_indecision(small_study):
+    text = rubric_text(small_study)
+    no = text[text.index("Answer No if any condition fails") : text.index("Answer Other")]
+    assert "invents events or people the story and the request give no ground for" in no
+    assert "does not read as a coherent story" in no and no.rstrip().endswith("is also No .")
+    other = text[text.index("Answer Other") : text.index("Example 1")]
+    assert "only when you cannot decide between Yes and No" in other
+    assert "Other is not for poor rewrites: those are No." in other
+    assert "not a rewrite" not in other  # no longer an example of Other: such a response is No

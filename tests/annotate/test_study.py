@@ -46,7 +46,7 @@ def test_rows_without_response_are_never_sampled(small_run):
 
 
 def test_study_stores_hashes_only_and_shuffles_per_rater(small_run, tmp_path):
-    links = create_study(small_run, n=6, seed=0, raters=3)
+    links = create_study(small_run, n=6, seed=0, raters=3, models="all")
     assert links.path == small_run / "study" / "study.sqlite"
     tokens = [url.rsplit("/", 1)[1] for url in [*links.raters.values(), links.admin]]
     assert len(set(tokens)) == 4 and all(len(t) >= 43 for t in tokens)
@@ -56,7 +56,7 @@ def test_study_stores_hashes_only_and_shuffles_per_rater(small_run, tmp_path):
     orders = [store.assignment(p.id) for p in store.principals() if p.role == "rater"]
     assert all(sorted(o) == sorted(orders[0]) for o in orders) and len({tuple(o) for o in orders}) > 1
     with pytest.raises(InputError, match="a study already exists here"):
-        create_study(small_run, n=6, seed=0, raters=3)
+        create_study(small_run, n=6, seed=0, raters=3, models="all")
 
 
 def test_rotate_unknown_person_and_bad_inputs(small_study, tmp_path):
@@ -107,9 +107,20 @@ def test_study_can_be_one_model_and_tier_one(tmp_path):
     assert {item.model for item in items} == {"mock/b"} and {item.template for item in items} == {"A"}
     store = StudyStore(links.path)
     assert (store.meta("models"), store.meta("tier")) == ("mock/b", "1")
-    # without the restriction every model and tier is in the pool
-    everything = create_study(tiered_run(tmp_path / "all"), tmp_path / "s2", n=32, seed=0)
+    # every model (asked for) and every tier is in the pool without the restrictions
+    everything = create_study(tiered_run(tmp_path / "all"), tmp_path / "s2", n=32, seed=0, models="all")
     assert everything.per_model == {"mock/a": 16, "mock/b": 16}
+    assert StudyStore(everything.path).meta("models") == "all"
+
+
+def test_a_run_of_several_models_asks_for_one_unless_all(tmp_path):
+    """The paper rates 250 responses of one model: a mixed sample must be asked for by name."""
+    run = tiered_run(tmp_path)
+    with pytest.raises(InputError, match=r"the run holds 2 models \(mock/a, mock/b\); .*choose one with --model, or "):
+        create_study(run, tmp_path / "s")
+    assert not (tmp_path / "s").exists()  # refused before any study file is written
+    one = write_run(tmp_path / "one", [make_row(i, "mock/a") for i in range(4)])
+    assert create_study(one, tmp_path / "s1", n=4, seed=0).per_model == {"mock/a": 4}  # one model: no flag needed
 
 
 def test_restriction_that_matches_nothing_is_one_clear_error(tmp_path):

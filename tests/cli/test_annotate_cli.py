@@ -36,6 +36,8 @@ def test_create_prints_one_link_per_rater_and_admin(tmp_path):
         "3",
         "--base-url",
         "http://127.0.0.1:9999",
+        "--models",
+        "all",
     )
     assert result.exit_code == 0, result.output
     links = re.findall(r"(rater-\d|admin): (http://127\.0\.0\.1:9999/(?:r|a)/[\w-]{43})", result.output)
@@ -71,6 +73,21 @@ def test_create_one_model_tier_one_as_in_the_paper(tmp_path):
     assert "--model MODEL --tier 1 --n 250 --raters 3" in helped and "two matching Yes/No answers of three" in helped
     code, err = run_main("annotate", "create", str(run_dir), "--model", "mock/c", "--out", str(tmp_path / "s"))
     assert code == 2 and "--model mock/c: not in the run" in err and err.count("\n") == 1
+
+
+def test_create_on_a_run_of_several_models_asks_for_model_unless_all(tmp_path):
+    rows = [make_row(i, "mock/a" if i % 2 else "mock/b") for i in range(8)]
+    run_dir = write_run(tmp_path / "run", rows)
+    code, err = run_main("annotate", "create", str(run_dir), "--n", "4")
+    assert code == 2 and err.count("\n") == 1
+    assert "the run holds 2 models (mock/a, mock/b)" in err and "--model" in err and "--models all" in err
+    assert not (run_dir / "study").exists()
+    code, err = run_main("annotate", "create", str(run_dir), "--model", "mock/a", "--models", "all")
+    assert code == 2 and "exclude each other" in err
+    done = run_cobe("annotate", "create", str(run_dir), "--n", "4", "--models", "all")
+    assert done.returncode == 0, done.stderr
+    assert "Items per model: mock/a 2, mock/b 2" in done.stdout
+    assert StudyStore(run_dir / "study").meta("models") == "all"
 
 
 def run_main(*args: str) -> tuple[int, str]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from support.cli import CliResult, run_cobe
-from support.results import make_rows, write_run
+from support.results import family_rows, make_rows, write_run
 
 
 def plan(tmp_path: Path, *args: str) -> CliResult:
@@ -45,3 +47,30 @@ def test_bad_input_is_one_line(tmp_path):
     run = write_run(tmp_path / "pilot", make_rows("mock/a", 3))
     r = plan(tmp_path, str(run), "--model", "nope")
     assert r.returncode == 2 and "--model 'nope': not in" in r.stderr
+
+
+def test_a_pilot_without_spread_is_worded_right(tmp_path):
+    """One scenario, every phrasing passed: no '1 scenarios', no more labels than judged items, no 'nan'."""
+    run = write_run(tmp_path / "pilot", make_rows("mock/a", 1, 1.0))
+    r = plan(tmp_path, str(run), "--human-rate", "0.6")
+    assert r.returncode == 0, r.stderr
+    assert "(mock/a): 1 scenario × 3 phrasings" in r.stdout
+    assert "scenarios for the accuracy's CI half-width: 1 scenario\n" in r.stdout
+    assert "the rates leave no spread" in r.stdout
+    assert "human labels for the calibrated CI half-width: not reachable" in r.stdout
+    assert "not reachable with 3 judged items: even labelling every one leaves the interval wider" in r.stdout
+    assert "nan" not in r.stdout.lower() and "normal approximation (Connor): not reachable" in r.stdout
+
+
+def test_a_pilot_in_families_plans_with_their_design_effect(tmp_path):
+    run = write_run(tmp_path / "pilot", family_rows("mock/a", cores=20, variations=10))
+    data = json.loads(plan(tmp_path, str(run), "--json").stdout)
+    assert data["pilot"]["cores"] == 20 and data["pilot"]["core_icc"] == 1.0
+    inputs = data["answers"][0]["inputs"]
+    assert inputs["variations per core example"] == [10.0, "pilot"] and inputs["design effect"][0] == 10.0
+    # outcomes fixed by the core: ten times the scenarios of independent ones, 200 more cores' worth
+    independent = json.loads(plan(tmp_path, str(run), "--json", "--core-icc", "0").stdout)["answers"][0]["value"]
+    assert data["answers"][0]["value"] == pytest.approx(10 * independent, rel=0.01)
+    shown = plan(tmp_path, str(run)).stdout
+    assert "Pilot" in shown and "200 scenarios in 20 core examples × 3 phrasings" in shown
+    assert "core examples of 10 variations each" in shown

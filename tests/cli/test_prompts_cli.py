@@ -64,7 +64,8 @@ def test_show_prints_the_paper_preserve_prompt_with_criterion_rewrite_and_exampl
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("===== judge · check preserve (prompt set paper) · user message =====\n")
     assert PRESERVE in r.stdout and REWRITE in r.stdout and "Worked examples" in r.stdout
-    assert r.stdout.count(" → T") + r.stdout.count(" → F") == 5  # the preserve check's five examples
+    replies = [line for line in r.stdout.splitlines() if line in ("T", "F")]
+    assert len(replies) == 5  # the preserve check's five examples, each ending in its bare letter
     assert STORY not in r.stdout and CHANGE not in r.stdout
     assert "exactly one character, T or F" in r.stdout
 

@@ -27,7 +27,7 @@ def prompt_dir(tmp_path: Path) -> Path:
     return target
 
 
-@pytest.mark.parametrize("name", ["paper", "contextual"])
+@pytest.mark.parametrize("name", ["paper", "paper-v1", "contextual"])
 def test_bundled_sets_load(name: str) -> None:
     prompts = load_judge_prompts(name)
     assert prompts.name == name
@@ -54,7 +54,7 @@ def test_the_former_default_name_loads_contextual_with_its_old_fingerprint() -> 
     assert old.texts == load_judge_prompts("contextual").texts
 
 
-@pytest.mark.parametrize("name", ["paper", "contextual"])
+@pytest.mark.parametrize("name", ["paper", "paper-v1", "contextual"])
 @pytest.mark.parametrize("check", CHECKS)
 def test_every_check_states_the_answer_contract(name: str, check: str) -> None:
     assert "Answer with exactly one letter" in load_judge_prompts(name).texts[check]
@@ -122,6 +122,21 @@ def test_directory_path_loads_and_fingerprint_tracks_files(prompt_dir: Path) -> 
     assert load_judge_prompts(str(prompt_dir)).fingerprint != first.fingerprint
 
 
+def test_a_renamed_set_keeps_the_fingerprint_of_its_published_name(prompt_dir: Path) -> None:
+    before = load_judge_prompts(str(prompt_dir))  # config says name: contextual
+    config = prompt_dir / "config.yaml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("name: contextual", "name: renamed\nfingerprint_name: contextual"),
+        encoding="utf-8",
+    )
+    renamed = load_judge_prompts(str(prompt_dir))
+    assert renamed.name == "renamed" and renamed.fingerprint == before.fingerprint
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("fingerprint_name: contextual\n", ""), encoding="utf-8"
+    )
+    assert load_judge_prompts(str(prompt_dir)).fingerprint != before.fingerprint  # the name is hashed
+
+
 def test_fingerprint_tracks_config(prompt_dir: Path) -> None:
     before = load_judge_prompts(str(prompt_dir)).fingerprint
     (prompt_dir / "config.yaml").write_text("name: mine\nmax_tokens: 3\nvendor_note: kept\n", encoding="utf-8")
@@ -174,7 +189,7 @@ def test_a_folder_without_config_takes_the_paper_settings(prompt_dir: Path) -> N
 def test_unknown_set_name() -> None:
     with pytest.raises(
         InputError,
-        match=r"judge prompt set 'nope' not found: give a bundled name \(contextual, paper, default \(= contextual\)\)",
+        match=r"judge prompt set 'nope' not found: give a bundled name \(contextual, paper, paper-v1, default \(= contextual\)\)",
     ):
         load_judge_prompts("nope")
 

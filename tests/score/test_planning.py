@@ -8,19 +8,26 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cobe.core.errors import InputError
 from cobe.score.calibration import calibrated_rate
 from cobe.score.compare import mcnemar_exact
+from cobe.score.pilot import family_icc, pilot_from_frame
+from cobe.score.plan_inputs import Stated, check_ranges
 from cobe.score.planning import (
-    Stated,
-    connor_difference,
-    detectable_difference,
+    design_effect,
     judge_human_correlation,
     labels_needed,
-    mcnemar_power,
-    pilot_from_frame,
     plan_study,
     scenario_variance,
     scenarios_needed,
+)
+from cobe.score.power import (
+    EXACT_MAX_ITEMS,
+    connor_difference,
+    detectable_difference,
+    difference_method,
+    mcnemar_power,
+    rejection_bounds,
 )
 
 Z2 = 1.959963984540054**2
@@ -134,3 +141,71 @@ def test_plan_names_where_each_input_came_from():
     stated = plan_study(None, Stated(pass_rate=0.6, icc=0.5, items=900))
     assert stated[0].value == 683 and stated[2].inputs["paired items"] == (900, "stated")
     assert stated[1].inputs["judge–human correlation"][0] == 0.0  # no labels: no credit to the judge
+
+
+def test_families_inflate_the_scenario_count_by_their_design_effect():
+    # σ²_s = 0.16 as above; ten variations per core correlated 0.2: 1 + 9 · 0.2 = 2.8
+    assert design_effect(10, 0.2) == pytest.approx(2.8) and design_effect(1, 0.9) == 1.0
+    assert scenarios_needed(0.03, 0.16, effect=2.8) == math.ceil(Z2 * 0.16 * 2.8 / 0.0009) == 1913
+    answer = plan_study(None, Stated(pass_rate=0.6, icc=0.5, variations=10, core_icc=0.2))[0]
+    assert answer.value == 1913 and answer.inputs["design effect"][0] == pytest.approx(2.8)
+    assert "about 192 core examples of 10 variations each" in answer.caveat
+    # no families stated: independent scenarios, as before
+    plain = plan_study(None, Stated(pass_rate=0.6, icc=0.5))[0]
+    assert plain.value == 683 and plain.inputs["design effect"][0] == 1.0
+
+
+def test_family_icc_is_the_share_of_variance_between_cores():
+    cores = pd.Series([1, 1, 2, 2, 3, 3])
+    fixed = pd.Series([1.0, 1.0, 0.0, 0.0, 1.0, 1.0])  # outcomes fixed by the core
+    assert family_icc(fixed, cores) == pytest.approx(1.0)
+    # by hand: core means 0.5, 0.5, 1.0 (grand 2/3); MSB = 2·(1/36 + 1/36 + 1/9)/2 = 1/6, MSW = 1/3 (3 df)
+    # → between-core part (1/6 − 1/3)/2 < 0, so 0
+    mixed = pd.Series([1.0, 0.0, 0.0, 1.0, 1.0, 1.0])
+    assert family_icc(mixed, cores) == 0.0
+    assert family_icc(pd.Series([1.0, 0.0]), pd.Series([1, 2])) is None  # no core with two scenarios
+    rng = np.random.default_rng(4)
+    core = np.repeat(np.arange(300), 5)
+    values = pd.Series(rng.normal(size=300)[core] + rng.normal(size=1500))  # half the variance between cores
+    assert family_icc(values, pd.Series(core)) == pytest.approx(0.5, abs=0.08)
+
+
+def test_no_more_labels_than_judged_items():
+    # ρ = 0, p = 0.6: n = z² · 0.24 / 0.0009 = 1025 labels, which 3 judged items cannot hold
+    assert labels_needed(0.03, 0.6, 0.0, 3) is None
+    assert labels_needed(0.03, 0.6, 0.0, 2000) == 1025
+
+
+def test_connor_has_a_closed_form_and_no_answer_below_its_reach():
+    za = 1.959963984540054
+    assert math.isnan(connor_difference(3, 0.5))  # n < z²: not even the largest difference
+    assert math.isnan(connor_difference(100, 0.0))
+    delta = connor_difference(10**9, 0.3, 1e-6, 0.999)
+    assert 0 < delta < 1e-3
+    assert connor_difference(500, 0.2) < (za + 0.8416212335729143) * math.sqrt(0.2 / 500)
+
+
+def test_beyond_the_exact_limit_the_closed_form_answers_and_says_so():
+    above = EXACT_MAX_ITEMS + 1
+    assert detectable_difference(above, 0.3) == connor_difference(above, 0.3)
+    assert "Connor's normal approximation" in difference_method(above)
+    assert "exact McNemar" in difference_method(EXACT_MAX_ITEMS)
+    exact = detectable_difference(EXACT_MAX_ITEMS, 0.3)
+    assert abs(exact - connor_difference(EXACT_MAX_ITEMS, 0.3)) < 0.0002  # under 0.02 points where they meet
+
+
+def test_rejection_bounds_match_the_binomial_inverse():
+    from scipy.stats import binom
+
+    counts = np.concatenate([np.arange(0, 400), np.arange(19_000, 19_400)])
+    for alpha in (1e-6, 0.01, 0.05, 0.2):
+        np.testing.assert_array_equal(rejection_bounds(counts, alpha), binom.ppf(alpha / 2, counts, 0.5) - 1)
+
+
+def test_the_library_refuses_what_the_cli_refuses():
+    with pytest.raises(InputError, match=r"^--half-width 0\.01: expected 0\.1 to 50 points"):
+        plan_study(None, Stated(), half_width=0.0001)
+    with pytest.raises(InputError, match=r"^--phrasings 1000000000: expected 1 to 100"):
+        plan_study(None, Stated(phrasings=10**9))
+    with pytest.raises(InputError, match=r"^--power 0\.2: expected 0\.5 to 0\.999"):
+        check_ranges(Stated(), half_width=0.03, label_half_width=0.03, alpha=0.05, power=0.2)

@@ -137,6 +137,39 @@ def rows_with_counts(model: str, counts: dict[str, tuple[int, int]], run_id: str
     return rows
 
 
+def family_rows(
+    model: str, cores: int = 20, variations: int = 10, passing: frozenset[int] | None = None, run_id: str = "run-1"
+) -> list[dict]:
+    """Rows for cores × variations × A–C whose outcome is fixed by the core: cores in `passing` (default:
+    the odd ones) pass every variation and phrasing, the others fail them all."""
+    chosen = passing if passing is not None else frozenset(range(1, cores + 1, 2))
+    rows = []
+    for core in range(1, cores + 1):
+        verdict = "T" if core in chosen else "F"
+        verdicts = {"connectors": "T", "preserve": "T", "change": verdict}
+        status, passed = row_status(verdicts, None)
+        for variation in range(1, variations + 1):
+            for phrasing, template in enumerate(TEMPLATES):
+                rows.append(
+                    ResultRow(
+                        run_id=run_id,
+                        model=model,
+                        scenario_id=f"{core}v{variation}",
+                        core_id=core,
+                        variation=variation,
+                        domain="travel",
+                        template=template,
+                        phrasing=phrasing,
+                        verdicts=verdicts,
+                        passed=passed,
+                        status=status,
+                        story="s",
+                        response="r",
+                    ).model_dump()
+                )
+    return rows
+
+
 def write_run(directory: Path, rows: list[dict], agreement: dict | None = None) -> Path:
     """A run directory holding results.jsonl (and agreement.json when given)."""
     directory.mkdir(parents=True, exist_ok=True)

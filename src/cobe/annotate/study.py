@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import ValidationError
 
@@ -72,9 +73,26 @@ def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:
     return counts
 
 
-def restrict(rows: list[ResultRow], models: Sequence[str] = (), tier: int | None = None) -> list[ResultRow]:
-    """The rows of these models (all when empty) and this prompt tier (all when None); InputError when none is left."""
+#: `models` of `create_study` that samples every model of the run, stratified
+ALL_MODELS = "all"
+
+
+def restrict(
+    rows: list[ResultRow], models: Sequence[str] | Literal["all"] = (), tier: int | None = None
+) -> list[ResultRow]:
+    """The rows of these models and this prompt tier (all when None); InputError when none is left.
+
+    No model named is fine for a run of one model; a run of several needs them named, or `"all"`:
+    the paper's study (App. D.4.1) rates one model's responses, so mixing models must be asked for.
+    """
     known_models = sorted({row.model for row in rows})
+    if models == ALL_MODELS:
+        models = ()
+    elif not models and len(known_models) > 1:
+        raise InputError(
+            f"the run holds {len(known_models)} models ({', '.join(known_models)}); the paper's study rates one "
+            "model's responses: choose one with --model, or give --models all to sample every model, stratified"
+        )
     unknown = sorted(set(models) - set(known_models))
     if unknown:
         raise InputError(
@@ -140,13 +158,14 @@ def create_study(
     raters: int = 3,
     base_url: str = DEFAULT_BASE_URL,
     title: str = DEFAULT_TITLE,
-    models: Sequence[str] = (),
+    models: Sequence[str] | Literal["all"] = (),
     tier: int | None = None,
 ) -> StudyLinks:
     """Sample a run's responses into a new study; every rater rates every item in their own order.
 
-    `models` and `tier` restrict what is sampled from. The paper's study (App. D.4.1) is 250 tier-1
-    responses of one model rated by three raters: `models=[spec], tier=1, n=250, raters=3`.
+    `models` and `tier` restrict what is sampled from; a run of several models needs `models` named,
+    or `"all"` for every model, stratified. The paper's study (App. D.4.1) is 250 tier-1 responses
+    of one model rated by three raters: `models=[spec], tier=1, n=250, raters=3`.
     """
     if raters < 1:
         raise InputError(f"--raters {raters}: expected at least 1 rater")
@@ -159,7 +178,7 @@ def create_study(
             "run_dir": str(run_dir.resolve()),
             "seed": str(seed),
             "n_requested": str(n),
-            "models": ",".join(models),
+            "models": ",".join(models) if models != ALL_MODELS else ALL_MODELS,
             "tier": "" if tier is None else str(tier),
             "base_url": base_url,
             "title": title,

@@ -6,6 +6,7 @@ import click
 from rich.table import Table
 
 from cobe.annotate.study import (
+    ALL_MODELS,
     DEFAULT_TITLE,
     StudyLinks,
     create_study,
@@ -15,6 +16,7 @@ from cobe.annotate.study import (
 )
 from cobe.cli import options
 from cobe.cli.display import plain_console
+from cobe.core.errors import InputError
 from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
 from cobe.web.limits import check_port
 
@@ -64,7 +66,15 @@ def annotate() -> None:
     "--model",
     "models",
     multiple=True,
-    help="Sample only this model's responses; repeatable [default: every model, stratified].",
+    help="Sample only this model's responses; repeatable [default: the run's one model; a run of several "
+    "needs --model or --models all].",
+)
+@click.option(
+    "--models",
+    "all_models",
+    type=click.Choice([ALL_MODELS]),
+    default=None,
+    help="`all`: sample every model of the run, stratified by model.",
 )
 @click.option(
     "--tier",
@@ -81,10 +91,12 @@ def create_cmd(
     base_url: str,
     title: str,
     models: tuple[str, ...],
+    all_models: str | None,
     tier: int | None,
 ) -> None:
-    """Sample N responses of RUN (stratified by model) into a new study and print the private links.
+    """Sample N responses of RUN into a new study and print the private links.
 
+    A run of several models needs --model (repeatable) or --models all (every model, stratified).
     The paper's human study (App. D.4.1) rated 250 tier-1 responses of one model, three raters each:
 
     \b
@@ -93,8 +105,18 @@ def create_cmd(
     The majority label needs two matching Yes/No answers of three; "Other" abstains, and items
     without a majority are listed by `cobe agreement` and left out of its figures.
     """
+    if all_models and models:
+        raise InputError("--model and --models all exclude each other; give one")
     links = create_study(
-        run, out, n=n, seed=seed, raters=raters, base_url=base_url, title=title, models=models, tier=tier
+        run,
+        out,
+        n=n,
+        seed=seed,
+        raters=raters,
+        base_url=base_url,
+        title=title,
+        models=ALL_MODELS if all_models else models,
+        tier=tier,
     )
     _print_links(links)
     if links.n_items < n:

@@ -56,7 +56,7 @@ def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
 
 @data.command("sources")
-@click.option("--json", "as_json", is_flag=True, help="Print the sources as JSON only.")
+@options.JSON
 def sources_cmd(as_json: bool) -> None:
     """What CoBe data exists, the shapes it comes in, and how to point cobe at each."""
     sources = data_sources()

@@ -14,25 +14,39 @@ import click
 from cobe.cli import options
 from cobe.core.errors import InputError
 
-SHARE = click.FloatRange(0, 1)
-POINTS = click.FloatRange(0, 100, min_open=True)
+# numbers are parsed here and their ranges checked by cobe.score.planning.check_ranges, so a value
+# outside them is one line naming the option and what is sensible, never click's usage block
+SINGULAR = {"scenarios": "scenario", "labels per model": "label per model"}
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _value(answer: Any) -> str:
-    if answer.value is None or (isinstance(answer.value, float) and math.isnan(answer.value)):
+    if _missing(answer.value):
         return "not reachable"
     if answer.unit == "share":
-        return f"{100 * answer.value:.1f} percentage points"
-    return f"{answer.value} {answer.unit}"
+        return (
+            f"{100 * answer.value:.2g} percentage points"
+            if answer.value < 0.001
+            else f"{100 * answer.value:.1f} percentage points"
+        )
+    unit = SINGULAR.get(answer.unit, answer.unit) if answer.value == 1 else answer.unit
+    return f"{answer.value:,} {unit}"
 
 
 def _input(name: str, value: Any, source: str) -> str:
-    if isinstance(value, float) and name in ("half-width", "pass rate", "human pass rate", "discordant share ψ"):
-        shown = f"{100 * value:.1f}%" if name != "half-width" else f"±{100 * value:.1f} points"
+    if _missing(value):
+        shown = "not reachable"
+    elif isinstance(value, float) and name in ("half-width", "pass rate", "human pass rate", "discordant share ψ"):
+        shown = f"{100 * value:.1f}%" if name != "half-width" else f"±{100 * value:.3g} points"
     elif isinstance(value, float) and "Connor" in name:
-        shown = f"{100 * value:.1f} points"
+        shown = f"{100 * value:.2g} points" if value < 0.001 else f"{100 * value:.1f} points"
     elif isinstance(value, float):
         shown = f"{value:.3g}"
+    elif isinstance(value, int):
+        shown = f"{value:,}"
     else:
         shown = str(value)
     return f"    {name}: {shown} ({source})"
@@ -42,26 +56,38 @@ def _input(name: str, value: Any, source: str) -> str:
 @click.argument("run", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--model", default=None, help="The pilot run's model (or label) to plan from, when it holds several.")
 @options.STUDY
-@click.option("--half-width", type=POINTS, default=3.0, show_default=True, help="Target ± of the accuracy, in points.")
+@click.option(
+    "--half-width", type=float, default=3.0, show_default=True, help="Target ± of the accuracy, in points (0.1–50)."
+)
 @click.option(
     "--label-half-width",
-    type=POINTS,
+    type=float,
     default=3.0,
     show_default=True,
-    help="Target ± of the calibrated rate, in points.",
+    help="Target ± of the calibrated rate, in points (0.1–50).",
 )
-@click.option("--pass-rate", type=SHARE, default=None, help="Stated pass rate (0–1) instead of the pilot's.")
-@click.option("--phrasings", type=click.IntRange(min=1), default=None, help="Phrasings per scenario [pilot's, else 3].")
-@click.option("--icc", type=SHARE, default=None, help="Correlation of one scenario's phrasings [pilot's, else 1].")
-@click.option("--human-rate", type=SHARE, default=None, help="Stated human pass rate [pilot's, else the pass rate].")
-@click.option("--judge-sensitivity", type=SHARE, default=None, help="Share of human passes the judge passes.")
-@click.option("--judge-specificity", type=SHARE, default=None, help="Share of human fails the judge fails.")
+@click.option("--pass-rate", type=float, default=None, help="Stated pass rate (0–1) instead of the pilot's.")
+@click.option("--phrasings", type=int, default=None, help="Phrasings per scenario, 1–100 [pilot's, else 3].")
+@click.option("--icc", type=float, default=None, help="Correlation of one scenario's phrasings [pilot's, else 1].")
 @click.option(
-    "--items", type=click.IntRange(min=1), default=None, help="Judged items per model [scenarios × phrasings]."
+    "--variations",
+    type=int,
+    default=None,
+    help="Scenarios per core example (a family), 1–1000 [pilot's mean, else 1].",
 )
-@click.option("--discordance", type=SHARE, default=None, help="Share of items where exactly one of two models passes.")
+@click.option(
+    "--core-icc",
+    type=float,
+    default=None,
+    help="Correlation of one core example's scenarios [pilot's, else 1 with --variations].",
+)
+@click.option("--human-rate", type=float, default=None, help="Stated human pass rate [pilot's, else the pass rate].")
+@click.option("--judge-sensitivity", type=float, default=None, help="Share of human passes the judge passes.")
+@click.option("--judge-specificity", type=float, default=None, help="Share of human fails the judge fails.")
+@click.option("--items", type=int, default=None, help="Judged items per model [scenarios × phrasings].")
+@click.option("--discordance", type=float, default=None, help="Share of items where exactly one of two models passes.")
 @options.ALPHA_OPTION
-@click.option("--power", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.8, show_default=True)
+@click.option("--power", type=float, default=0.8, show_default=True, help="Power to detect the difference (0.5–0.999).")
 @options.JSON
 def plan_cmd(
     run: Path | None,
@@ -79,15 +105,22 @@ def plan_cmd(
     """How big must a study be? Scenarios for a CI half-width of the accuracy, human labels for a
     half-width of the human-calibrated rate, and the smallest difference between two models that a
     paired comparison (exact McNemar, as `cobe compare`) detects. From a pilot RUN, from stated rates,
-    or both (a stated rate overrides the pilot's). Formulas: docs/STATISTICS.md."""
-    from cobe.score.planning import Stated, pilot_from_frame, plan_study
+    or both (a stated rate overrides the pilot's). Scenarios come in families (a core example and its
+    variations): the scenario count carries their design effect. Formulas: docs/STATISTICS.md."""
+    from cobe.score.plan_inputs import Stated, check_ranges
 
     if (judge_sensitivity is None) != (judge_specificity is None):
         raise InputError("--judge-sensitivity and --judge-specificity go together; give both or neither")
+    stated = Stated(sensitivity=judge_sensitivity, specificity=judge_specificity, **rates)
+    # checked before a pilot is read, so a bad flag costs nothing
+    check_ranges(stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power)
+    from cobe.score.planning import plan_study  # SciPy: only once the inputs are known to be sensible
+
     pilot = None
     if run is not None:
         from cobe.annotate.labels import run_labels
         from cobe.report.load import load_runs
+        from cobe.score.pilot import pilot_from_frame
 
         pilots = pilot_from_frame(load_runs([run], run_labels([run], study)).frame)
         if not pilots:
@@ -99,7 +132,6 @@ def plan_cmd(
         if not chosen:
             raise InputError(f"--model {model!r}: not in {run}; expected one of {', '.join(p.model for p in pilots)}")
         pilot = chosen[0]
-    stated = Stated(sensitivity=judge_sensitivity, specificity=judge_specificity, **rates)
     answers = plan_study(
         pilot, stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power
     )
@@ -107,9 +139,11 @@ def plan_cmd(
         click.echo(json.dumps({"pilot": asdict(pilot) if pilot else None, "answers": [asdict(a) for a in answers]}))
         return
     if pilot is not None:
+        families = f" in {pilot.cores} core examples" if pilot.cores and pilot.cores < pilot.scenarios else ""
         click.echo(
-            f"Pilot {run} ({pilot.model}): {pilot.scenarios} scenarios × {pilot.phrasings} phrasings, pass rate "
-            f"{100 * pilot.pass_rate:.1f}%, {pilot.rated} human-rated items."
+            f"Pilot {run} ({pilot.model}): {pilot.scenarios} scenario{'s' if pilot.scenarios != 1 else ''}{families} "
+            f"× {pilot.phrasings} phrasing{'s' if pilot.phrasings != 1 else ''}, "
+            f"pass rate {100 * pilot.pass_rate:.1f}%, {pilot.rated} human-rated items."
         )
     for answer in answers:
         click.echo(f"{answer.question}: {_value(answer)}")

@@ -16,6 +16,7 @@ from rich.table import Table
 from cobe.cli import options
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
+from cobe.score.bootstrap import CORE_UNIT, resampling_note
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -71,6 +72,8 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             str(row.errors),
         ]
         out.add_row(*cells)
+    if not table.empty and table["ci_low"].notna().any():
+        out.caption = f"95% CI: bootstrap over {resampling_note(table)}"
     return out
 
 
@@ -161,6 +164,8 @@ def compare_cmd(
     console = _console()
     console.print(table)
     console.print(result.verdict(), soft_wrap=True)
+    drawn = f"{result.clusters} core examples" if result.ci_unit == CORE_UNIT else f"{result.clusters} scenarios"
+    console.print(f"The CI's paired bootstrap draws {drawn} ({result.resamples} resamples).", soft_wrap=True)
 
 
 IMPORT_FORMATS = ("verdicts", "cobe-site", "inspect", "lm-eval")

@@ -64,6 +64,9 @@ class JudgeConfig(BaseModel):
     parser: Literal["tf"] = "tf"
     # answers a provider may restrict decoding to (llama.cpp does); others rely on the prompt
     choices: tuple[str, ...] | None = None
+    # a set kept under a new name hashes under the name it was published with, so the verdicts
+    # stored under its old name are found again (paper-v1 = the first `paper`)
+    fingerprint_name: str | None = None
 
     def generate_config(self) -> GenerateConfig:
         """The model call settings these prompts expect."""
@@ -204,13 +207,20 @@ def load_judge_prompts(name_or_dir: str = DEFAULT_JUDGE_PROMPTS) -> JudgePromptS
     texts: dict[str, str] = {check: _load_check(root, check) for check in CHECKS}
     system_path = root / "system.txt"
     system = read_text(system_path, "a system prompt text file").strip() if system_path.exists() else None
-    payload = {"config": config.model_dump(mode="json"), "texts": texts, "system": system}
-    digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()[:12]
     return JudgePromptSet(
         name=config.name or root.name,
         directory=root,
         config=config,
         texts=texts,
         system=system,
-        fingerprint=digest,
+        fingerprint=_fingerprint(config, texts, system),
     )
+
+
+def _fingerprint(config: JudgeConfig, texts: dict[str, str], system: str | None) -> str:
+    """A short hash of the settings and texts; a renamed set hashes under its `fingerprint_name`."""
+    settings = config.model_dump(mode="json", exclude={"fingerprint_name"})
+    if config.fingerprint_name is not None:
+        settings["name"] = config.fingerprint_name
+    payload = {"config": settings, "texts": texts, "system": system}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()[:12]

@@ -13,11 +13,17 @@ greedy argmax can flip on that. So every prompt is read in the same fixed pieces
 absolute positions 0, CHUNK, 2·CHUNK …, whether or not a state is reused, and a state is reused only
 up to a piece boundary inside the part that was itself read in pieces. A reused beginning is then
 bit for bit what reading it afresh would give, and each answer is independent of the calls before it.
+
+Models with sliding-window attention (Gemma 3: 512 tokens) add one limit: a state written out and
+read back gives the same logits as a fresh read only when the reuse stays inside the window
+(measured with the judge prompts: 448 tokens reused exact, 512 not), while the live context reused in
+place is exact at any length. So a saved state is reused only below the window.
 """
 
 from __future__ import annotations
 
 import ctypes
+import sys
 from collections import OrderedDict
 from typing import Any
 
@@ -50,11 +56,19 @@ class PrefixStates:
         # at least one token is left to read, so the logits are this prompt's own
         return min(shared_prefix(key, tokens), len(tokens) - 1) // self.chunk * self.chunk
 
+    def _saved_limit(self, llm: Any) -> int:
+        """How many tokens of a saved state may be reused: below the model's sliding window, if it has one."""
+        import llama_cpp
+
+        window = int(llama_cpp.llama_model_n_swa(llm._model.model))
+        return sys.maxsize if window <= 0 else (window - 1) // self.chunk * self.chunk
+
     def restore(self, llm: Any, tokens: list[int]) -> int:
         """Make `llm` hold the longest reusable beginning of `tokens`; returns its length (a multiple of CHUNK)."""
         best, best_key = self._usable(self._current, tokens), None
+        limit = self._saved_limit(llm) if self._saved else 0
         for key in self._saved:
-            usable = self._usable(key, tokens)
+            usable = min(self._usable(key, tokens), limit)
             if usable > best:
                 best, best_key = usable, key
         if best_key is not None:

@@ -16,6 +16,7 @@ from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
 _TOKEN = re.compile(r"\S+\s*")
@@ -168,6 +169,7 @@ def render_html(
         runs=content.runs,
         agreement=agreement_blocks,
         resamples=content.resamples,
+        resampled=resampling_note(content.tables["leaderboard"]),
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),

@@ -9,6 +9,7 @@ import pandas as pd
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
+from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
 SECTIONS: tuple[tuple[str, str], ...] = (
@@ -124,7 +125,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "Runs: " + ", ".join(f"`{r}`" for r in runs) + ".",
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings; "
-        f"95% CI from {resamples} bootstrap resamples of scenarios (seed {seed}). "
+        f"95% CI from {resamples} bootstrap resamples of {resampling_note(tables['leaderboard'])} (seed {seed}). "
         "A response fails as soon as one check is F; it is unscored only when no check is F and a verdict is "
         "missing. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
         "respondent errors counted as failed responses.",

@@ -30,7 +30,9 @@ def primary_rows(df: pd.DataFrame) -> pd.DataFrame:
 def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
     """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, and the counts.
 
-    `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures.
+    `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures. The CI
+    resamples core examples where scenarios come in families: `ci_unit` says which unit was drawn and
+    `clusters` how many there were.
     """
     table = accuracy(df, by=["label"])
     meta = df.groupby("label").agg(model=("model", "first"), run=("run", "first"), tier=("tier", "min")).reset_index()
@@ -39,8 +41,9 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
         table = table.merge(bootstrap_accuracy(df, by=["label"], resamples=resamples, seed=seed), on="label")
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
+        table["ci_unit"], table["clusters"] = None, 0
     columns = [
-        *["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high"],
+        *["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high", "ci_unit", "clusters"],
         *["accuracy_incl_errors", "std_incl_errors", "phrasings", *COUNTS],
     ]
     return (

@@ -1,4 +1,10 @@
-"""Bootstrap confidence intervals for the paper's accuracy, resampling scenarios (vectorised)."""
+"""Bootstrap confidence intervals for the paper's accuracy (vectorised), resampling whole families.
+
+CoBe's scenarios come in families: a core example and its variations share a story's skeleton, so
+their outcomes correlate. Resampling scenarios as if independent then makes intervals far too
+narrow, so wherever a core example holds several scenarios its core is the unit drawn (a cluster
+bootstrap); otherwise each scenario is (docs/STATISTICS.md).
+"""
 
 from __future__ import annotations
 
@@ -12,23 +18,44 @@ from cobe.score.accuracy import PHRASING
 
 #: cap on resamples × scenarios held in memory at once (int64 weights: ~40 MB)
 _BLOCK_CELLS = 5_000_000
+#: the units a bootstrap draws, as reports name them
+CORE_UNIT = "core example"
+SCENARIO_UNIT = "scenario"
+_UNIT_KEYS = {CORE_UNIT: "core_id", SCENARIO_UNIT: "scenario_id"}
+
+
+def resampling_unit(df: pd.DataFrame) -> str:
+    """What a bootstrap of these rows draws: their core examples where one holds several scenarios, else scenarios."""
+    if "core_id" not in df.columns or df.empty or df["core_id"].isna().any():
+        return SCENARIO_UNIT
+    per_core = df.groupby("core_id")["scenario_id"].nunique()
+    return CORE_UNIT if int(per_core.max()) > 1 else SCENARIO_UNIT
 
 
 @dataclass
 class ItemMatrix:
-    """Pass and scored counts per scenario (rows) and phrasing (columns)."""
+    """Pass and scored counts per resampled unit (rows: scenarios or core examples) and phrasing (columns)."""
 
-    scenarios: np.ndarray
+    scenarios: np.ndarray  # the unit ids: scenario ids, or core ids when `unit` is CORE_UNIT
     phrasings: list[str]
     passes: np.ndarray  # shape (S, T)
     scored: np.ndarray  # shape (S, T)
+    unit: str = SCENARIO_UNIT
 
 
 def item_matrix(
-    df: pd.DataFrame, scenarios: Sequence[str] | None = None, phrasings: Sequence[str] | None = None
+    df: pd.DataFrame,
+    scenarios: Sequence[str] | None = None,
+    phrasings: Sequence[str] | None = None,
+    unit: str = SCENARIO_UNIT,
 ) -> ItemMatrix:
-    """Counts of passes and scored rows per scenario × phrasing; unscored and errored rows count in neither."""
-    counts = df.groupby(["scenario_id", PHRASING], sort=True).agg(passes=("pass", "sum"), scored=("scored", "sum"))
+    """Counts of passes and scored rows per unit × phrasing; unscored and errored rows count in neither.
+
+    A core example's row sums its scenarios' counts, so the accuracy of any draw of units is that of
+    the scenarios they hold.
+    """
+    key = _UNIT_KEYS[unit]
+    counts = df.groupby([key, PHRASING], sort=True).agg(passes=("pass", "sum"), scored=("scored", "sum"))
     passes = counts["passes"].unstack(fill_value=0)
     scored = counts["scored"].unstack(fill_value=0)
     if scenarios is not None:
@@ -41,6 +68,7 @@ def item_matrix(
         phrasings=[str(c) for c in passes.columns],
         passes=passes.to_numpy(dtype=float),
         scored=scored.to_numpy(dtype=float),
+        unit=unit,
     )
 
 
@@ -73,7 +101,7 @@ def bootstrap_blocks(rng: np.random.Generator, n_items: int, resamples: int) -> 
 
 
 def bootstrap_distribution(matrix: ItemMatrix, resamples: int = 1000, seed: int = 0) -> np.ndarray:
-    """Accuracy (mean over phrasings) of each resample of the scenarios."""
+    """Accuracy (mean over phrasings) of each resample of the matrix's units."""
     rng = np.random.default_rng(seed)
     values = [
         mean_over_phrasings(weights @ matrix.passes, weights @ matrix.scored)
@@ -99,13 +127,36 @@ def bootstrap_accuracy(
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
-    """Per group: a `level` bootstrap CI of the accuracy, resampling scenario ids with replacement."""
+    """Per group: a `level` bootstrap CI of the accuracy, resampling core examples (or scenarios, where no
+    core holds several) with replacement; `ci_unit` names the unit and `clusters` counts them."""
     keys = list(by)
     records = []
     if df.empty:
-        return pd.DataFrame(columns=keys + ["ci_low", "ci_high", "resamples"])
+        return pd.DataFrame(columns=keys + ["ci_low", "ci_high", "resamples", "ci_unit", "clusters"])
     for group, part in df.groupby(keys, sort=True, dropna=False):
         group = group if isinstance(group, tuple) else (group,)
-        low, high = percentile_interval(bootstrap_distribution(item_matrix(part), resamples, seed), level)
-        records.append({**dict(zip(keys, group)), "ci_low": low, "ci_high": high, "resamples": resamples})
+        matrix = item_matrix(part, unit=resampling_unit(part))
+        low, high = percentile_interval(bootstrap_distribution(matrix, resamples, seed), level)
+        records.append(
+            {
+                **dict(zip(keys, group)),
+                "ci_low": low,
+                "ci_high": high,
+                "resamples": resamples,
+                "ci_unit": matrix.unit,
+                "clusters": len(matrix.scenarios),
+            }
+        )
     return pd.DataFrame(records)
+
+
+def resampling_note(table: pd.DataFrame) -> str:
+    """What a table's bootstrap drew, for a report line: 'core examples (20 clusters)' or 'scenarios (60)'."""
+    if table.empty or "ci_unit" not in table.columns:
+        return "scenarios"
+    parts = []
+    for unit, rows in table.groupby("ci_unit", sort=True):
+        counts = sorted({int(n) for n in rows["clusters"]})
+        shown = "/".join(str(n) for n in counts)
+        parts.append(f"core examples ({shown} clusters)" if unit == CORE_UNIT else f"scenarios ({shown})")
+    return " and ".join(parts)

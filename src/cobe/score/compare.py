@@ -1,4 +1,8 @@
-"""Paired comparison of two runs on the items both scored: bootstrap CI and exact McNemar test."""
+"""Paired comparison of two runs on the items both scored: bootstrap CI and exact McNemar test.
+
+The bootstrap draws the same units for both runs, core examples where scenarios come in families
+(cobe.score.bootstrap), so the interval of the difference knows that variations move together.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,13 @@ from scipy.stats import binom
 
 from cobe.core.errors import InputError
 from cobe.score.accuracy import PHRASING
-from cobe.score.bootstrap import bootstrap_blocks, item_matrix, mean_over_phrasings, percentile_interval
+from cobe.score.bootstrap import (
+    bootstrap_blocks,
+    item_matrix,
+    mean_over_phrasings,
+    percentile_interval,
+    resampling_unit,
+)
 
 ITEM = ["scenario_id", PHRASING]
 
@@ -36,6 +46,8 @@ class Comparison:
     alpha: float
     resamples: int
     seed: int
+    ci_unit: str = "scenario"  # what the paired bootstrap drew: "core example" or "scenario"
+    clusters: int = 0  # how many of them there were
 
     @property
     def significant(self) -> bool:
@@ -91,7 +103,11 @@ def select_model(df: pd.DataFrame, model: str | None, name: str) -> tuple[pd.Dat
 def _item_status(df: pd.DataFrame) -> pd.DataFrame:
     # one row per item; a duplicated item (several rows) passes only if every copy passed
     scored = df[df["scored"]]
-    return scored.groupby(ITEM, sort=True)["pass"].all().rename("pass").reset_index()
+    status = scored.groupby(ITEM, sort=True)["pass"].all().rename("pass").reset_index()
+    if "core_id" in scored.columns:  # the item's family, for the cluster bootstrap
+        cores = scored.groupby(ITEM, sort=True)["core_id"].first().reset_index()
+        status = status.merge(cores, on=ITEM)
+    return status
 
 
 def paired_comparison(
@@ -104,23 +120,23 @@ def paired_comparison(
     alpha: float = 0.05,
 ) -> Comparison:
     """Compare two runs on the scenario × template items scored in both."""
-    items_a, items_b = _item_status(df_a), _item_status(df_b)
+    items_a, items_b = _item_status(df_a), _item_status(df_b).drop(columns="core_id", errors="ignore")
     both = items_a.merge(items_b, on=ITEM, suffixes=("_a", "_b"))
     if both.empty:
         raise InputError("no scenario × template is scored in both runs; expected runs over the same items")
     a, b = both["pass_a"].to_numpy(bool), both["pass_b"].to_numpy(bool)
     a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
 
-    frame_a = both[ITEM].assign(scored=True)
-    frame_a["pass"] = a
-    frame_b = both[ITEM].assign(scored=True)
-    frame_b["pass"] = b
-    mat_a, mat_b = item_matrix(frame_a), item_matrix(frame_b)
+    keys = both[[*ITEM, "core_id"]] if "core_id" in both.columns else both[ITEM]
+    frame_a = keys.assign(scored=True, **{"pass": a})
+    frame_b = keys.assign(scored=True, **{"pass": b})
+    unit = resampling_unit(frame_a)
+    mat_a, mat_b = item_matrix(frame_a, unit=unit), item_matrix(frame_b, unit=unit)
     acc_a = float(mean_over_phrasings(mat_a.passes.sum(0), mat_a.scored.sum(0)))
     acc_b = float(mean_over_phrasings(mat_b.passes.sum(0), mat_b.scored.sum(0)))
 
     # the same scenario draws for both runs: that pairing is what makes the CI tight
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)  # the same draws of units for both runs
     diffs = [
         mean_over_phrasings(w @ mat_a.passes, w @ mat_a.scored)
         - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
@@ -131,7 +147,7 @@ def paired_comparison(
         label_a=label_a,
         label_b=label_b,
         items=len(both),
-        scenarios=len(mat_a.scenarios),
+        scenarios=int(both["scenario_id"].nunique()),
         accuracy_a=acc_a,
         accuracy_b=acc_b,
         difference=acc_a - acc_b,
@@ -145,4 +161,6 @@ def paired_comparison(
         alpha=alpha,
         resamples=resamples,
         seed=seed,
+        ci_unit=unit,
+        clusters=len(mat_a.scenarios),
     )

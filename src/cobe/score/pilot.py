@@ -1,0 +1,126 @@
+"""What a pilot run says for planning: each model's pass rate, the spread of its scenarios, how much of
+that spread lies between core examples (families), its human labels and its discordance with other
+models on the same items (docs/STATISTICS.md §3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+from cobe.score.accuracy import PHRASING
+from cobe.score.calibration import HUMAN, human_pass
+
+
+def family_icc(per_scenario: pd.Series, cores: pd.Series) -> float | None:
+    """The share of the per-scenario variance that lies between core examples (one-way ANOVA, ρ_c ≥ 0);
+    None without at least two cores and one of them with two scenarios."""
+    groups = per_scenario.groupby(cores.to_numpy())
+    sizes = groups.size().to_numpy(dtype=float)
+    k, total = len(sizes), float(sizes.sum())
+    if k < 2 or total <= k:
+        return None
+    means = groups.mean().to_numpy(dtype=float)
+    between = float((sizes * (means - float(per_scenario.mean())) ** 2).sum()) / (k - 1)
+    within = float(groups.var(ddof=1).fillna(0.0).mul(groups.size() - 1).sum()) / (total - k)
+    n0 = (total - float((sizes**2).sum()) / total) / (k - 1)  # the mean family size, unequal sizes allowed
+    core_part = max((between - within) / n0, 0.0)
+    if core_part + within == 0:
+        return None
+    return core_part / (core_part + within)
+
+
+@dataclass(frozen=True)
+class Pilot:
+    """What a pilot run says about one model, and about pairs of models on the same items."""
+
+    model: str
+    pass_rate: float
+    scenarios: int
+    phrasings: int
+    items: int
+    scenario_variance: float  # sample variance of per-scenario mean pass
+    icc: float | None  # implied correlation of phrasings within a scenario
+    human_rate: float | None = None  # share of rated items humans pass
+    correlation: float | None = None  # judge–human correlation on rated items
+    rated: int = 0
+    discordance: dict[str, float] | None = None  # other model → share of paired items with one pass
+    cores: int | None = None  # core examples among the scenarios (None: the rows name no core)
+    core_icc: float | None = None  # share of the per-scenario variance between core examples
+
+    @property
+    def variations(self) -> float | None:
+        """Mean scenarios per core example; None when the rows name no core."""
+        return self.scenarios / self.cores if self.cores else None
+
+
+def _implied_icc(variance: float, pass_rate: float, phrasings: int) -> float | None:
+    base = pass_rate * (1 - pass_rate)
+    if phrasings < 2 or base == 0:
+        return None
+    return (variance * phrasings / base - 1) / (phrasings - 1)
+
+
+def _human_agreement(part: pd.DataFrame) -> tuple[float | None, float | None, int]:
+    """(human pass rate, judge–human correlation, rated items) of one model's scored rows."""
+    if HUMAN not in part.columns:
+        return None, None, 0
+    humans = [human_pass(labels) for labels in part[HUMAN]]
+    pairs = [(bool(h), bool(j)) for h, j in zip(humans, part["pass"]) if h is not None]
+    if len(pairs) < 2:
+        return None, None, len(pairs)
+    h = np.array([p[0] for p in pairs], dtype=float)
+    j = np.array([p[1] for p in pairs], dtype=float)
+    correlation = float(np.corrcoef(h, j)[0, 1]) if h.std() > 0 and j.std() > 0 else 0.0
+    return float(h.mean()), correlation, len(pairs)
+
+
+def _discordance(per_item: pd.Series, model: Any, others: np.ndarray) -> dict[str, float] | None:
+    """Share of the items two models both scored where exactly one of them passes, per other model."""
+    mine = cast(pd.Series, per_item.loc[model])
+    shares = {}
+    for other in others:
+        if other == model:
+            continue
+        theirs = cast(pd.Series, per_item.loc[other])
+        both = mine.index.intersection(theirs.index)
+        if len(both):
+            shares[str(other)] = float((mine.loc[both] != theirs.loc[both]).mean())
+    return shares or None
+
+
+def pilot_from_frame(df: pd.DataFrame, by: str = "label") -> list[Pilot]:
+    """Rates of each model in a results frame (with human answers where a study rated it)."""
+    scored = df[df["scored"]]
+    per_item = scored.groupby([by, "scenario_id", PHRASING])["pass"].all()
+    pilots = []
+    for model, part in scored.groupby(by, sort=True):
+        per_scenario = part.groupby("scenario_id")["pass"].mean()
+        rate = float(part["pass"].mean())
+        phrasings = int(part[PHRASING].nunique())
+        variance = float(per_scenario.var(ddof=1)) if len(per_scenario) > 1 else rate * (1 - rate)
+        human_rate, correlation, rated = _human_agreement(part)
+        cores = core_icc = None
+        if "core_id" in part.columns and not part["core_id"].isna().any():
+            core_of = part.groupby("scenario_id")["core_id"].first().reindex(per_scenario.index)
+            cores, core_icc = int(core_of.nunique()), family_icc(per_scenario, core_of)
+        pilots.append(
+            Pilot(
+                model=str(model),
+                pass_rate=rate,
+                scenarios=int(per_scenario.size),
+                phrasings=phrasings,
+                items=int(len(part)),
+                scenario_variance=variance,
+                icc=_implied_icc(variance, rate, phrasings),
+                human_rate=human_rate,
+                correlation=correlation,
+                rated=rated,
+                discordance=_discordance(per_item, model, scored[by].unique()),
+                cores=cores,
+                core_icc=core_icc,
+            )
+        )
+    return pilots

@@ -1,0 +1,81 @@
+"""What `cobe plan` is told, and the ranges that say what a plan can sensibly use.
+
+Kept apart from the arithmetic (cobe.score.planning, which loads SciPy and pandas) so that a value
+outside its range is refused in one line before anything heavy is imported.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from cobe.core.errors import InputError
+
+#: what `cobe plan` accepts, as (lowest, highest); half-widths are shares (0.001 = 0.1 points)
+HALF_WIDTH_RANGE = (0.001, 0.5)
+PHRASINGS_RANGE = (1, 100)
+VARIATIONS_RANGE = (1, 1000)
+ITEMS_RANGE = (1, 1_000_000_000)
+ALPHA_RANGE = (1e-6, 0.2)
+POWER_RANGE = (0.5, 0.999)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """Rates stated by the user; each one given overrides what a pilot says."""
+
+    pass_rate: float | None = None
+    phrasings: int | None = None
+    icc: float | None = None
+    human_rate: float | None = None
+    sensitivity: float | None = None
+    specificity: float | None = None
+    items: int | None = None  # judged items per model in the planned study
+    discordance: float | None = None
+    variations: int | None = None  # scenarios per core example in the planned study
+    core_icc: float | None = None  # correlation of one core example's scenarios
+
+
+def _outside(value: float, bounds: tuple[float, float]) -> bool:
+    return not (math.isfinite(value) and bounds[0] <= value <= bounds[1])
+
+
+def check_ranges(stated: Stated, *, half_width: float, label_half_width: float, alpha: float, power: float) -> None:
+    """InputError, in one line naming the option, for any input outside what a plan can sensibly use."""
+    low, high = (100 * bound for bound in HALF_WIDTH_RANGE)
+    for flag, value in (("--half-width", half_width), ("--label-half-width", label_half_width)):
+        if _outside(value, HALF_WIDTH_RANGE):
+            raise InputError(
+                f"{flag} {100 * value:g}: expected {low:g} to {high:g} points (below {low:g} a study needs "
+                "millions of scenarios or labels; above it the interval spans the whole scale)"
+            )
+    counts = (
+        ("--phrasings", stated.phrasings, PHRASINGS_RANGE, "phrasings per scenario (CoBe has 3, all tiers 9)"),
+        ("--variations", stated.variations, VARIATIONS_RANGE, "scenarios per core example (CoBe has up to 25)"),
+        ("--items", stated.items, ITEMS_RANGE, "judged items per model"),
+    )
+    for flag, count, bounds, what in counts:
+        if count is not None and _outside(count, bounds):
+            raise InputError(f"{flag} {count}: expected {bounds[0]:,} to {bounds[1]:,} {what}")
+    shares = (
+        ("--pass-rate", stated.pass_rate),
+        ("--icc", stated.icc),
+        ("--human-rate", stated.human_rate),
+        ("--judge-sensitivity", stated.sensitivity),
+        ("--judge-specificity", stated.specificity),
+        ("--discordance", stated.discordance),
+        ("--core-icc", stated.core_icc),
+    )
+    for flag, share in shares:
+        if share is not None and _outside(share, (0.0, 1.0)):
+            raise InputError(f"{flag} {share:g}: expected a share from 0 to 1")
+    if _outside(alpha, ALPHA_RANGE):
+        raise InputError(
+            f"--alpha {alpha:g}: expected {ALPHA_RANGE[0]:g} to {ALPHA_RANGE[1]:g} (at 0.2 already one "
+            "comparison in five finds a difference where there is none)"
+        )
+    if _outside(power, POWER_RANGE):
+        raise InputError(
+            f"--power {power:g}: expected {POWER_RANGE[0]:g} to {POWER_RANGE[1]:g} (below 0.5 a real difference "
+            "is missed more often than found)"
+        )
