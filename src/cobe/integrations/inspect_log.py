@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.extras import require
+from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
 from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
@@ -211,6 +212,7 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
 
     check_new_dir(Path(out))
     path = Path(log_path)
+    open_regular(path, "an inspect log (.eval or .json)").close()  # a FIFO or a device would block the reader
     try:
         log = read_eval_log(str(path))
     except Exception as exc:  # a file that is not an inspect log fails in many ways; one line for all
@@ -231,6 +233,7 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
             later_epochs += 1  # cobe keeps one response per scenario × template
             continue
         responses.append(_response(path, log, sample, dataset))
+    unanswered = sum(1 for r in responses if r.error is not None)
     config = log.eval.model_generate_config
     imported = write_response_run(
         out,
@@ -241,6 +244,11 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
     )
     if later_epochs:
         imported.notices.append(f"{later_epochs} samples of epochs after the first were left out")
+    if unanswered:
+        imported.notices.append(
+            f"{unanswered} of {len(responses)} samples hold an error or no model output (an interrupted or failed "
+            "run); imported as errored responses, which `cobe judge` leaves unjudged"
+        )
     return imported
 
 
@@ -255,17 +263,23 @@ def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> Ext
         scenario = Scenario.model_validate(metadata["scenario"])
     else:
         raise InputError(f"{where}: the sample does not carry its scenario; give the dataset with --data")
-    usage = sample.output.usage if sample.output else None
+    output = sample.output
+    answered = output is not None and not output.empty  # an interrupted or failed sample may have no choice
+    usage = output.usage if output else None
+    if sample.error:
+        error: str | None = sample.error.message or "the sample failed"
+    else:
+        error = None if answered else "no model output (the sample was interrupted or failed)"
     return ExternalResponse(
         model=log.eval.model,
         scenario=scenario,
         template=str(metadata["template"]),
-        text=None if sample.error else (sample.output.completion if sample.output else ""),
+        text=output.completion if answered and error is None and output else None,
         prompt=_prompt(sample),
-        error=sample.error.message if sample.error else None,
+        error=error,
         input_tokens=usage.input_tokens if usage else 0,
         output_tokens=usage.output_tokens if usage else 0,
-        finish_reason=finish_reason(sample.output.stop_reason) if sample.output else None,
+        finish_reason=finish_reason(output.stop_reason) if answered and output else None,
     )
 
 
