@@ -155,3 +155,31 @@ def test_rejudging_a_run_with_failed_responses_says_which_command_redoes_them(fa
     again = cobe_at(fake, "judge", str(run_dir), "--judge", "mock/judge-fail", "--no-report")
     assert again.returncode == RunIncomplete.exit_code
     assert_one_line_error(again, "1 of 9 items unfinished", "`cobe eval`")
+
+
+# ---- issue 23, item 16: the table and a store cobe cannot use agree -------------------------------
+def _readme_code_for(words: str) -> int:
+    """The exit code of the README table's row whose meaning mentions `words`."""
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+    (code,) = [int(line.split("|")[1]) for line in rows if words in line]
+    return code
+
+
+@pytest.mark.parametrize("kind", ["damaged", "newer"])
+def test_a_damaged_or_newer_store_exits_with_the_code_the_table_gives_it(data_file, tmp_path, kind):
+    run_dir = tmp_path / "run"
+    args = ["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data_file)]
+    assert run_cobe(*args, "--run-dir", str(run_dir)).returncode == 0
+    store = run_dir / "cobe.sqlite"
+    if kind == "damaged":
+        store.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4080)
+    else:
+        db = sqlite3.connect(store)
+        db.execute("INSERT INTO schema_migrations (version, name, applied) VALUES (9999, '9999_future', 'now')")
+        db.commit()
+        db.close()
+    result = run_cobe(*args, "--run-dir", str(run_dir))
+    assert_one_line_error(result, str(store))
+    expected = _readme_code_for("damaged store" if kind == "damaged" else "newer cobe")
+    assert result.returncode == expected == InputError.exit_code
+    assert "store" not in dict(EXIT_CODES)[1]  # the other row no longer claims stores
