@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -23,9 +23,12 @@ from cobe.annotate.agreement_report import (
     write_agreement,
 )
 from cobe.cli.types import RESAMPLES, SEED
-from cobe.core.errors import InputError
+from cobe.core.errors import InputError, RunIncomplete
 from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+
+if TYPE_CHECKING:
+    from cobe.run.judge_diff import JudgeDiff
 
 
 def _console() -> Console:
@@ -214,9 +217,15 @@ def check_cmd(
     )
     if as_json:
         click.echo(result.model_dump_json(indent=2))
-        return
-    for line in result.lines():
-        click.echo(line)
+    else:
+        for line in result.lines():
+            click.echo(line)
+    if result.calls_failed:  # the numbers above leave those checks out: not a finished self-test
+        every = "every one" if result.calls_failed == result.calls_made else f"{result.calls_failed}"
+        raise RunIncomplete(
+            f"{every} of {result.calls_made} judge calls failed after their retries, so the self-test counts "
+            "only the verdicts it got; run the same command again to ask the failed ones again"
+        )
 
 
 @judges.command("analyze")
@@ -313,7 +322,20 @@ def diff_cmd(
     )
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
-        return
+    else:
+        _print_diff(result)
+    made = sum(stats.get("calls_made", 0) for stats in result.judged.values())
+    failed = sum(stats.get("errors", 0) for stats in result.judged.values())
+    if failed:  # the comparison leaves those responses out: not a finished diff
+        every = "every one" if failed == made else f"{failed}"
+        raise RunIncomplete(
+            f"{every} of {made} judge calls failed after their retries, so the comparison leaves their responses "
+            "out; run the same command again to judge them again"
+        )
+
+
+def _print_diff(result: JudgeDiff) -> None:
+    """The comparison table of `cobe judges diff`, and what it judged first."""
     first, second = result.prompts
     samples = f", {result.samples} samples per check" if result.samples > 1 else ""
     table = Table(title=f"{result.judge}: A = {first}, B = {second} ({result.responses} responses{samples})")

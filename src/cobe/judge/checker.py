@@ -11,6 +11,7 @@ from cobe.judge.checks import CHECKS
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.judge.verdict import p_true, parse_verdict
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
+from cobe.models.baseline import refuse_as_judge
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -62,6 +63,7 @@ class Judge:
     """A judge provider with its prompt set and call settings (see `judge_settings`), calling through a Caller."""
 
     def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, settings: GenerateConfig) -> None:
+        refuse_as_judge(provider.spec)
         self.caller, self.provider, self.prompts, self.settings = caller, provider, prompts, settings
 
     def settings_json(self) -> str:

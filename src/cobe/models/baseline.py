@@ -104,6 +104,15 @@ def bind_scenarios(providers: Iterable[Provider], scenarios: Sequence[Scenario])
             provider.use_scenarios(scenarios)
 
 
+def refuse_as_judge(spec: str) -> None:
+    """InputError when `spec` names a baseline: it answers with a story's text, never a verdict, so it cannot judge."""
+    if spec.strip().partition("/")[0] == "baseline":
+        raise InputError(
+            f"--judge {spec}: a baseline answers with a story's text, never with T or F, so it cannot judge; "
+            f"name a model as the judge (a baseline is a respondent: --model {spec})"
+        )
+
+
 @register("baseline")
 def _baseline_factory(spec: str, model: str) -> Provider:
     if model not in KINDS:

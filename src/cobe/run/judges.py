@@ -21,6 +21,7 @@ from cobe.judge.checker import judge_settings
 from cobe.judge.panel import panel_name
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import GenerateConfig
+from cobe.models.baseline import refuse_as_judge
 
 #: the temperature --judge-samples asks at when neither --judge-temperature nor the prompt set gives one above 0
 SAMPLE_TEMPERATURE = 1.0
@@ -163,6 +164,8 @@ def plan_judges(
     show: bool = True,
 ) -> tuple[JudgePlan, list[str]]:
     """(the judging plan of `specs` with one prompt set, notices about its settings)."""
+    for spec in specs:
+        refuse_as_judge(spec)  # before a run directory, a store or a call
     settings, notice = sample_settings(prompts, temperature, samples)
     members = tuple(MemberPlan(spec, prompts, settings) for spec in specs)
     return JudgePlan(members, samples, batch_poll_s, show), [notice] if notice else []

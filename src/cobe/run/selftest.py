@@ -169,7 +169,7 @@ async def run_self_test(
     members = [Judge(caller, providers[m.spec], m.prompts, m.settings) for m in judging.members]
     panel = JudgePanel(members, judging.samples)
     stats = caller.stats["judge"]
-    made, cached = stats.calls_made, stats.calls_cached
+    made, cached, failed = stats.calls_made, stats.calls_cached, stats.errors
     concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in members)
     result = await self_test(
         panel,
@@ -186,6 +186,7 @@ async def run_self_test(
             "samples": judging.samples,
             "calls_made": stats.calls_made - made,
             "calls_cached": stats.calls_cached - cached,
+            "calls_failed": stats.errors - failed,
         }
     )
 
