@@ -110,6 +110,24 @@ def connect(
     return db
 
 
+def connect_read_only(path: Path, *, idle: bool) -> sqlite3.Connection:
+    """A connection that can only read the database at `path` and leaves no file beside it.
+
+    `idle`: no process writes the database now (its lock is free). Then, unless a -wal file with
+    commits is left behind, every committed page is in the file itself, and it is opened immutable:
+    SQLite makes no -wal or -shm file, which a read-only mount would refuse and a writable folder
+    would keep. Otherwise it is opened mode=ro, which also reads what a writer's log holds.
+    """
+    wal = path.with_name(path.name + "-wal")
+    try:
+        logged = wal.stat().st_size > 0
+    except OSError:
+        logged = False
+    query = "mode=ro&immutable=1" if idle and not logged else "mode=ro"
+    # as_uri percent-encodes a path's ? and #, which SQLite would read as the start of the query
+    return sqlite3.connect(f"{path.absolute().as_uri()}?{query}", uri=True, timeout=BUSY_TIMEOUT_S)
+
+
 @contextmanager
 def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error: the write lock is taken up front, so writers queue."""

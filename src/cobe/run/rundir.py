@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import FileProblem, read_json
 from cobe.core.lock import lock_holder
-from cobe.core.sqlite import UnusableDatabase
+from cobe.core.sqlite import UnusableDatabase, connect_read_only
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
 from cobe.run.store import STORE_NAME, Store
@@ -153,8 +154,11 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
     found = []
     for path in sorted({p.parent for p in root.glob(f"**/{STORE_NAME}")}):
         entry: dict[str, Any] = {"run_dir": str(path), "state": "?", "models": [], "judge": None}
+        holder = lock_holder(path)
         try:
-            db = sqlite3.connect(f"file:{path / STORE_NAME}?mode=ro", uri=True, timeout=5)
+            # read only, and with no writer at work read without making -wal / -shm files: a listing
+            # changes nothing in the folders it reads, and works on a read-only mount
+            db = connect_read_only(path / STORE_NAME, idle=holder is None)
             row = db.execute(
                 "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
             ).fetchone()
@@ -172,7 +176,6 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
             db.close()
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"
-        holder = lock_holder(path)
         if holder is not None:  # a command is at work here now, whatever the store says
             entry["state"] = "running"
             entry["held_by"] = holder
@@ -181,9 +184,9 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         summary = path / "summary.json"
         if summary.is_file():
             try:
-                models = json.loads(summary.read_text(encoding="utf-8")).get("models", {})
+                models = read_json(summary, "a run summary (JSON)").get("models", {})
                 entry["accuracy"] = {m: v.get("accuracy") for m, v in models.items()}
-            except (ValueError, AttributeError):
+            except (FileProblem, AttributeError):
                 pass
         found.append(entry)
     return found
