@@ -9,6 +9,7 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Iterable
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,25 @@ def find_store(run_dir: Path) -> Path:
     return path
 
 
+def _stored_run(db: sqlite3.Connection) -> dict[str, Any]:
+    """What `cobe runs` shows of a store's newest run: id, state, models, judge, updated, responses."""
+    row = db.execute(
+        "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
+    ).fetchone()
+    if not row:
+        return {}
+    responses = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
+    models = json.loads(row[2]).get("models", [])
+    return {
+        "run_id": row[0],
+        "state": row[1],
+        "models": models,
+        "judge": row[3],
+        "updated": row[4],
+        "responses": responses,
+    }
+
+
 def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
     """Every run directory under `root`: state, models, judge, counts and accuracy from summary.json."""
     root = Path(root)
@@ -158,22 +178,8 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         try:
             # read only, and with no writer at work read without making -wal / -shm files: a listing
             # changes nothing in the folders it reads, and works on a read-only mount
-            db = connect_read_only(path / STORE_NAME, idle=holder is None)
-            row = db.execute(
-                "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
-            ).fetchone()
-            if row:
-                entry.update(
-                    run_id=row[0],
-                    state=row[1],
-                    models=json.loads(row[2]).get("models", []),
-                    judge=row[3],
-                    updated=row[4],
-                )
-                entry["responses"] = db.execute(
-                    "SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)
-                ).fetchone()[0]
-            db.close()
+            with closing(connect_read_only(path / STORE_NAME, idle=holder is None)) as db:
+                entry.update(_stored_run(db))
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"
         if holder is not None:  # a command is at work here now, whatever the store says
