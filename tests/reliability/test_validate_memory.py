@@ -14,7 +14,8 @@ from pathlib import Path
 
 from support.run_data import scenario
 
-# the CLI in a fresh process that writes its own peak RSS (KiB on Linux) to argv[1] as it ends
+# the CLI in a fresh process that writes its own peak RSS (KiB) to argv[1] as it ends: VmHWM, the high-water
+# mark of this process's memory; ru_maxrss would also count the pytest worker it was forked from
 _MEASURED = """
 import resource, sys
 from cobe.cli.main import main
@@ -22,8 +23,13 @@ try:
     main(sys.argv[2:])
 except SystemExit as done:
     code = done.code
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 with open(sys.argv[1], "w") as out:
-    out.write(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {code}")
+    out.write(f"{peak} {code}")
 """
 GROWTH_KIB = 15 * 1024
 

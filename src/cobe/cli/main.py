@@ -8,7 +8,8 @@ from importlib import import_module
 
 import click
 
-from cobe.core.errors import INTERRUPTED, CobeError, exit_code_lines
+from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
+from cobe.core.reserve import is_disk_full, out_of_space
 from cobe.core.secrets import scrub
 from cobe.core.version import __version__
 
@@ -107,7 +108,11 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("Interrupted; finished work is saved. Run the same command again to resume.", err=True)
         sys.exit(INTERRUPTED)
-    except Exception:  # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
+    except Exception as exc:
+        if is_disk_full(exc):  # wherever a full disk was met first: a file, a store, a lock
+            click.echo(f"error: {out_of_space(getattr(exc, 'filename', None))}", err=True)
+            sys.exit(DiskFull.exit_code)
+        # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
         click.echo(scrub(traceback.format_exc()).rstrip(), err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

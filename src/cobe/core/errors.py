@@ -54,6 +54,13 @@ class AuthenticationFailed(RunStopped):
     state = "stopped-auth"
 
 
+class DiskFull(RunStopped):
+    """The disk (or the user's quota) filled up: the command stopped sending calls, and what was answered is saved."""
+
+    exit_code = 1
+    state = "incomplete"
+
+
 class RunDirBusy(CobeError):
     """Another command is writing this run directory (it holds the directory's lock)."""
 

@@ -104,8 +104,9 @@ def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
             "command": command,
             "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(info).encode("utf-8"), 0)
+        with contextlib.suppress(OSError):  # a full disk: the lock holds without saying who holds it
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(info).encode("utf-8"), 0)
         yield path
     finally:
         _held.reset(token)

@@ -19,6 +19,7 @@ from typing import Literal, NamedTuple
 
 from cobe.core.errors import CobeError, InputError
 from cobe.core.files import create_private
+from cobe.core.reserve import is_disk_full, out_of_space
 
 BUSY_TIMEOUT_S = 30.0
 #: the path that asks SQLite for an in-memory database instead of a file
@@ -167,6 +168,8 @@ def open_database(
         except FileExistsError:  # another process made it a moment ago: check it like any other
             pass
         except OSError as exc:
+            if is_disk_full(exc):
+                raise out_of_space(path.parent) from None
             raise InputError(f"{path}: cannot create the {what} ({exc.strerror})") from exc
     if not created:
         _check_file(path, what)
@@ -321,6 +324,8 @@ def _check_pages(db: sqlite3.Connection, path: Path, what: str) -> None:
 
 
 def _unusable(path: Path, what: str, exc: sqlite3.DatabaseError) -> CobeError:
+    if is_disk_full(exc):
+        return out_of_space(path.parent)
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in _ENVIRONMENT:
         return CobeError(f"{path}: cannot use the {what} ({exc})")

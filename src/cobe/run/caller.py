@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import AuthenticationFailed
+from cobe.core.reserve import out_of_space
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 from cobe.run.cache import RequestKeys
 from cobe.run.cost import Budget, PriceTable, estimate_tokens, load_prices
@@ -130,6 +131,8 @@ class Caller:
         stopped = self._refusals.get(provider.spec)
         if stopped is not None and stopped >= AUTH_STOP_AFTER:
             raise self._auth_failed(provider)
+        if self.store.out_of_space:  # a full disk could not keep this answer: nothing more is paid for
+            raise out_of_space(self.store.path.parent)
         stats = self.stats[role]
         price = self.prices.price(provider.spec)
         est_in = sum(estimate_tokens(m.content) for m in messages)
