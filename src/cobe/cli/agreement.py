@@ -218,6 +218,7 @@ def check_cmd(
         run_dir=run_dir,
         samples=judge_samples,
         concurrency=concurrency,
+        on_wait=lambda line: click.echo(f"note: {line}", err=True),
     )
     if as_json:
         click.echo(result.model_dump_json(indent=2))
