@@ -14,12 +14,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from cobe.core.version import __version__
-
 if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
     from cobe.api import leaderboard, report, results, run_eval
     from cobe.core.errors import CobeError
     from cobe.core.results import ResultRow
+    from cobe.core.version import __version__
     from cobe.dataset import dataset_stats, load_dataset, sample_scenarios, validate_paths, write_dataset
     from cobe.dataset.schema import CausalGraph, FailureMode, GraphType, Scenario
     from cobe.models import get_provider
@@ -28,7 +27,10 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
     from cobe.score.agreement import agreement_metrics
     from cobe.score.compare import paired_comparison
 
+# __version__ too: reading it loads importlib.metadata, the slowest import of the `cobe` command's first
+# moments, and a Ctrl-C then is only handled once cobe.cli is imported
 _EXPORTS = {
+    "__version__": "cobe.core.version",
     "Scenario": "cobe.dataset.schema",
     "CausalGraph": "cobe.dataset.schema",
     "GraphType": "cobe.dataset.schema",

@@ -96,7 +96,8 @@ class Caller:
             try:
                 record = await asyncio.shield(pending)
             except asyncio.CancelledError:
-                if pending.cancelled():  # the first caller was cancelled, not this one: ask again
+                this = asyncio.current_task()
+                if pending.cancelled() and not (this and this.cancelling()):  # only the first caller was: ask again
                     continue
                 raise
             stats.calls_cached += 1
