@@ -7,10 +7,10 @@
     rows = cobe.results(summary.run_dir)           # every response with its verdicts
 
 Names load on first use, so `import cobe` pulls in neither pandas nor any provider SDK; they are listed
-once, in `__init__.pyi`.
+once, in `__init__.pyi`. `__version__` too: reading it loads importlib.metadata, the slowest import of
+the `cobe` command's first moments, and a Ctrl-C then is only handled once cobe.cli is imported.
 """
 
 from cobe.core.lazy import attach
-from cobe.core.version import __version__ as __version__  # eager: cheap, and asked for first
 
 __getattr__, __all__ = attach(__name__, __file__)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cobe.core.jsonfile import FileProblem, read_text, text_lines
+from cobe.core.jsonfile import FileProblem, read_text, split_lines, text_lines
 
 
 @pytest.mark.parametrize(
@@ -23,7 +23,12 @@ from cobe.core.jsonfile import FileProblem, read_text, text_lines
 def test_lines_are_numbered_as_the_whole_text_splits_them(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "f.txt"
     path.write_bytes(content)
-    assert list(text_lines(path)) == list(enumerate(read_text(path).splitlines(), start=1))
+    assert list(text_lines(path)) == list(split_lines(read_text(path)))
+
+
+def test_lines_break_at_newlines_only():
+    text = "a \u2028 b\r\nc \u0085 d\re\n\nf \u2029"
+    assert list(split_lines(text)) == [(1, "a \u2028 b"), (2, "c \u0085 d\re"), (3, ""), (4, "f \u2029")]
 
 
 @pytest.mark.parametrize(

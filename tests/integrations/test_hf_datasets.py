@@ -121,7 +121,7 @@ def test_an_unreachable_hub_is_one_line(tmp_path):
         timeout=120,
     )
     assert done.returncode != 0 and "Traceback" not in done.stderr + done.stdout
-    assert "hf:nobody/no-such-cobe: -: -: cannot be loaded" in done.stdout + done.stderr
+    assert "hf:nobody/no-such-cobe: -: -: the Hub cannot be reached (HF_HUB_OFFLINE is set)" in done.stdout
 
 
 def test_without_datasets_installed_the_extra_is_named(paper_folder, monkeypatch):

@@ -127,9 +127,9 @@ def test_openai_needs_key_and_hides_it(monkeypatch):
 
 def test_api_key_from_service_env(monkeypatch):
     monkeypatch.setenv("MY_SERVER_BASE_URL", "http://127.0.0.1:1/v1")
-    monkeypatch.setenv("MY_SERVER_API_KEY", "k-1")
+    monkeypatch.setenv("MY_SERVER_API_KEY", "key-1")
     provider = get_provider("openai-api/my-server/org/model-name")
-    assert provider.model == "org/model-name" and provider._clients[0].api_key == "k-1"
+    assert provider.model == "org/model-name" and provider._clients[0].api_key == "key-1"
     monkeypatch.delenv("MY_SERVER_API_KEY")
     assert get_provider("openai-api/my-server/m")._clients[0].api_key == "EMPTY"
 

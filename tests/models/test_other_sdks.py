@@ -77,7 +77,7 @@ async def test_sdk_round_trip_and_faults(name, request, openai_server):
 
 
 async def test_anthropic_client_error_not_retryable(monkeypatch, openai_server):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url + "/nowhere")
     provider = get_provider("anthropic/claude-test")
     with pytest.raises(Exception) as info:
@@ -88,7 +88,7 @@ async def test_anthropic_client_error_not_retryable(monkeypatch, openai_server):
 def test_google_error_classification(monkeypatch):
     from google.genai import errors
 
-    monkeypatch.setenv("GEMINI_API_KEY", "k")
+    monkeypatch.setenv("GEMINI_API_KEY", "test-key")
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     provider = get_provider("google/gemini-test")
     assert provider.should_retry(errors.ServerError(503, {"error": {"message": "busy"}}))
@@ -113,7 +113,7 @@ def test_anthropic_sends_only_what_this_sdk_accepts(monkeypatch):
 
     from cobe.models import get_provider
 
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     provider = get_provider("anthropic/claude-x")
     kwargs = provider.request_kwargs(CHAT, GenerateConfig(temperature=0.2, stop=("X",)))
     accepted = set(inspect.signature(provider._client.messages.create).parameters)

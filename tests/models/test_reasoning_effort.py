@@ -27,7 +27,7 @@ def test_openai_sends_the_level_and_the_limit_reasoning_models_take():
 
 
 def test_hosted_openai_drops_sampling_settings_with_an_effort_and_says_so(monkeypatch, openai_server):
-    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
     monkeypatch.setenv("LOCALFAKE_BASE_URL", openai_server.base_url)
     hosted, served = get_provider("openai/gpt-test"), get_provider("openai-api/localfake/fake-model")
@@ -61,7 +61,7 @@ def test_a_budget_is_cut_to_leave_room_to_answer_and_refused_when_none_is_left()
 
 
 def test_anthropic_thinking_sends_no_sampling_settings(monkeypatch):
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
     provider = get_provider("anthropic/claude-x")
     kwargs = provider.request_kwargs(USER, GenerateConfig(temperature=0.0, max_tokens=9000, reasoning_effort="low"))
     assert kwargs["thinking"]["budget_tokens"] == 2048 and "temperature" not in kwargs
@@ -81,11 +81,11 @@ def test_google_thinking_budget_per_level():
 @pytest.fixture
 def sdk_provider(request, openai_server, monkeypatch):
     if request.param == "anthropic":
-        monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url)
         return get_provider("anthropic/claude-test")
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
-    monkeypatch.setenv("GOOGLE_API_KEY", "k")
+    monkeypatch.setenv("GOOGLE_API_KEY", "test-key")
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", openai_server.root_url)
     return get_provider("google/gemini-test")
 

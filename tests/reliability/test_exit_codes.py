@@ -8,6 +8,7 @@ line naming the provider and the variable holding its key.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -155,3 +156,106 @@ def test_rejudging_a_run_with_failed_responses_says_which_command_redoes_them(fa
     again = cobe_at(fake, "judge", str(run_dir), "--judge", "mock/judge-fail", "--no-report")
     assert again.returncode == RunIncomplete.exit_code
     assert_one_line_error(again, "1 of 9 items unfinished", "`cobe eval`")
+
+
+# ---- issue 23, item 16: the table and a store cobe cannot use agree -------------------------------
+def _readme_code_for(words: str) -> int:
+    """The exit code of the README table's row whose meaning mentions `words`."""
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+    (code,) = [int(line.split("|")[1]) for line in rows if words in line]
+    return code
+
+
+@pytest.mark.parametrize("kind", ["damaged", "newer"])
+def test_a_damaged_or_newer_store_exits_with_the_code_the_table_gives_it(data_file, tmp_path, kind):
+    run_dir = tmp_path / "run"
+    args = ["eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data_file)]
+    assert run_cobe(*args, "--run-dir", str(run_dir)).returncode == 0
+    store = run_dir / "cobe.sqlite"
+    if kind == "damaged":
+        store.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4080)
+    else:
+        db = sqlite3.connect(store)
+        db.execute("INSERT INTO schema_migrations (version, name, applied) VALUES (9999, '9999_future', 'now')")
+        db.commit()
+        db.close()
+    result = run_cobe(*args, "--run-dir", str(run_dir))
+    assert_one_line_error(result, str(store))
+    expected = _readme_code_for("damaged store" if kind == "damaged" else "newer cobe")
+    assert result.returncode == expected == InputError.exit_code
+    assert "store" not in dict(EXIT_CODES)[1]  # the other row no longer claims stores
+
+
+# ---- issue 23, item 12: a baseline cannot judge; a self-test or diff whose calls failed is incomplete --------
+@pytest.mark.parametrize(
+    "judges", [["baseline/identity"], [SPEC, "baseline/illustrative"]], ids=["baseline", "panel with a baseline"]
+)
+def test_a_baseline_as_judge_is_refused_before_any_call(fake, data_file, tmp_path, judges):
+    run_dir = tmp_path / "run"
+    args = ["eval", "--model", SPEC, *(x for j in judges for x in ("--judge", j)), "--data", str(data_file)]
+    result = cobe_at(fake, *args, "--run-dir", str(run_dir))
+    assert result.returncode == InputError.exit_code
+    assert_one_line_error(result, "baseline/", "cannot judge")
+    assert fake.stats()["requests"] == 0 and not run_dir.exists()
+    check = cobe_at(fake, "judges", "check", *(x for j in judges for x in ("--judge", j)), "--data", str(data_file))
+    assert check.returncode == InputError.exit_code
+    assert_one_line_error(check, "cannot judge")
+    assert fake.stats()["requests"] == 0
+
+
+def test_judges_diff_with_a_baseline_judge_is_refused(fake, data_file, tmp_path):
+    run_dir = tmp_path / "run"
+    assert cobe_at(fake, *eval_args(data_file, run_dir, model="mock/echo")).returncode == 0
+    before = fake.stats()["requests"]
+    diff = cobe_at(fake, "judges", "diff", str(run_dir), "--judge", "baseline/swapped")
+    assert diff.returncode == InputError.exit_code
+    assert_one_line_error(diff, "baseline/swapped", "cannot judge")
+    assert fake.stats()["requests"] == before
+
+
+@pytest.fixture
+def quick_retries(monkeypatch):
+    """Retries after milliseconds, not seconds: `judges check` and `diff` have no --max-retries to shorten them."""
+    from cobe.calls.scheduler import Scheduler
+
+    original = Scheduler.__init__
+
+    def quick(self, **options):
+        original(self, **({"backoff": 0.01, "backoff_max": 0.02} | options))
+
+    monkeypatch.setattr(Scheduler, "__init__", quick)
+
+
+def _starter_like(tmp_path: Path) -> Path:
+    """Six scenarios of three core examples, each with an illustrative answer: enough for a self-test."""
+    return write_dataset(tmp_path / "probe.jsonl", 6)
+
+
+def test_judges_check_exits_5_when_every_judge_call_failed(fake, tmp_path, quick_retries):
+    fake.control(fail_status=500)
+    data = _starter_like(tmp_path)
+    args = ["judges", "check", "--judge", SPEC, "--data", str(data), "--n", "3", "--run-dir", str(tmp_path / "c")]
+    result = cobe_at(fake, *args)
+    assert result.returncode == RunIncomplete.exit_code
+    made = re.search(r"judge calls: (\d+) made, (\d+) failed", result.stdout)  # the table is still shown
+    assert made is not None and made[1] == made[2] and int(made[1]) >= 5 * 2
+    assert_one_line_error(
+        type(result)(result.returncode, "", result.stderr), f"every one of {made[1]} judge calls failed", "run the same"
+    )
+    fake.control(fail_status=0)
+    again = cobe_at(fake, *args)
+    assert again.returncode == 0, again.stderr
+    assert f"judge calls: {made[1]} made, " in again.stdout  # failed calls are asked again, not answered from the store
+
+
+def test_judges_diff_exits_5_when_its_judge_calls_failed(fake, data_file, tmp_path, quick_retries):
+    run_dir = tmp_path / "run"
+    assert cobe_at(fake, *eval_args(data_file, run_dir, model="mock/echo")).returncode == 0
+    fake.control(fail_status=500)
+    args = ["judges", "diff", str(run_dir), "--judge", SPEC, "--prompts", "paper,contextual"]
+    result = cobe_at(fake, *args)
+    assert result.returncode == RunIncomplete.exit_code
+    assert_one_line_error(type(result)(result.returncode, "", result.stderr), "judge calls failed")
+    assert "Traceback" not in result.stderr
+    fake.control(fail_status=0)
+    assert cobe_at(fake, *args).returncode == 0

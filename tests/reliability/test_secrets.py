@@ -14,6 +14,7 @@ import pytest
 from reliability_helpers import KEY, cobe_at, eval_args
 
 from cobe.core.secrets import REDACTED, env_secret, scrub
+from support.cli import assert_one_line_error, run_cobe
 
 
 def hits(run_dir: Path, *texts: str) -> list[str]:
@@ -80,3 +81,51 @@ def test_scrub_removes_remembered_values_and_key_shapes(monkeypatch):
         assert secret not in cleaned, secret
     assert cleaned.count(REDACTED) == 7
     assert scrub("an ordinary error: 500 Internal Server Error") == "an ordinary error: 500 Internal Server Error"
+
+
+# ---- issue 23, item 7: keys of any length ---------------------------------------------------------
+#: a 7-character key (was below MIN_SECRET_LENGTH, so echoed bodies kept it) and a 4-character one
+SHORT_KEYS = ("Qz7wK2x", "Zq9x")
+
+
+def short_key_hits(run_dir: Path, key: str, *texts: str) -> list[str]:
+    """Where `key` stands in the run directory's files or the texts (as a token, not inside a longer word)."""
+    import re
+
+    alone = re.compile(rf"(?<![A-Za-z0-9]){re.escape(key)}(?![A-Za-z0-9])".encode())
+    found = [str(p) for p in run_dir.rglob("*") if p.is_file() and alone.search(p.read_bytes())]
+    return found + ["output" for text in texts if alone.search(text.encode())]
+
+
+@pytest.mark.parametrize(
+    ("status", "key"),
+    [(400, SHORT_KEYS[0]), (401, SHORT_KEYS[0]), (403, SHORT_KEYS[0]), (500, SHORT_KEYS[0]), (500, SHORT_KEYS[1])],
+)
+def test_a_short_key_echoed_by_the_provider_is_scrubbed_everywhere(fake, data_file, tmp_path, status, key):
+    fake.control(fail_status=status, echo_key=True)
+    run_dir = tmp_path / "run"
+    env = {"FAKE_BASE_URL": fake.base_url, "FAKE_API_KEY": key}
+    args = eval_args(data_file, run_dir, "--concurrency", "2", "--max-retries", "0", "--report")
+    result = run_cobe(*args, env=env)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert fake.stats()["requests"] > 0
+    assert REDACTED.encode() in (run_dir / "cobe.sqlite").read_bytes()  # recorded, with the key replaced
+    report = run_cobe("report", str(run_dir), env=env)
+    assert report.returncode == 0 and (run_dir / "report.html").is_file()
+    assert short_key_hits(run_dir, key, result.stdout, result.stderr, report.stdout, report.stderr) == []
+
+
+@pytest.mark.parametrize("key", ["x", "ab", "k3y"])
+def test_a_key_of_one_to_three_characters_is_refused_before_any_call(fake, data_file, tmp_path, key):
+    env = {"FAKE_BASE_URL": fake.base_url, "FAKE_API_KEY": key}
+    result = run_cobe(*eval_args(data_file, tmp_path / "run"), env=env)
+    assert result.returncode == 2
+    assert_one_line_error(result, "FAKE_API_KEY", f"{len(key)} character", "unset FAKE_API_KEY")
+    assert fake.stats()["requests"] == 0
+
+
+def test_a_short_key_is_hidden_where_it_stands_alone_not_inside_words(monkeypatch):
+    monkeypatch.setenv("SHORTKEY_API_KEY", "Wk4t")
+    assert env_secret("SHORTKEY_API_KEY") == "Wk4t"
+    assert scrub("bad key Wk4t; key=Wk4t, 'Wk4t'") == f"bad key {REDACTED}; key={REDACTED}, '{REDACTED}'"
+    assert scrub("xWk4ty stays") == "xWk4ty stays"

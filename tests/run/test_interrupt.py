@@ -16,6 +16,9 @@ from support.openai_server import ThreadedServer
 from support.run_data import write_dataset
 
 SPEC = "openai-api/fake/fake-model"
+# the tests wait on events (the server's counts, the process ending); this bound is only ever reached by
+# a process that hangs, so a busy machine never makes a healthy run fail
+HUNG_S = 600
 CONCURRENCY = 4
 SCENARIOS = 8
 ITEMS, CALLS = 24, 96  # 8 scenarios × templates A–C; one respondent and three judge calls each
@@ -39,7 +42,7 @@ def start_eval(server: ThreadedServer, args: list[str], answered: int, **popen: 
     env = os.environ | {"FAKE_BASE_URL": server.base_url}
     proc = subprocess.Popen([sys.executable, "-c", "from cobe.cli.main import main; main()", *args], env=env, **popen)
     try:
-        server.wait_for(lambda s: s.held == CONCURRENCY)
+        server.wait_for(lambda s: s.held == CONCURRENCY, timeout=HUNG_S)
     except BaseException:
         proc.kill()
         proc.wait()
@@ -54,7 +57,7 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, openai_server):
     answered = 30  # of 96 calls
     proc = start_eval(openai_server, args, answered, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc.wait(timeout=HUNG_S)
     db = sqlite3.connect(run_dir / STORE_NAME)
     assert db.execute("SELECT state FROM runs").fetchone()[0] == "running"  # killed: no chance to mark it
     assert db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0] == answered
@@ -86,7 +89,7 @@ def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path, openai_server
         openai_server, eval_args(data, run_dir), answered, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=HUNG_S)
     assert proc.returncode == 130 and "Traceback" not in err
     assert "Run the same command again to resume" in err
     db = sqlite3.connect(run_dir / STORE_NAME)

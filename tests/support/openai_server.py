@@ -168,7 +168,10 @@ class FakeLLMServer(AnthropicBatches):
                         close = True
                     elif name in _KEY_HEADERS:
                         key = value.strip().removeprefix("Bearer ").strip()
-                body = await reader.readexactly(length) if length else b""
+                try:
+                    body = await reader.readexactly(length) if length else b""
+                except (asyncio.IncompleteReadError, ConnectionError):  # the client went away mid-request
+                    return
                 status, payload, headers = await self.route(method, path.split("?", 1)[0], body, key)
                 self.notify()
                 writer.write(_response(status, payload, headers))

@@ -49,9 +49,36 @@ def run_labels(runs: Sequence[str | Path], study: str | Path | None = None) -> R
                     "give that run, or a single run"
                 )
             owner = dirs[0]
+        check_study_of_run(path, owner)
         found[str(owner)] = study_answers(path)
     for directory in dirs:
         own = directory / "study" / STUDY_FILE
         if str(directory) not in found and own.is_file():
+            check_study_of_run(own, directory)
             found[str(directory)] = study_answers(own)
     return found
+
+
+def check_study_of_run(study: str | Path, run_dir: str | Path) -> None:
+    """InputError unless every response the study rated is one of the run's: the same story, query and response
+    text under the same scenario, template and model.
+
+    The rated texts are what a study has always kept of each item, so studies made before studies recorded
+    their run's id are recognised the same way; a run judged again keeps its responses, and passes.
+    """
+    from cobe.annotate.store import StudyStore
+    from cobe.annotate.study import item_key, read_results
+
+    store = StudyStore(study_file(study))
+    rated = store.items()
+    rows = {item_key(row): (row.story, row.query, row.response or "") for row in read_results(run_dir)}
+    foreign = [item.key for item in rated if rows.get(item.key) != (item.story, item.query, item.response)]
+    if not foreign:
+        return
+    made_from = store.meta("run_dir") or "another run"
+    run_id = store.meta("run_id")
+    raise InputError(
+        f"{store.path}: {len(foreign)} of {len(rated)} rated responses are not responses of {run_dir} (e.g. "
+        f"{foreign[0]}); the study was made from {made_from}{f' (run {run_id})' if run_id else ''}: give that run, "
+        "or a study made from this one"
+    )

@@ -176,6 +176,7 @@ def create_study(
     store.set_meta(
         {
             "run_dir": str(run_dir.resolve()),
+            "run_id": rows[0].run_id if rows else "",  # with each item's texts: what `check_study_of_run` matches
             "seed": str(seed),
             "n_requested": str(n),
             "models": ",".join(models) if models != ALL_MODELS else ALL_MODELS,

@@ -14,6 +14,7 @@ from cobe.calls.cost import Budget, PriceTable, estimate_tokens, load_prices
 from cobe.calls.keys import RequestKeys
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import AuthenticationFailed
+from cobe.core.reserve import out_of_space
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 from cobe.store.store import Store, now
 
@@ -95,7 +96,8 @@ class Caller:
             try:
                 record = await asyncio.shield(pending)
             except asyncio.CancelledError:
-                if pending.cancelled():  # the first caller was cancelled, not this one: ask again
+                this = asyncio.current_task()
+                if pending.cancelled() and not (this and this.cancelling()):  # only the first caller was: ask again
                     continue
                 raise
             stats.calls_cached += 1
@@ -130,6 +132,8 @@ class Caller:
         stopped = self._refusals.get(provider.spec)
         if stopped is not None and stopped >= AUTH_STOP_AFTER:
             raise self._auth_failed(provider)
+        if self.store.out_of_space:  # a full disk could not keep this answer: nothing more is paid for
+            raise out_of_space(self.store.path.parent)
         stats = self.stats[role]
         price = self.prices.price(provider.spec)
         est_in = sum(estimate_tokens(m.content) for m in messages)

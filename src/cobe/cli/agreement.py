@@ -125,6 +125,10 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
     path = Path(source)
     is_csv = path.is_file() and path.suffix.lower() == ".csv"
     run_dir = _resolve_run(path, run, is_csv)
+    if not is_csv:  # a study's labels belong to the responses it rated: those must be the run's
+        from cobe.annotate.labels import check_study_of_run
+
+        check_study_of_run(path, run_dir)
     labels = labels_from_csv(path, run_dir) if is_csv else labels_from_study(path)
     panel = [] if is_csv else study_panel(path)
     report = agreement_report(labels, read_results(run_dir), check=check, resamples=resamples, seed=seed, panel=panel)

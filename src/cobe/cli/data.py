@@ -21,8 +21,10 @@ from cobe.dataset import (
     validate,
     write_dataset,
 )
+from cobe.dataset.problems import Problem
 from cobe.dataset.sources import data_sources, describe_shape
 from cobe.dataset.stats import METHODS, graph_type_of
+from cobe.dataset.validate import problem_dict
 
 data_option = options.DATA.but(dest="data_source")
 
@@ -42,16 +44,28 @@ def data() -> None:
 @options.JSON
 def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """Check dataset files: one line per problem, then a summary; exit 1 on any error."""
-    report = validate(paths, strict=strict)
-    if as_json:
-        click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
-    else:
+    # each problem is printed as it is found and then forgotten, so a file of any length validates
+    # in flat memory; --json streams its list the same way and gives the counts after it
+    if not as_json:
+        report = validate(paths, strict=strict, on_problem=lambda p: click.echo(f"{p.severity}: {p}"))
         for path, shape in report.shapes.items():
             if shape != "unknown":  # an unreadable file says why among the problems
                 click.echo(f"{path}: read as {shape} ({describe_shape(shape)})")
-        for problem in report.problems:
-            click.echo(f"{problem.severity}: {problem}")
         click.echo(report.summary())
+        sys.exit(1 if report.errors else 0)
+    listed = 0
+
+    def emit(problem: Problem) -> None:
+        nonlocal listed
+        item = json.dumps(problem_dict(problem), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        click.echo(("" if listed else "\n") + ("    " if not listed else ",\n    ") + item, nl=False)
+        listed += 1
+
+    click.echo('{\n  "problems": [', nl=False)
+    report = validate(paths, strict=strict, on_problem=emit)
+    counts = "".join(f',\n  "{name}": {value}' for name, value in report.counts().items())
+    counts += ',\n  "shapes": ' + json.dumps(report.shapes, ensure_ascii=False)
+    click.echo(("\n  ]" if listed else "]") + counts + "\n}")
     sys.exit(1 if report.errors else 0)
 
 

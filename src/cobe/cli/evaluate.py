@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import Callable
@@ -61,7 +62,7 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
                 summary = action(progress)
         else:
             summary = action(None)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C: see cobe.cli.interrupt
         where = f" in {run_dir}" if run_dir else ""
         click.echo(f"Interrupted; finished work is saved{where}. Run the same command again to resume.", err=True)
         sys.exit(INTERRUPTED)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -13,6 +14,10 @@ from rich.table import Table
 from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
 from cobe.cli.display import num, plain_console
+from cobe.core.errors import RunIncomplete
+
+if TYPE_CHECKING:
+    from cobe.judge.prompt_diff import JudgeDiff
 
 
 @click.group("judges")
@@ -60,12 +65,19 @@ def check_cmd(
         run_dir=run_dir,
         samples=judge_samples,
         concurrency=concurrency,
+        on_wait=lambda line: click.echo(f"note: {line}", err=True),
     )
     if as_json:
         click.echo(result.model_dump_json(indent=2))
-        return
-    for line in result.lines():
-        click.echo(line)
+    else:
+        for line in result.lines():
+            click.echo(line)
+    if result.calls_failed:  # the numbers above leave those checks out: not a finished self-test
+        every = "every one" if result.calls_failed == result.calls_made else f"{result.calls_failed}"
+        raise RunIncomplete(
+            f"{every} of {result.calls_made} judge calls failed after their retries, so the self-test counts "
+            "only the verdicts it got; run the same command again to ask the failed ones again"
+        )
 
 
 @judges.command("analyze")
@@ -148,7 +160,20 @@ def diff_cmd(
     )
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
-        return
+    else:
+        _print_diff(result)
+    made = sum(stats.get("calls_made", 0) for stats in result.judged.values())
+    failed = sum(stats.get("errors", 0) for stats in result.judged.values())
+    if failed:  # the comparison leaves those responses out: not a finished diff
+        every = "every one" if failed == made else f"{failed}"
+        raise RunIncomplete(
+            f"{every} of {made} judge calls failed after their retries, so the comparison leaves their responses "
+            "out; run the same command again to judge them again"
+        )
+
+
+def _print_diff(result: JudgeDiff) -> None:
+    """The comparison table of `cobe judges diff`, and what it judged first."""
     first, second = result.prompts
     samples = f", {result.samples} samples per check" if result.samples > 1 else ""
     table = Table(title=f"{result.judge}: A = {first}, B = {second} ({result.responses} responses{samples})")

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 import traceback
+from collections.abc import Callable
 from importlib import import_module
 
 import click
 
-from cobe.core.errors import INTERRUPTED, CobeError, exit_code_lines
+from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now
+from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
+from cobe.core.reserve import is_disk_full, out_of_space
 from cobe.core.secrets import scrub
 from cobe.core.version import __version__
 
@@ -51,6 +54,8 @@ SHORT_HELP: dict[str, str] = {
 }
 
 
+INTERRUPTED_LINE = "Interrupted; finished work is saved. Run the same command again to resume."
+
 # commands that were renamed: the old name says where the command went instead of "no such command"
 MOVED: dict[str, str] = {"build": "curate"}
 
@@ -92,11 +97,24 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code (EXIT_CODES)."""
+    """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code (EXIT_CODES).
+
+    Ctrl-C ends it with 130 at any moment (`cobe.cli.interrupt`): cleanly at the first, at once at a second.
+    """
+    with ctrl_c_handled() as ctrl_c:
+        try:
+            _main(argv, ctrl_c.count)
+        except SystemExit as done:
+            if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
+                exit_now(done.code)
+            raise
+
+
+def _main(argv: list[str] | None, interrupts: Callable[[], int]) -> None:
     try:
         code = cli.main(args=argv, standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+    except click.exceptions.Abort:  # click's form of a Ctrl-C that came while it parsed or dispatched
+        click.echo(INTERRUPTED_LINE, err=True)
         sys.exit(INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
@@ -105,9 +123,18 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"error: {scrub(str(exc))}", err=True)  # a provider may have repeated an API key in it
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("Interrupted; finished work is saved. Run the same command again to resume.", err=True)
+        click.echo(INTERRUPTED_LINE, err=True)
         sys.exit(INTERRUPTED)
-    except Exception:  # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
+    except Exception as exc:
+        if is_disk_full(exc):  # wherever a full disk was met first: a file, a store, a lock
+            click.echo(f"error: {out_of_space(getattr(exc, 'filename', None))}", err=True)
+            sys.exit(DiskFull.exit_code)
+        # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
         click.echo(scrub(traceback.format_exc()).rstrip(), err=True)
         sys.exit(1)
+    except BaseException as exc:
+        if not (cancelled(exc) and interrupts()):  # a cancellation that no Ctrl-C caused is a bug
+            raise
+        click.echo(INTERRUPTED_LINE, err=True)
+        sys.exit(INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)

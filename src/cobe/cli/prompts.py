@@ -64,7 +64,9 @@ def show(
     if response is not None and response_file is not None:
         raise click.UsageError("give --response or --response-file, not both")
     if response_file is not None:
-        response = response_file.read_text(encoding="utf-8")
+        from cobe.core.jsonfile import read_text
+
+        response = read_text(response_file, "a text file holding the response")
     if template is None and response is None:
         raise click.UsageError(
             "give --template NAME (what the respondent receives), --response TEXT (what the judge receives), or both"

@@ -54,6 +54,13 @@ class AuthenticationFailed(RunStopped):
     state = "stopped-auth"
 
 
+class DiskFull(RunStopped):
+    """The disk (or the user's quota) filled up: the command stopped sending calls, and what was answered is saved."""
+
+    exit_code = 1
+    state = "incomplete"
+
+
 class RunDirBusy(CobeError):
     """Another command is writing this run directory (it holds the directory's lock)."""
 
@@ -66,8 +73,12 @@ INTERRUPTED = 130
 #: every exit code of `cobe`, in order: (code, meaning)
 EXIT_CODES: tuple[tuple[int, str], ...] = (
     (0, "done: every item of the run is finished"),
-    (CobeError.exit_code, "an error the message explains (a store or file cobe cannot use, ...)"),
-    (InputError.exit_code, "bad input: a flag, file, field or id that is not what was expected"),
+    (CobeError.exit_code, "an error the message explains (a full disk, a failed read or write, ...)"),
+    (
+        InputError.exit_code,
+        "bad input: a flag, file, field or id that is not what was expected "
+        "(also a damaged store, or one a newer cobe made)",
+    ),
     (ProviderUnavailable.exit_code, "a provider's package, weights or hardware is missing"),
     (BudgetExceeded.exit_code, "stopped by --max-cost; run again (with a higher cap) to resume"),
     (RunIncomplete.exit_code, "incomplete: calls failed after their retries; run again to resume"),

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO
 
 from cobe.core.errors import InputError
+from cobe.core.reserve import is_disk_full, out_of_space
 
 PRIVATE = 0o600
 # when this process began (near enough: when cobe.core.files was first imported), for telling
@@ -40,8 +41,10 @@ def atomic_open(path: Path) -> Iterator[IO[str]]:
             os.fchmod(handle.fileno(), PRIVATE)
             yield handle
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if is_disk_full(exc):
+            raise out_of_space(path) from None
         raise
 
 
@@ -105,6 +108,8 @@ def ensure_dir(path: Path, what: str = "directory") -> Path:
     except PermissionError:
         raise InputError(f"{path}: cannot be created here (permission denied; a read-only parent?)") from None
     except OSError as exc:
+        if is_disk_full(exc):
+            raise out_of_space(path) from None
         raise InputError(f"{path}: cannot be created ({exc.strerror or exc})") from None
     return path
 

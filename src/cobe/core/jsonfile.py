@@ -92,21 +92,34 @@ def decode(data: bytes, path: str | Path, what: str = "a text file") -> str:
 
 
 def text_lines(path: str | Path, what: str = "a text file") -> Iterator[tuple[int, str]]:
-    """(line number, line) of a regular file's UTF-8 text, read as it goes and numbered as `str.splitlines`
-    numbers the whole text; a problem `read_text` would refuse the file for raises FileProblem when reached."""
+    """(line number, line) of a regular file's UTF-8 text, read as it goes, split and numbered at each \\n
+    (a \\r\\n ending counts as one); a problem `read_text` would refuse the file for raises FileProblem when reached."""
     with open_regular(path, what) as handle:
-        number = offset = 0
-        for newline, raw in enumerate(handle):  # a binary file splits on b"\n" only, as `decode` counts lines
+        offset = 0
+        for number, raw in enumerate(handle, start=1):  # split on b"\n" only, as `decode` counts lines
             if offset < _BINARY_PROBE and b"\0" in raw[: _BINARY_PROBE - offset]:
                 raise FileProblem(path, f"is a binary file; expected {what}")
             try:
                 text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
             except UnicodeDecodeError as exc:
-                raise FileProblem(path, f"invalid UTF-8 at byte offset {offset + exc.start}", newline + 1) from None
+                raise FileProblem(path, f"invalid UTF-8 at byte offset {offset + exc.start}", number) from None
             offset += len(raw)
-            for line in text.splitlines():  # a \r or U+2028 inside a line breaks it, as in the whole text
-                number += 1
-                yield number, line
+            yield number, _strip_ending(text)
+
+
+def _strip_ending(line: str) -> str:
+    # only the line's own ending goes: a \r, U+2028 or U+0085 inside it is text (JSON allows them in strings)
+    return line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith("\n") else line
+
+
+def split_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of text split at each \\n only (a \\r\\n ending counts as one), as JSON lines are
+    and as the JSON parser numbers lines; `str.splitlines` would also break at \\r, U+2028, U+0085, ..."""
+    lines = text.split("\n")
+    if lines[-1] == "":  # the text's last \n ends a line; it starts none
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        yield number, line[:-1] if line.endswith("\r") else line
 
 
 def read_text(path: str | Path, what: str = "a text file") -> str:
@@ -149,7 +162,7 @@ def parse_json(text: str, path: str | Path, line: int | None = None) -> Any:
 
 def jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
     """(line number, line) for each non-blank line of JSON-lines text."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in split_lines(text):
         if line.strip():
             yield number, line
 

@@ -18,7 +18,7 @@ import fcntl
 import json
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -71,8 +71,12 @@ def _same_file(fd: int, path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
-    """Hold the lock of `directory` (created if missing) while the block runs, or raise RunDirBusy naming its holder."""
+def directory_lock(directory: str | Path, command: str, *, wait: Callable[[str], None] | None = None) -> Iterator[Path]:
+    """Hold the lock of `directory` (created if missing) while the block runs, or raise RunDirBusy naming its holder.
+
+    With `wait`, a busy directory is waited for instead: `wait` gets one line naming the holder, and the
+    lock is taken when the holder lets go (Ctrl-C still interrupts the wait).
+    """
     directory = Path(directory)
     key = str(directory.resolve())
     if key in _held.get():  # this call chain holds it already
@@ -86,11 +90,19 @@ def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _read(fd)
-            os.close(fd)
-            raise RunDirBusy(
-                f"{directory}: in use by {_describe(holder)}; wait for it to finish, or stop it and run "
-                "this command again"
-            ) from None
+            if wait is None:
+                os.close(fd)
+                raise RunDirBusy(
+                    f"{directory}: in use by {_describe(holder)}; wait for it to finish, or stop it and run "
+                    "this command again"
+                ) from None
+            wait(f"{directory}: in use by {_describe(holder)}; waiting for it to finish")
+            wait = _waited  # said once, however many times the file is replaced under us
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
         # the previous holder removes the file as it lets go; if it did so between our open and
         # our lock, we hold a lock on a file nobody else will open: start again on the new one
         if _same_file(fd, path):
@@ -104,8 +116,9 @@ def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
             "command": command,
             "started": now(),
         }
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(info).encode("utf-8"), 0)
+        with contextlib.suppress(OSError):  # a full disk: the lock holds without saying who holds it
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(info).encode("utf-8"), 0)
         yield path
     finally:
         _held.reset(token)
@@ -113,6 +126,10 @@ def directory_lock(directory: str | Path, command: str) -> Iterator[Path]:
             if _same_file(fd, path):
                 os.unlink(path)  # removed while still locked, so no newcomer locks a file about to vanish
         os.close(fd)  # closing the last descriptor releases the lock
+
+
+def _waited(line: str) -> None:
+    pass
 
 
 def lock_holder(directory: str | Path) -> dict[str, Any] | None:

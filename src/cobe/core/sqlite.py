@@ -9,9 +9,11 @@ before that table existed (PRAGMA user_version) are adopted the first time they 
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import stat
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -20,6 +22,7 @@ from typing import Literal, NamedTuple
 from cobe.core.clock import now
 from cobe.core.errors import CobeError, InputError
 from cobe.core.files import create_private
+from cobe.core.reserve import is_disk_full, out_of_space
 
 BUSY_TIMEOUT_S = 30.0
 #: the path that asks SQLite for an in-memory database instead of a file
@@ -106,6 +109,24 @@ def connect(
     return db
 
 
+def connect_read_only(path: Path, *, idle: bool) -> sqlite3.Connection:
+    """A connection that can only read the database at `path` and leaves no file beside it.
+
+    `idle`: no process writes the database now (its lock is free). Then, unless a -wal file with
+    commits is left behind, every committed page is in the file itself, and it is opened immutable:
+    SQLite makes no -wal or -shm file, which a read-only mount would refuse and a writable folder
+    would keep. Otherwise it is opened mode=ro, which also reads what a writer's log holds.
+    """
+    wal = path.with_name(path.name + "-wal")
+    try:
+        logged = wal.stat().st_size > 0
+    except OSError:
+        logged = False
+    query = "mode=ro&immutable=1" if idle and not logged else "mode=ro"
+    # as_uri percent-encodes a path's ? and #, which SQLite would read as the start of the query
+    return sqlite3.connect(f"{path.absolute().as_uri()}?{query}", uri=True, timeout=BUSY_TIMEOUT_S)
+
+
 @contextmanager
 def write_transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error: the write lock is taken up front, so writers queue."""
@@ -137,26 +158,33 @@ def open_database(
     """
     if str(path) == MEMORY:  # a private database for one process (judging pairs without a cache file)
         return _open_checked(path, migrations, what, True, synchronous, foreign_keys, check_same_thread)
-    created = False
     if create and not os.path.lexists(path):
-        try:
-            create_private(path)
-            created = True
-        except FileExistsError:  # another process made it a moment ago: check it like any other
-            pass
-        except OSError as exc:
-            raise InputError(f"{path}: cannot create the {what} ({exc.strerror})") from exc
-    if not created:
-        _check_file(path, what)
+        _create_whole(path, migrations, what)
+    _check_file(path, what)
+    return _open_checked(path, migrations, what, False, synchronous, foreign_keys, check_same_thread)
+
+
+def _create_whole(path: Path, migrations: Sequence[Migration], what: str) -> None:
+    """Make `path` a migrated database that appears at once, whole: built under a temporary name, then linked.
+
+    Had the file been created empty and filled in place, another thread or process opening it in between
+    would find "an empty file, 0 bytes" and refuse it. If another opener links its own first, that one is kept.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.creating")
     try:
-        return _open_checked(path, migrations, what, created, synchronous, foreign_keys, check_same_thread)
-    except BaseException:
-        # a file made here that never got its first page would be refused as empty next time
-        if created:
+        create_private(temp)
+        _open_checked(temp, migrations, what, True, "NORMAL", True, True).close()  # checkpointed: no -wal left
+        _link(temp, path)
+    except FileExistsError:  # another opener was first: its database is the one
+        pass
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise out_of_space(path.parent) from None
+        raise InputError(f"{path}: cannot create the {what} ({exc.strerror})") from exc
+    finally:
+        for leftover in (temp, temp.with_name(temp.name + "-wal"), temp.with_name(temp.name + "-shm")):
             with suppress(OSError):
-                if path.stat().st_size == 0:
-                    path.unlink()
-        raise
+                leftover.unlink()
 
 
 def _open_checked(
@@ -189,6 +217,19 @@ def _open_checked(
         db.close()
         raise
     return db
+
+
+def _link(temp: Path, path: Path) -> None:
+    """Give `temp`'s file the name `path` unless `path` exists (FileExistsError then)."""
+    try:
+        os.link(temp, path)
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise
+        # a file system without hard links: a rename, which only this moment's check keeps from replacing
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "exists", str(path)) from None
+        os.rename(temp, path)
 
 
 def migrate(db: sqlite3.Connection, migrations: Sequence[Migration], *, path: Path, what: str) -> list[int]:
@@ -294,6 +335,8 @@ def _check_pages(db: sqlite3.Connection, path: Path, what: str) -> None:
 
 
 def _unusable(path: Path, what: str, exc: sqlite3.DatabaseError) -> CobeError:
+    if is_disk_full(exc):
+        return out_of_space(path.parent)
     code = getattr(exc, "sqlite_errorcode", None)
     if code is not None and code & 0xFF in _ENVIRONMENT:
         return CobeError(f"{path}: cannot use the {what} ({exc})")

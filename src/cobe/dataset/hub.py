@@ -7,11 +7,14 @@ check and every problem report is the one `cobe data validate` gives for a JSON 
 
 from __future__ import annotations
 
+import os
+import socket
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from cobe.core.extras import require
 from cobe.dataset.problems import Problem
@@ -92,7 +95,16 @@ def _load(datasets: Any, source: str) -> list[dict[str, Any]]:
         repo, split = parse_hub_source(source)
         if not repo:
             raise _SourceError("expected hf:ORG/NAME or hf:ORG/NAME:SPLIT")
-        loaded = datasets.load_dataset(repo, split=split) if split else datasets.load_dataset(repo)
+        # without a network the hub client retries for half a minute, noisily: offline, only the local
+        # cache is asked, and a dataset not in it is one line at once
+        offline = _why_offline()
+        try:
+            with _offline_mode(datasets, offline is not None):
+                loaded = datasets.load_dataset(repo, split=split) if split else datasets.load_dataset(repo)
+        except ConnectionError:  # what offline mode raises for a dataset it would have to download
+            if offline is None:
+                raise
+            raise _SourceError(f"the Hub cannot be reached ({offline}) and {repo} is not in the local cache") from None
         return _rows(_one_split(loaded, split, source))
     path = Path(source)
     if path.suffix.lower() == ".parquet":
@@ -105,6 +117,47 @@ def _load(datasets: Any, source: str) -> list[dict[str, Any]]:
             )
             return _rows(table)
     return _rows(_one_split(datasets.load_from_disk(str(path)), None, source))
+
+
+#: how long the probe of the Hub's address may take before the Hub counts as unreachable
+PROBE_TIMEOUT_S = 3.0
+_PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")
+
+
+def _why_offline() -> str | None:
+    """Why the Hub cannot be asked now (offline mode set, or no route to it), or None when it can."""
+    for name in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        if os.environ.get(name, "").strip().upper() in ("1", "ON", "YES", "TRUE"):
+            return f"{name} is set"
+    if any(os.environ.get(name) for name in _PROXY_VARIABLES):
+        return None  # a proxy reaches the Hub on its own terms: the probe below would not tell
+    endpoint = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    host = endpoint.hostname or "huggingface.co"
+    port = endpoint.port or (80 if endpoint.scheme == "http" else 443)
+    try:
+        socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S).close()
+    except OSError as exc:
+        return f"no connection to {host}: {exc.strerror or type(exc).__name__}"
+    return None
+
+
+@contextmanager
+def _offline_mode(datasets: Any, offline: bool) -> Iterator[None]:
+    """The hub client and `datasets` in offline mode (local cache only) while the block runs, when `offline`.
+
+    Both read the mode from a module constant set at import, so the constants are switched, then restored.
+    """
+    if not offline:
+        yield
+        return
+    from huggingface_hub import constants
+
+    saved = (constants.HF_HUB_OFFLINE, datasets.config.HF_HUB_OFFLINE, datasets.config.HF_DATASETS_OFFLINE)
+    constants.HF_HUB_OFFLINE = datasets.config.HF_HUB_OFFLINE = datasets.config.HF_DATASETS_OFFLINE = True
+    try:
+        yield
+    finally:
+        constants.HF_HUB_OFFLINE, datasets.config.HF_HUB_OFFLINE, datasets.config.HF_DATASETS_OFFLINE = saved
 
 
 def _one_split(loaded: Any, split: str | None, source: str) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
 from importlib.resources import files
 from itertools import chain
@@ -35,12 +35,17 @@ class LoadResult:
     scenarios: list[Scenario] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     shape: str = "unknown"  # e.g. paper-json, paper-jsonl, site-by-domain, csv, native-jsonl
-    lines: dict[str, int | None] = field(default_factory=dict)  # scenario id → line it starts on
+    # scenario id → line it starts on (any mapping: a validator of huge files keeps it on disk)
+    lines: MutableMapping[str, int | None] = field(default_factory=dict)
 
     @property
     def errors(self) -> list[Problem]:
         """The problems that are errors, not warnings."""
         return [p for p in self.problems if p.is_error]
+
+    def report(self, problem: Problem) -> None:
+        """Note a problem found in the file; a reader that streams may pass it on instead of keeping it."""
+        self.problems.append(problem)
 
 
 def read_file(path: str | Path) -> LoadResult:
@@ -77,13 +82,14 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
     no_domain: list[int | None] = []  # the lines of scenarios that name no domain: one warning says them all
     for rec in _normalise(path, chain([first], records), record_shape):
         scenario = build_scenario(rec, record_shape)
-        result.problems.extend(rec.sink.problems)
+        for problem in rec.sink.problems:
+            result.report(problem)
         if scenario is not None and domain_missing(rec):
             no_domain.append(rec.line)
         if scenario is not None:
             # by id, not by line: a JSON file written on one line has every record on line 1
             if scenario.id in result.lines:
-                result.problems.append(
+                result.report(
                     Problem(
                         file=path,
                         line=rec.line,
@@ -95,7 +101,7 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
             result.lines.setdefault(scenario.id, rec.line)
             yield scenario
     if no_domain:
-        result.problems.append(_no_domain_warning(path, no_domain))
+        result.report(_no_domain_warning(path, no_domain))
 
 
 def _no_domain_warning(path: str, lines: list[int | None]) -> Problem:
@@ -212,6 +218,48 @@ def iter_dataset(source: str | Path) -> Iterator[Scenario]:
     result = LoadResult(path=name)
     yield from _scenarios(name, "jsonl", chain([first], records), result)
     _refuse_errors([p for p in read + result.problems if p.is_error], path)
+
+
+def scan_file(path: str | Path, result: LoadResult) -> Iterator[Scenario]:
+    """The scenarios of one dataset file as they are built, each problem passed to `result.report` as it is
+    found, in line order; never raises on bad content.
+
+    A JSON-lines file is read one line at a time, so a file of any length is never held whole (what stays
+    is `result.lines`, and the problems if `result` keeps them). Shapes that are one document (JSON, CSV,
+    tables) or that spread a scenario over rows are read whole first, as `read_file` reads them.
+    """
+    path = Path(path)
+    if not is_table_source(path) and path.suffix.lower() in (".jsonl", ".ndjson"):
+        read: list[Problem] = []  # problems of reading lines, passed on before the next record's
+        records = jsonl_file_records(path, read)
+        first = next(records, None)
+        if first is None or detect_shape(first.data, "jsonl") != "site":
+            for problem in read or ([] if first else [Problem(file=str(path), message="holds no records")]):
+                result.report(problem)
+            read.clear()
+            if first is not None:
+                yield from _scenarios(str(path), "jsonl", _passing_on(chain([first], records), read, result), result)
+            return
+        records.close()
+    whole = read_file(path)  # site rows are grouped into scenarios before any is built
+    result.shape = whole.shape
+    for problem in whole.problems:
+        result.report(problem)
+    for scenario in whole.scenarios:
+        result.lines.setdefault(scenario.id, whole.lines.get(scenario.id))
+        yield scenario
+
+
+def _passing_on(records: Iterator[RawRecord], read: list[Problem], result: LoadResult) -> Iterator[RawRecord]:
+    """`records`, with the line problems `read` collects passed to `result` before each record and at the end."""
+    for record in records:
+        for problem in read:
+            result.report(problem)
+        read.clear()
+        yield record
+    for problem in read:
+        result.report(problem)
+    read.clear()
 
 
 def spool_dataset(source: str | Path) -> ScenarioSpool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def jsonl_records(name: str, text: str, problems: list[Problem]) -> Iterator[Raw
     return _line_records(name, jsonl_lines(text), problems)
 
 
-def jsonl_file_records(path: Path, problems: list[Problem]) -> Iterator[RawRecord]:
+def jsonl_file_records(path: Path, problems: list[Problem]) -> Generator[RawRecord, None, None]:
     """The records of a JSON-lines dataset file, read line by line so the file is never held whole; a bad
     line, or the file becoming unreadable at some line, goes to `problems`."""
     name = str(path)

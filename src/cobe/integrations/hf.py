@@ -9,6 +9,7 @@ card are written through `datasets` and `huggingface_hub` (the `hf` extra).
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.extras import require
-from cobe.core.files import atomic_write
+from cobe.core.files import atomic_write, ensure_dir
 from cobe.core.version import __version__
 from cobe.dataset.hub import quiet
 from cobe.integrations.source import RunExport, Usage, key, load_run, scoreboard
@@ -66,14 +67,24 @@ def export_hf(run_path: str | Path, out: str | Path) -> HfExport:
     out_dir = Path(out)
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise InputError(f"{out_dir}: already exists and is not empty; expected a new folder for the dataset")
-    (out_dir / DETAILS.parent).mkdir(parents=True, exist_ok=True)
-    frame = details_frame(run)
-    with quiet(datasets):
-        datasets.Dataset.from_pandas(frame, preserve_index=False).to_parquet(str(out_dir / DETAILS))
-    results = _results(run)
-    atomic_write(out_dir / RESULTS, json.dumps(results, indent=2) + "\n")
-    card = hub.DatasetCard(_card(hub, run, results))
-    card.save(str(out_dir / CARD))
+    made = not out_dir.exists()
+    ensure_dir(out_dir / DETAILS.parent, "folder for the dataset")
+    try:
+        frame = details_frame(run)
+        with quiet(datasets):
+            datasets.Dataset.from_pandas(frame, preserve_index=False).to_parquet(str(out_dir / DETAILS))
+        results = _results(run)
+        atomic_write(out_dir / RESULTS, json.dumps(results, indent=2) + "\n")
+        card = hub.DatasetCard(_card(hub, run, results))
+        card.save(str(out_dir / CARD))
+    except BaseException:
+        # a folder half written (a full disk, Ctrl-C) would refuse the next export as not empty: it goes
+        for written in [out_dir] if made else list(out_dir.iterdir()):
+            if written.is_dir():
+                shutil.rmtree(written, ignore_errors=True)
+            else:
+                written.unlink(missing_ok=True)
+        raise
     return HfExport(out_dir, len(frame), [out_dir / DETAILS, out_dir / RESULTS, out_dir / CARD])
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.extras import require
+from cobe.core.files import check_output, ensure_dir
+from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
 from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
@@ -48,6 +51,7 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
 
     from cobe.integrations import inspect_task
 
+    target = _check_target(Path(out))
     run = load_run(run_path)
     chosen = pick_model(run, model)
     run = run.only(chosen)
@@ -77,7 +81,7 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
             config=InspectConfig(epochs=1),
             packages={"cobe": __version__},
             metadata={
-                "exported_by": "cobe export --to inspect",
+                "exported_by": EXPORTED_BY,
                 "cobe_run_id": run.run_id,
                 "cobe_run_dir": str(run.run_dir),
                 "judge": {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint},
@@ -93,10 +97,49 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
         ),
         samples=samples,
     )
-    target = Path(out)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_eval_log(log, str(target))
+    # written beside the target and renamed over it: a failure (a full disk) leaves no half log behind
+    partial = target.with_name(f".{target.stem}.{os.getpid()}.partial{target.suffix}")
+    try:
+        write_eval_log(log, str(partial), format=target.suffix[1:].lower())  # type: ignore[arg-type]
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
+
+
+#: what `export_inspect` records in a log's metadata, and looks for before replacing an existing file
+EXPORTED_BY = "cobe export --to inspect"
+LOG_SUFFIXES = (".eval", ".json")
+
+
+def _check_target(target: Path) -> Path:
+    """`target` as a place for an inspect log: a .eval or .json path in a folder that can be made, holding
+    nothing or a log this command wrote before (anything else there is the user's, and never replaced)."""
+    if target.suffix.lower() not in LOG_SUFFIXES:
+        raise InputError(
+            f"{target}: inspect writes its logs as .eval or .json files; got {target.suffix or 'no suffix'}"
+        )
+    ensure_dir(target.parent, "folder for the inspect log")
+    if not os.path.lexists(target):
+        return check_output(target, "an inspect log file")
+    check_output(target, "an inspect log file (.eval or .json)")
+    if not _written_by_cobe(target):
+        raise InputError(
+            f"{target}: already exists and is not an inspect log cobe exported; cobe replaces only its own "
+            "exports, so choose another path or remove the file first"
+        )
+    return target
+
+
+def _written_by_cobe(path: Path) -> bool:
+    from inspect_ai.log import read_eval_log
+
+    try:
+        open_regular(path, "an inspect log").close()  # never hand a FIFO or a device to the reader
+        header = read_eval_log(str(path), header_only=True)
+    except Exception:  # any file inspect cannot read as a log is not one cobe wrote
+        return False
+    return bool((header.eval.metadata or {}).get("exported_by") == EXPORTED_BY)
 
 
 def _total(usage_type: Callable[..., Any], usages: Any) -> Any:
@@ -211,6 +254,7 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
 
     check_new_dir(Path(out))
     path = Path(log_path)
+    open_regular(path, "an inspect log (.eval or .json)").close()  # a FIFO or a device would block the reader
     try:
         log = read_eval_log(str(path))
     except Exception as exc:  # a file that is not an inspect log fails in many ways; one line for all
@@ -231,6 +275,7 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
             later_epochs += 1  # cobe keeps one response per scenario × template
             continue
         responses.append(_response(path, log, sample, dataset))
+    unanswered = sum(1 for r in responses if r.error is not None)
     config = log.eval.model_generate_config
     imported = write_response_run(
         out,
@@ -241,6 +286,11 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
     )
     if later_epochs:
         imported.notices.append(f"{later_epochs} samples of epochs after the first were left out")
+    if unanswered:
+        imported.notices.append(
+            f"{unanswered} of {len(responses)} samples hold an error or no model output (an interrupted or failed "
+            "run); imported as errored responses, which `cobe judge` leaves unjudged"
+        )
     return imported
 
 
@@ -255,17 +305,23 @@ def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> Ext
         scenario = Scenario.model_validate(metadata["scenario"])
     else:
         raise InputError(f"{where}: the sample does not carry its scenario; give the dataset with --data")
-    usage = sample.output.usage if sample.output else None
+    output = sample.output
+    answered = output is not None and not output.empty  # an interrupted or failed sample may have no choice
+    usage = output.usage if output else None
+    if sample.error:
+        error: str | None = sample.error.message or "the sample failed"
+    else:
+        error = None if answered else "no model output (the sample was interrupted or failed)"
     return ExternalResponse(
         model=log.eval.model,
         scenario=scenario,
         template=str(metadata["template"]),
-        text=None if sample.error else (sample.output.completion if sample.output else ""),
+        text=output.completion if answered and error is None and output else None,
         prompt=_prompt(sample),
-        error=sample.error.message if sample.error else None,
+        error=error,
         input_tokens=usage.input_tokens if usage else 0,
         output_tokens=usage.output_tokens if usage else 0,
-        finish_reason=finish_reason(sample.output.stop_reason) if sample.output else None,
+        finish_reason=finish_reason(output.stop_reason) if answered and output else None,
     )
 
 

@@ -10,12 +10,12 @@ The judge sees the raw generation, as it would in `cobe eval`. The model's name 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import FileProblem, iter_jsonl, kind_of, read_json
 from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
@@ -26,22 +26,20 @@ QUERY_TEMPLATES = ("A", "B", "C")
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>[^_]+)\.jsonl$")
 
 
+SAMPLES_FILE = "an lm-evaluation-harness --log_samples file (JSON lines)"
+
+
 def read_samples(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """(line, record) of every sample in the file; anything but a --log_samples file is one line of error."""
-    if not path.is_file():
-        raise InputError(f"{path}: file not found")
     samples = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    for number, record in iter_jsonl(path, SAMPLES_FILE):
         if not isinstance(record, dict) or "doc_id" not in record or "resps" not in record:
             raise InputError(
                 f"{path}:{number}: not an lm-evaluation-harness --log_samples record (expected doc_id and resps)"
             )
+        doc_id = record["doc_id"]
+        if isinstance(doc_id, bool) or not isinstance(doc_id, int | str):
+            raise InputError(f"{path}:{number}: doc_id: expected a number or a string, got {kind_of(doc_id)}")
         samples.append((number, record))
     if not samples:
         raise InputError(f"{path}: no samples")
@@ -72,24 +70,46 @@ def template_of(doc: dict[str, Any]) -> str | None:
 
 
 def model_name(path: Path) -> str | None:
-    """The model lm-eval recorded in the results file written with these samples, if one is beside them."""
+    """The model lm-eval recorded in the results file written with these samples, if one is beside them.
+
+    A results file that cannot be read, or holds no name, is passed over for the next; when none names
+    the model, InputError says why the first one could not (the caller then asks for --model).
+    """
     match = _SAMPLES_NAME.match(path.name)
     candidates = [path.parent / f"results_{match['stamp']}.json"] if match else []
     candidates += sorted(path.parent.glob("results_*.json"))
-    for results in candidates:
-        if not results.is_file():
+    unusable: list[str] = []
+    for results in dict.fromkeys(candidates):
+        if not results.exists():
             continue
         try:
-            data = json.loads(results.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
+            name = _recorded_model(read_json(results, "an lm-evaluation-harness results file (JSON)"))
+        except FileProblem as problem:
+            unusable.append(str(problem))
             continue
-        if isinstance(data.get("model_name"), str) and data["model_name"]:
-            return str(data["model_name"])
-        args = str((data.get("config") or {}).get("model_args") or "")
-        for part in args.split(","):
-            name, _, value = part.partition("=")
-            if name.strip() in ("pretrained", "model") and value.strip():
-                return value.strip()
+        if name:
+            return name
+        unusable.append(f"{results}: names no model (expected model_name, or config.model_args with pretrained=)")
+    if unusable:
+        raise InputError(f"{path}: no model name ({unusable[0]}); give --model")
+    return None
+
+
+def _recorded_model(data: Any) -> str | None:
+    """The model named in a results file's content (model_name, else config.model_args' pretrained= or model=)."""
+    if not isinstance(data, dict):
+        return None
+    if isinstance(data.get("model_name"), str) and data["model_name"]:
+        return str(data["model_name"])
+    config = data.get("config")
+    args = config.get("model_args") if isinstance(config, dict) else None
+    if isinstance(args, str):  # "pretrained=org/name,dtype=float16"
+        args = dict(part.partition("=")[::2] for part in args.split(","))
+    if not isinstance(args, dict):
+        return None
+    for key, value in args.items():
+        if str(key).strip() in ("pretrained", "model") and isinstance(value, str) and value.strip():
+            return value.strip()
     return None
 
 
@@ -107,8 +127,8 @@ def _request(record: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     """(prompt, generation settings) from `arguments`, in either layout lm-eval has written."""
     args = record.get("arguments")
     if isinstance(args, dict):
-        first = args.get("gen_args_0") or {}
-        prompt, settings = first.get("arg_0"), first.get("arg_1")
+        first = args.get("gen_args_0")
+        prompt, settings = (first.get("arg_0"), first.get("arg_1")) if isinstance(first, dict) else (None, None)
     elif isinstance(args, list) and args and isinstance(args[0], list):
         prompt, settings = args[0][0], args[0][1] if len(args[0]) > 1 else None
     else:

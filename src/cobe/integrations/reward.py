@@ -12,17 +12,24 @@ so a crashed step resumes), and tokens and cost add up in `reward.totals`. The r
 when all three checks say T and 0.0 otherwise; with `partial=True`, the share of checks that
 say T. An unscored completion gets None, which TRL reads as "no reward", never a pass or a fail.
 TRL itself is not needed to build or call it.
+
+A judge call that fails after its retries (a server error, a timeout) leaves its completion None
+too, but never silently: each one is counted in `reward.totals["judge_errors"]` and logged as a
+warning (logger `cobe.reward`); when no completion of a batch got a verdict because every judged
+one hit such an error, the call raises RunIncomplete instead, since a trainer skipping every
+reward would learn nothing while looking healthy. A refused key raises AuthenticationFailed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from cobe.core.errors import InputError
+from cobe.core.errors import InputError, RunIncomplete
 from cobe.dataset import Dataset, Scenario, load_dataset
 from cobe.judge import CHECKS
 from cobe.judge.pairs import JudgedItem, judge_responses
@@ -30,6 +37,7 @@ from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.prompts import judged_text, respondent_messages, select_templates
 
 DEFAULT_STORE = "cobe-reward.sqlite"
+logger = logging.getLogger("cobe.reward")
 
 
 def grpo_rows(
@@ -52,12 +60,19 @@ def grpo_rows(
 
 
 def completion_text(completion: Any) -> str:
-    """A completion in either TRL format: a string, or a list of messages whose last one is the answer."""
+    """A completion in either TRL format: a string, or a list of messages whose last one is the answer.
+
+    A lone surrogate (half of a character a tokenizer split) becomes U+FFFD: it cannot be written as UTF-8,
+    so it would fail the judge's request and its store row.
+    """
     if isinstance(completion, str):
-        return completion
-    if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
-        return str(completion[-1].get("content") or "")
-    raise InputError(f"completion: expected a string or a list of messages, got {type(completion).__name__}")
+        text = completion
+    elif isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+        text = str(completion[-1].get("content") or "")
+    else:
+        raise InputError(f"completion: expected a string or a list of messages, got {type(completion).__name__}")
+    # utf-16 with surrogatepass joins a pair split into two code points and leaves a lone half to "replace"
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 class CobeReward:
@@ -86,6 +101,7 @@ class CobeReward:
             "input_tokens": 0,
             "output_tokens": 0,
             "cost_usd": 0.0,
+            "judge_errors": 0,  # completions left None because a judge call failed after its retries
         }
         # TRL names a reward function's log columns after its __name__
         self.__name__ = "cobe_partial" if partial else "cobe"
@@ -101,8 +117,11 @@ class CobeReward:
         """Judge each completion against the scenario its row names; the batch's other columns are ignored."""
         if scenario_id is None:
             raise InputError("the batch has no scenario_id column; build the training rows with grpo_rows()")
-        if len(scenario_id) != len(completions):
-            raise InputError(f"scenario_id: {len(scenario_id)} values for {len(completions)} completions")
+        for column, values in (("scenario_id", scenario_id), ("template", template)):
+            if values is not None and len(values) != len(completions):  # one reward per completion, or none
+                raise InputError(
+                    f"{column}: {len(values)} values for {len(completions)} completions; expected one each"
+                )
         names = list(template) if template is not None else [None] * len(completions)
         shown = [self._shown(name, completion_text(c)) for name, c in zip(names, completions)]
         # a reply with no text to judge would score None without a judge call (no finish reason reaches a
@@ -114,7 +133,23 @@ class CobeReward:
             results = _off_loop(self._judge, items)
             totals, judged = results.totals, iter(results)
         self._count(len(completions), totals)
-        return [None if text is None else self.reward(next(judged)) for text in shown]
+        errors_before = self.totals["judge_errors"]
+        rewards = [None if text is None else self._scored(next(judged)) for text in shown]
+        failed = self.totals["judge_errors"] - errors_before
+        if items and failed == len(items) and all(r is None for r in rewards):
+            raise RunIncomplete(
+                f"every judge call of this batch failed ({len(items)} completions judged by {self.judge}); its "
+                "rewards would all be None, which a trainer skips: check the judge (the warnings above say why)"
+            )
+        return rewards
+
+    def _scored(self, item: JudgedItem) -> float | None:
+        """`reward(item)`, counting and logging a judge call that failed (its reward is None)."""
+        failed = [r.error for r in item.checks.values() if r.error is not None]
+        if failed:
+            self.totals["judge_errors"] += 1
+            logger.warning("cobe reward: a judge call failed for scenario %s (%s)", item.scenario_id, failed[0])
+        return self.reward(item)
 
     def reward(self, item: JudgedItem) -> float | None:
         """1.0 / 0.0 by the pass rule (or the share of T with `partial`); None when unscored."""

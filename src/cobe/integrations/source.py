@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import read_json
 from cobe.report.load import read_results, results_path
 from cobe.store import Store
 
@@ -104,12 +105,9 @@ def load_run(path: str | Path) -> RunExport:
 
 
 def _summary(path: Path) -> dict[str, Any]:
-    if not path.is_file():
+    if not path.exists():
         return {}
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg})") from None
+    data = read_json(path, "a run summary (JSON)")
     return data if isinstance(data, dict) else {}
 
 

@@ -10,6 +10,7 @@ from cobe.core.results import CHECKS, Verdict
 from cobe.judge.parse import p_true, parse_verdict
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
+from cobe.models.registry import refuse_as_judge
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -54,6 +55,7 @@ class Judge:
     calling through a Caller; commands ask through `cobe.judge.panel.JudgePanel`, which holds one or more."""
 
     def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, settings: GenerateConfig) -> None:
+        refuse_as_judge(provider.spec)
         self.caller, self.provider, self.prompts, self.settings = caller, provider, prompts, settings
 
     def settings_json(self) -> str:

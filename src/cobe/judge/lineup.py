@@ -24,6 +24,7 @@ from cobe.judge.batch import adapter
 from cobe.judge.panel import panel_name, split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
 from cobe.models.base import GenerateConfig
+from cobe.models.registry import refuse_as_judge
 
 #: the temperature --judge-samples asks at when neither --judge-temperature nor the prompt set gives one above 0
 SAMPLE_TEMPERATURE = 1.0
@@ -182,6 +183,8 @@ def plan_judges(
     specs = split_specs([judge] if isinstance(judge, str) else judge)
     if not specs:
         raise InputError("--judge: expected at least one judge model spec")
+    for spec in specs:
+        refuse_as_judge(spec)  # before a run directory, a store or a call
     if samples < 1:
         raise InputError(f"--judge-samples {samples}: expected 1 or more")
     if batch_poll_s is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cobe.calls.caller import Caller
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import InputError
+from cobe.core.lock import directory_lock
 from cobe.core.results import Verdict
 from cobe.dataset.sample import sample_positions
 from cobe.judge.checker import CheckResult
@@ -167,7 +168,7 @@ async def run_self_test(
     command already holds."""
     panel = JudgePanel.from_plan(judging, caller, providers)
     stats = caller.stats["judge"]
-    made, cached = stats.calls_made, stats.calls_cached
+    made, cached, failed = stats.calls_made, stats.calls_cached, stats.errors
     concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in panel.members)
     try:
         result = await self_test(
@@ -187,6 +188,7 @@ async def run_self_test(
             "samples": judging.samples,
             "calls_made": stats.calls_made - made,
             "calls_cached": stats.calls_cached - cached,
+            "calls_failed": stats.errors - failed,
         }
     )
 
@@ -207,6 +209,7 @@ async def ajudge_check(
     run_dir: str | Path | None = None,
     temperature: float | None = None,
     samples: int = 1,
+    on_wait: Callable[[str], None] | None = None,
     **scheduler_options: Any,
 ) -> SelfTest:
     """Async form of `judge_check`."""
@@ -221,12 +224,14 @@ async def ajudge_check(
         for member in judging.members:  # a judge that cannot be built fails before the store is opened
             providers[member.spec] = get_provider(member.spec)
         path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
-        store, _ = open_run_store(path.parent, force_new=False)
-        try:
-            caller = Caller(store, Scheduler(**scheduler_options))
-            return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
-        finally:
-            store.close()
+        # one self-test at a time per cache: a second one waits, then finds the first one's answers stored
+        with directory_lock(path.parent, "judges check", wait=on_wait or _quietly):
+            store, _ = open_run_store(path.parent, force_new=False)
+            try:
+                caller = Caller(store, Scheduler(**scheduler_options))
+                return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+            finally:
+                store.close()
     finally:
         await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
@@ -241,10 +246,12 @@ def judge_check(
     run_dir: str | Path | None = None,
     temperature: float | None = None,
     samples: int = 1,
+    on_wait: Callable[[str], None] | None = None,
     **scheduler_options: Any,
 ) -> SelfTest:
     """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
-    only, cached in `run_dir`'s store or a cache dir."""
+    only, cached in `run_dir`'s store or a cache dir. Another command using that store is waited for
+    (`on_wait` gets one line saying so), so two self-tests never pay for the same call twice."""
     return asyncio.run(
         ajudge_check(
             judge,
@@ -255,6 +262,11 @@ def judge_check(
             run_dir=run_dir,
             temperature=temperature,
             samples=samples,
+            on_wait=on_wait,
             **scheduler_options,
         )
     )
+
+
+def _quietly(line: str) -> None:
+    """Wait without saying so (the API's default; the CLI prints the line)."""

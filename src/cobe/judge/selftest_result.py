@@ -60,6 +60,7 @@ class SelfTest(BaseModel):
     as_expected: bool = False
     calls_made: int = 0
     calls_cached: int = 0
+    calls_failed: int = 0  # of calls_made: ended in an error after their retries (their checks are unscored)
 
     @property
     def asked_as(self) -> str:
@@ -75,7 +76,8 @@ class SelfTest(BaseModel):
         ]
         for row in self.checks:
             out.append(f"  {probe_label(row)}: {share_text(row, self.level)}")
-        out.append(f"  judge calls: {self.calls_made} made, {self.calls_cached} from the store")
+        failed = f", {self.calls_failed} failed" if self.calls_failed else ""
+        out.append(f"  judge calls: {self.calls_made} made{failed}, {self.calls_cached} from the store")
         out.append(f"Judge self-test verdict: {self.verdict}")
         return out
 

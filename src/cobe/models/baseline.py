@@ -97,7 +97,7 @@ class BaselineProvider(Provider):
         return 64
 
 
-@register("baseline")
+@register("baseline", judges=False)
 def _baseline_factory(spec: str, model: str) -> Provider:
     if model not in KINDS:
         raise InputError(

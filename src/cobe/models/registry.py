@@ -23,6 +23,7 @@ class Registration:
 
     factory: Factory
     batch: type[BatchAPI] | None = None
+    judges: bool = True  # False: its answers are stories, never T or F (the baselines)
 
 
 _PROVIDERS: dict[str, Registration] = {}
@@ -41,12 +42,13 @@ _BUILTIN_MODULES = {
 }
 
 
-def register(prefix: str, *, batch: type[BatchAPI] | None = None) -> Callable[[Factory], Factory]:
+def register(prefix: str, *, batch: type[BatchAPI] | None = None, judges: bool = True) -> Callable[[Factory], Factory]:
     """Decorator: make `factory(spec, model)` answer specs that start with `prefix/`; `batch` is the
-    provider's batch API adapter (`cobe.models.batch_api.BatchAPI`), if it has one."""
+    provider's batch API adapter (`cobe.models.batch_api.BatchAPI`), if it has one; `judges=False` for a
+    provider that cannot answer a judge's question (its answers are stories)."""
 
     def wrap(factory: Factory) -> Factory:
-        _PROVIDERS[prefix] = Registration(factory, batch)
+        _PROVIDERS[prefix] = Registration(factory, batch, judges)
         return factory
 
     return wrap
@@ -89,3 +91,14 @@ def batch_api(spec: str) -> type[BatchAPI] | None:
 def batch_prefixes() -> list[str]:
     """Every provider prefix with a batch API in cobe (each built-in provider module is imported to find out)."""
     return [prefix for prefix in known_prefixes() if batch_api(f"{prefix}/") is not None]
+
+
+def refuse_as_judge(spec: str) -> None:
+    """InputError when `spec` names a provider that cannot judge (a baseline answers with a story's text,
+    never with T or F); checked before a run directory, a store or a call."""
+    registration = _registration(spec.strip().partition("/")[0])
+    if registration is not None and not registration.judges:
+        raise InputError(
+            f"--judge {spec}: a baseline answers with a story's text, never with T or F, so it cannot judge; "
+            f"name a model as the judge (a baseline is a respondent: --model {spec})"
+        )

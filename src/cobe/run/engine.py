@@ -10,8 +10,9 @@ from typing import Any, Protocol
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
 from cobe.calls.scheduler import Scheduler
-from cobe.core.errors import InputError, RunStopped
+from cobe.core.errors import DiskFull, InputError, RunStopped
 from cobe.core.lock import directory_lock
+from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
 from cobe.judge.lineup import JudgeRef, stored_ref
@@ -84,21 +85,11 @@ class Session:
         finally:
             wall = time.perf_counter() - start
             stats = self.caller.stats_dict()
-            self.store.set_state(self.run_id, state)
-            self.store.finish_session(session_id, state, stats | {"wall_s": wall})
-            self._note_ignored_settings()
-            fields = self.plan.summary_fields() | {
-                "state": state,
-                "command": {"name": self.plan.command, "calls": stats, "wall_s": round(wall, 3)},
-                "updated": now(),
-            }
-            if self.judge_check is not None:
-                fields["judge_check"] = self.judge_check
-            summary = write_exports(
-                self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
-            )
-            await asyncio.gather(*(p.aclose() for p in self.plan.providers.values()), return_exceptions=True)
-            self.store.close()
+            try:
+                summary = self._close_out(session_id, state, stats, wall)
+            finally:
+                await asyncio.gather(*(p.aclose() for p in self.plan.providers.values()), return_exceptions=True)
+                self.store.close()
         if self.stopped:
             raise self.stopped
         return RunSummary(
@@ -115,6 +106,37 @@ class Session:
             unfinished=unfinished,
             notices=self.notices,
         )
+
+    def _close_out(self, session_id: int, state: str, stats: dict[str, Any], wall: float) -> dict[str, Any]:
+        """Record how the command ended and rewrite the exports; returns summary.json's content.
+
+        On a full disk this is what the store's reserve is for; what it cannot hold is left for the next
+        command (the state then reads `interrupted`, the exports stay as they were) and the run stops as
+        DiskFull, never with the error of whichever write failed first.
+        """
+        try:
+            self.store.set_state(self.run_id, state)
+            self.store.finish_session(session_id, state, stats | {"wall_s": wall})
+        except DiskFull as exc:
+            self.stopped = self.stopped or exc
+        self._note_ignored_settings()
+        fields = self.plan.summary_fields() | {
+            "state": state,
+            "command": {"name": self.plan.command, "calls": stats, "wall_s": round(wall, 3)},
+            "updated": now(),
+        }
+        if self.judge_check is not None:
+            fields["judge_check"] = self.judge_check
+        try:
+            return write_exports(
+                self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
+            )
+        except (DiskFull, OSError) as exc:
+            if not isinstance(exc, DiskFull) and not is_disk_full(exc):
+                raise
+            self.stopped = self.stopped or out_of_space(self.plan.run_dir)
+            self.notices.append("the exports were not rewritten (no space left); the next command writes them")
+            return fields
 
     async def _judge_check(self) -> None:
         """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
@@ -192,17 +214,24 @@ class Session:
         lanes = [self.caller.scheduler.limits(p).concurrency for p in self.plan.providers.values()]
         workers = max(4, min(2048, 2 * max(lanes)))  # enough items in flight to keep every lane busy
 
+        failed: list[BaseException] = []
+
         async def worker() -> None:
             for item in work:
-                if self.stopped:
+                if self.stopped or failed:
                     return
                 try:
                     await self._item(item, generate, judge)
-                except RunStopped as exc:  # --max-cost reached, or the provider refuses the key
+                except RunStopped as exc:  # --max-cost reached, the provider refuses the key, a full disk
                     self.stopped = self.stopped or exc
+                    return
+                except Exception as exc:  # the others stop taking items, and finish (and store) the calls they have
+                    failed.append(exc)
                     return
 
         await asyncio.gather(*(worker() for _ in range(workers)))
+        if failed:
+            raise failed[0]
 
     async def _item(self, item: Item, generate: bool = True, judge: bool = True) -> None:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
@@ -353,8 +382,10 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
     pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
-    with directory_lock(plan.run_dir, plan.command):  # one writer per run directory, for the whole command
+    # one writer per run directory for the whole command, with room kept for its last writes on a full disk
+    with directory_lock(plan.run_dir, plan.command), disk_reserve(plan.run_dir) as reserve:
         store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
+        store.reserve = reserve
         session = open_session(plan, store, progress)
         session.notices.extend(set_aside)
         session.check_pool = pool

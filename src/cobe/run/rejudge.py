@@ -11,6 +11,7 @@ from typing import Any
 
 from cobe.calls.cost import load_prices
 from cobe.core.lock import directory_lock
+from cobe.core.reserve import disk_reserve
 from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.run.config import RunSummary
@@ -33,8 +34,9 @@ async def ajudge_run(
     run_dir = Path(run_dir)
     path = find_store(run_dir)
     load_prices(options.get("prices"))  # refused before the store is touched
-    with directory_lock(run_dir, "judge"):
+    with directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
         store = Store(path)
+        store.reserve = reserve
         try:
             plan = plan_rejudge(
                 store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show

@@ -8,11 +8,14 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Iterable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import FileProblem, read_json
 from cobe.core.lock import lock_holder
+from cobe.core.sqlite import connect_read_only
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
 from cobe.store.store import STORE_NAME, Store
@@ -86,6 +89,25 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
     return run_id, False
 
 
+def _stored_run(db: sqlite3.Connection) -> dict[str, Any]:
+    """What `cobe runs` shows of a store's newest run: id, state, models, judge, updated, responses."""
+    row = db.execute(
+        "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
+    ).fetchone()
+    if not row:
+        return {}
+    responses = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
+    models = json.loads(row[2]).get("models", [])
+    return {
+        "run_id": row[0],
+        "state": row[1],
+        "models": models,
+        "judge": row[3],
+        "updated": row[4],
+        "responses": responses,
+    }
+
+
 def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
     """Every run directory under `root`: state, models, judge, counts and accuracy from summary.json."""
     root = Path(root)
@@ -94,26 +116,14 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
     found = []
     for path in sorted({p.parent for p in root.glob(f"**/{STORE_NAME}")}):
         entry: dict[str, Any] = {"run_dir": str(path), "state": "?", "models": [], "judge": None}
+        holder = lock_holder(path)
         try:
-            db = sqlite3.connect(f"file:{path / STORE_NAME}?mode=ro", uri=True, timeout=5)
-            row = db.execute(
-                "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
-            ).fetchone()
-            if row:
-                entry.update(
-                    run_id=row[0],
-                    state=row[1],
-                    models=json.loads(row[2]).get("models", []),
-                    judge=row[3],
-                    updated=row[4],
-                )
-                entry["responses"] = db.execute(
-                    "SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)
-                ).fetchone()[0]
-            db.close()
+            # read only, and with no writer at work read without making -wal / -shm files: a listing
+            # changes nothing in the folders it reads, and works on a read-only mount
+            with closing(connect_read_only(path / STORE_NAME, idle=holder is None)) as db:
+                entry.update(_stored_run(db))
         except sqlite3.DatabaseError as exc:
             entry["state"] = f"unreadable ({exc})"
-        holder = lock_holder(path)
         if holder is not None:  # a command is at work here now, whatever the store says
             entry["state"] = "running"
             entry["held_by"] = holder
@@ -122,9 +132,9 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         summary = path / "summary.json"
         if summary.is_file():
             try:
-                models = json.loads(summary.read_text(encoding="utf-8")).get("models", {})
+                models = read_json(summary, "a run summary (JSON)").get("models", {})
                 entry["accuracy"] = {m: v.get("accuracy") for m, v in models.items()}
-            except (ValueError, AttributeError):
+            except (FileProblem, AttributeError):
                 pass
         found.append(entry)
     return found

@@ -11,6 +11,7 @@ from typing import Any
 
 from cobe.core.clock import now  # the run modules stamp through it, imported from here
 from cobe.core.errors import InputError
+from cobe.core.reserve import DiskReserve, makes_room
 from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
@@ -36,6 +37,10 @@ class Store:
         # SQLite would otherwise make a zero-byte file a fresh store and the run would pay again.
         # Autocommit mode: one statement commits on its own, several go in one write_transaction.
         self.db = open_database(self.path, _migrations(), what="cobe store", create=True, check_same_thread=False)
+        # a command writing a run directory hands the store its reserve: room for the writes that still
+        # have to be made once the disk is full (cobe.core.reserve.makes_room on every write below)
+        self.reserve: DiskReserve | None = None
+        self.out_of_space = False
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -46,6 +51,7 @@ class Store:
         """A finished, successful call with this key, or None."""
         return self.db.execute("SELECT * FROM calls WHERE key = ? AND error IS NULL", (key,)).fetchone()
 
+    @makes_room
     def put_call(self, row: dict[str, Any]) -> None:
         """Record one finished call (success or final error) and commit at once."""
         self.db.execute(
@@ -117,6 +123,7 @@ class Store:
         """The run this directory currently shows (the newest)."""
         return self.db.execute("SELECT * FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
 
+    @makes_room
     def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
         """Start a run with its (secret-free) configuration."""
         stamp = now()
@@ -126,11 +133,13 @@ class Store:
                 (run_id, stamp, stamp, json.dumps(config, sort_keys=True), version),
             )
 
+    @makes_room
     def set_state(self, run_id: str, state: str) -> None:
         """Mark a run running, complete, interrupted or stopped-budget."""
         with write_transaction(self.db):
             self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
 
+    @makes_room
     def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str, members: str | None = None) -> None:
         """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
         samples as JSON; None for one judge asked once)."""
@@ -142,6 +151,7 @@ class Store:
             )
 
     # ---- scenarios ----------------------------------------------------------------------
+    @makes_room
     def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
         """Store (id, json) of every scenario of a run, once (read as it is written: never held whole)."""
         with write_transaction(self.db):
@@ -168,6 +178,7 @@ class Store:
             (run_id, model, scenario_id, template),
         ).fetchone()
 
+    @makes_room
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response and commit; returns its id (stable across replacement)."""
         with write_transaction(self.db):
@@ -204,6 +215,7 @@ class Store:
         )
         return {(r["check_name"], r["sample"]): r for r in rows}
 
+    @makes_room
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
         """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
         already committed."""
@@ -219,6 +231,7 @@ class Store:
             )
 
     # ---- sessions (one per command) ----------------------------------------------------
+    @makes_room
     def start_session(self, run_id: str, command: str) -> int:
         """Record that a command started on a run."""
         with write_transaction(self.db):
@@ -228,6 +241,7 @@ class Store:
         assert cur.lastrowid is not None  # an INSERT into a rowid table always sets it
         return cur.lastrowid
 
+    @makes_room
     def finish_session(self, session_id: int, state: str, stats: dict[str, Any]) -> None:
         """Record how a command ended and what it spent."""
         with write_transaction(self.db):

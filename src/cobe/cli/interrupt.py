@@ -1,0 +1,113 @@
+"""Ctrl-C in the `cobe` command: the first stops the work cleanly, a second one (or a clean stop that
+takes too long) ends the process at once. Either way it exits 130, with no traceback or warning.
+
+The default handler raises KeyboardInterrupt wherever the main thread happens to be; inside an event
+loop a second Ctrl-C then lands in the middle of the first one's clean-up (closing the store, writing
+the exports), which printed tracebacks and "coroutine ... was never awaited". While a command runs,
+SIGINT is handled here instead:
+- first: with an event loop running, every task of it is cancelled from inside the loop (the engine's
+  clean-up then runs as for any cancellation); in plain code, KeyboardInterrupt is raised as before.
+  A watchdog is armed: if the process has not ended GRACE_S later, it ends then.
+- second: the process ends now. Every finished call is already committed to the store (each commits
+  alone), so stopping without the clean-up loses nothing but the exports, which the next command writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+from cobe.core.errors import INTERRUPTED
+
+#: how long the first Ctrl-C's clean stop may take before the process ends anyway (130 within 5 s)
+GRACE_S = 4.0
+AGAIN = "Interrupted again; stopped at once. Finished work is saved; run the same command again to resume."
+TOO_SLOW = "Interrupted; the clean stop took too long, so cobe stopped at once. Finished work is saved; run the same command again to resume."
+
+
+class _CtrlC:
+    """The SIGINT handler of one command: counts the interrupts and arms the watchdog."""
+
+    def __init__(self) -> None:
+        self.interrupts = 0
+        self.watchdog: threading.Timer | None = None
+
+    def count(self) -> int:
+        """Ctrl-C presses so far."""
+        return self.interrupts
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.interrupts += 1
+        if self.interrupts > 1:
+            stop_now(AGAIN)
+        self.watchdog = threading.Timer(GRACE_S, stop_now, (TOO_SLOW,))
+        self.watchdog.daemon = True
+        self.watchdog.start()
+        loop = _running_loop()
+        # plain code, or a loop with nothing in flight but the code running now (planning, say): unwind it as
+        # Python always does; with calls in flight, they are cancelled from inside the loop
+        if loop is None or len(sys.modules["asyncio"].all_tasks(loop)) <= 1:
+            raise KeyboardInterrupt
+        loop.call_soon_threadsafe(_cancel_every_task, loop)
+
+
+def _running_loop() -> Any:
+    """The event loop running in this thread, if any (asyncio is only looked at once something imported it,
+    so `cobe --help` does not pay for importing it)."""
+    asyncio = sys.modules.get("asyncio")
+    try:
+        return asyncio.get_running_loop() if asyncio is not None else None
+    except (RuntimeError, AttributeError):  # no loop; or asyncio still being imported, so no loop either
+        return None
+
+
+def _cancel_every_task(loop: Any) -> None:
+    for task in sys.modules["asyncio"].all_tasks(loop):
+        task.cancel()
+
+
+def cancelled(exc: BaseException) -> bool:
+    """Whether `exc` is an asyncio cancellation (what a first Ctrl-C turns into inside an event loop)."""
+    asyncio = sys.modules.get("asyncio")
+    return asyncio is not None and isinstance(exc, asyncio.CancelledError)
+
+
+def exit_now(code: object) -> None:
+    """End an interrupted command with `code` after flushing its output, skipping the interpreter's shutdown
+    (during which SIGINT is back to its default and a last Ctrl-C would kill the process mid-way)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code if isinstance(code, int) else INTERRUPTED)
+
+
+def stop_now(why: str) -> None:
+    """End the process at once with exit code 130, saying `why` on stderr (no clean-up, no buffered output)."""
+    with contextlib.suppress(OSError):
+        os.write(2, f"\n{why}\n".encode())
+    os._exit(INTERRUPTED)
+
+
+@contextlib.contextmanager
+def ctrl_c_handled() -> Iterator[_CtrlC]:
+    """Handle SIGINT as this module says while the block runs (main thread only), then restore the handler.
+
+    Once interrupted, the watchdog stays armed past the block: if exiting hangs (a thread that will not
+    stop, a provider's connection), the process still ends GRACE_S after the first Ctrl-C.
+    """
+    handler = _CtrlC()
+    if threading.current_thread() is not threading.main_thread():
+        yield handler
+        return
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield handler
+    finally:
+        if not handler.interrupts:  # once interrupted it stays: a Ctrl-C while exiting must not raise anywhere
+            signal.signal(signal.SIGINT, previous)
