@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import math
+
 import numpy as np
 import pytest
 from statsmodels.stats.contingency_tables import mcnemar
@@ -60,3 +63,13 @@ def test_no_shared_items_is_an_input_error():
     b = rows_frame([{"model": "b", "label": "b", "scenario_id": "99v1", "template": "A", "status": "passed"}])
     with pytest.raises(InputError, match="scored in both"):
         paired_comparison(a, b)
+
+
+def test_zero_resamples_gives_no_interval_and_valid_json():
+    rng = np.random.default_rng(3)
+    a, b = list(rng.random(60) < 0.7), list(rng.random(60) < 0.3)
+    result = paired_comparison(_frame(a, "a"), _frame(b, "b"), "a", "b", resamples=0)
+    assert math.isnan(result.ci_low) and math.isnan(result.ci_high)
+    assert "95% CI" not in result.verdict() and "nan" not in result.verdict()
+    data = json.loads(json.dumps(result.to_dict(), allow_nan=False))  # NaN is not JSON
+    assert data["ci_low"] is None and data["ci_high"] is None

@@ -159,13 +159,18 @@ def compare_cmd(
     table.add_row("accuracy", _num(result.accuracy_a), _num(result.accuracy_b))
     table.add_row("passes only here", str(result.a_only), str(result.b_only))
     table.add_row("both pass / both fail", f"{result.both_pass} / {result.both_fail}", "")
-    table.add_row("difference (A − B)", f"{result.difference:+.2f}", f"[{result.ci_low:+.2f}, {result.ci_high:+.2f}]")
+    interval = "–" if math.isnan(result.ci_low) else f"[{result.ci_low:+.2f}, {result.ci_high:+.2f}]"
+    table.add_row("difference (A − B)", f"{result.difference:+.2f}", interval)
     table.add_row("McNemar exact p", f"{result.p_value:.3g}" if result.p_value > 0 else "< 1e-300", "")
     console = _console()
     console.print(table)
     console.print(result.verdict(), soft_wrap=True)
-    drawn = f"{result.clusters} core examples" if result.ci_unit == CORE_UNIT else f"{result.clusters} scenarios"
-    console.print(f"The CI's paired bootstrap draws {drawn} ({result.resamples} resamples).", soft_wrap=True)
+    unit = ("core example", "core examples") if result.ci_unit == CORE_UNIT else ("scenario", "scenarios")
+    drawn = f"{result.clusters} {unit[0] if result.clusters == 1 else unit[1]}"
+    if result.resamples:
+        console.print(f"The CI's paired bootstrap draws {drawn} ({result.resamples} resamples).", soft_wrap=True)
+    else:
+        console.print(f"No CI: --resamples 0 draws no bootstrap ({drawn} paired).", soft_wrap=True)
 
 
 IMPORT_FORMATS = ("verdicts", "cobe-site", "inspect", "lm-eval")

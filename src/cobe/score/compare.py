@@ -6,6 +6,8 @@ The bootstrap draws the same units for both runs, core examples where scenarios 
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -61,7 +63,7 @@ class Comparison:
         if not self.significant:
             return (
                 f"No significant difference at {self.alpha:g}: {self.label_a} − {self.label_b} = "
-                f"{self.difference:+.2f} points (95% CI [{self.ci_low:+.2f}, {self.ci_high:+.2f}]; {stats})."
+                f"{self.difference:+.2f} points ({_interval(self.ci_low, self.ci_high)}{stats})."
             )
         if self.difference >= 0:
             better, worse, low, high = self.label_a, self.label_b, self.ci_low, self.ci_high
@@ -69,12 +71,13 @@ class Comparison:
             better, worse, low, high = self.label_b, self.label_a, -self.ci_high, -self.ci_low
         return (
             f"Significant at {self.alpha:g}: {better} beats {worse} by {abs(self.difference):.2f} points "
-            f"(95% CI [{low:+.2f}, {high:+.2f}]; {stats})."
+            f"({_interval(low, high)}{stats})."
         )
 
     def to_dict(self) -> dict:
         """A JSON-ready dict, with the significance and the verdict line."""
-        return {**asdict(self), "significant": self.significant, "verdict": self.verdict()}
+        fields = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
+        return {**fields, "significant": self.significant, "verdict": self.verdict()}
 
 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
@@ -110,6 +113,11 @@ def _item_status(df: pd.DataFrame) -> pd.DataFrame:
     return status
 
 
+def _interval(low: float, high: float) -> str:
+    """The verdict's CI clause; none without resamples (--resamples 0)."""
+    return "" if math.isnan(low) else f"95% CI [{low:+.2f}, {high:+.2f}]; "
+
+
 def paired_comparison(
     df_a: pd.DataFrame,
     df_b: pd.DataFrame,
@@ -142,7 +150,8 @@ def paired_comparison(
         - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
         for w in bootstrap_blocks(rng, len(mat_a.scenarios), resamples)
     ]
-    low, high = percentile_interval(np.concatenate(diffs))
+    # --resamples 0 asks for no interval, as the report's bootstrap takes it
+    low, high = percentile_interval(np.concatenate(diffs)) if diffs else (math.nan, math.nan)
     return Comparison(
         label_a=label_a,
         label_b=label_b,
