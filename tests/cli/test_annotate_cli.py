@@ -70,7 +70,8 @@ def test_create_one_model_tier_one_as_in_the_paper(tmp_path):
     assert "only 4 rateable responses matched, fewer than --n 250" in done.stdout
     assert {(i.model, i.template) for i in StudyStore(run_dir / "study").items()} == {("mock/a", "A")}
     helped = run_cobe("annotate", "create", "--help").stdout
-    assert "--model MODEL --tier 1 --n 250 --raters 3" in helped and "two matching Yes/No answers of three" in helped
+    assert "--model MODEL --tier 1 --n 250 --raters 3" in helped
+    assert "more than half of the raters (two of three; both of two)" in " ".join(helped.split())
     code, err = run_main("annotate", "create", str(run_dir), "--model", "mock/c", "--out", str(tmp_path / "s"))
     assert code == 2 and "--model mock/c: not in the run" in err and err.count("\n") == 1
 
@@ -165,8 +166,8 @@ def test_agreement_lists_items_without_a_majority(tmp_path):
     result = run("agreement", str(run_dir / "study"), "--resamples", "0")
     assert result.exit_code == 0, result.output
     assert (
-        "Without a majority (fewer than two matching Yes/No votes of three; left out above): 2v1:A:mock/a, 3v1:A:mock/a"
-        in " ".join(result.output.split())
+        "Without a majority (two matching Yes/No answers of three is needed; left out above): "
+        "2v1:A:mock/a, 3v1:A:mock/a" in " ".join(result.output.split())
     )
     saved = json.loads((run_dir / "agreement.json").read_text())
     m = saved["metrics"]
@@ -174,6 +175,23 @@ def test_agreement_lists_items_without_a_majority(tmp_path):
     assert (m["n"], m["tn"], m["fn"], m["no_majority"]) == (2, 1, 1, 2)
     assert (m["no_majority_split"], m["no_majority_abstained"]) == (1, 1)
     assert saved["no_majority_items"][1] == {"item": "3v1:A:mock/a", "labels": {"rater-1": "No"}}
+
+
+def test_a_two_rater_study_says_its_majority_is_both_raters(tmp_path):
+    run_dir = write_run(tmp_path / "run", [make_row(i, "mock/a") for i in range(3)])
+    run("annotate", "create", str(run_dir), "--n", "3", "--raters", "2")
+    store = StudyStore(run_dir / "study")
+    first, second = store.principals()[:2]
+    answers = {"1v1": ("Yes", "Yes"), "2v1": ("Yes", "No"), "3v1": ("No", "No")}
+    for item in store.items():
+        for person, label in zip((first, second), answers[item.scenario_id]):
+            store.save_rating(person.id, item.id, label, "")
+    result = run("agreement", str(run_dir / "study"), "--resamples", "0")
+    shown = " ".join(result.output.split())
+    assert result.exit_code == 0 and "of three" not in shown
+    assert (
+        "Without a majority (the same Yes/No answer from both raters is needed; left out above): 2v1:A:mock/a" in shown
+    )
 
 
 def test_judges_analyze_ranks_by_kappa(tmp_path):

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cobe.cli.main import cli
 from cobe.dataset.queries import tier1_queries
+from support.cli import run_cobe
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "datasets"
 COBE = Path(sys.executable).with_name("cobe")
@@ -158,6 +159,25 @@ def test_convert_stats_list_show_sample(tmp_path) -> None:
     again = run("sample", "--n", "2", "--seed", "7", "--data", str(FIXTURES / "paper_columns.csv"))
     assert first.exit_code == 0 and first.stdout == again.stdout and len(first.stdout.splitlines()) == 2
     assert "sampled 2 scenarios" in first.stderr
+
+
+def test_every_data_command_takes_its_dataset_as_source_or_as_data() -> None:
+    native = str(FIXTURES / "native.jsonl")
+    for args in (("list",), ("show", "2v0"), ("stats",), ("sample", "--n", "2")):
+        positional, flagged = run(*args, native), run(*args, "--data", native)
+        assert positional.exit_code == flagged.exit_code == 0, (args, positional.output)
+        assert positional.output == flagged.output
+        assert "1v0" in positional.output or "2v0" in positional.output or "scenarios" in positional.output
+    # builtin:starter (60 scenarios) when neither is given; the environment still names one
+    assert "60 scenarios in builtin:starter" in run("list").output
+    from_env = CliRunner().invoke(cli, ["data", "list"], env={"COBE_DATA": native})
+    assert f"4 scenarios in {native}" in from_env.output
+    # the positional form wins over the environment, and two different datasets on one line are refused
+    assert (
+        f"4 scenarios in {native}" in CliRunner().invoke(cli, ["data", "list", native], env={"COBE_DATA": "x"}).output
+    )
+    both = run_cobe("data", "list", native, "--data", str(FIXTURES / "paper.json"))
+    assert both.returncode == 2 and both.stderr.startswith(f"error: two datasets given, {native} and --data")
 
 
 @pytest.mark.skipif(not COBE.exists(), reason="the cobe script is not installed next to this Python")

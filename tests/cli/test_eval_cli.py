@@ -209,3 +209,20 @@ def test_sample_draws_the_same_scenarios_for_the_same_seed(tmp_path):
         cwd=tmp_path,
     )
     assert "sample-5-seed-7" in default_dir.stdout
+
+
+def test_a_sample_larger_than_the_data_says_so_and_names_its_run_by_what_it_took(tmp_path):
+    data = write_data(tmp_path / "eight.jsonl", n=8)
+    args = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--templates", "A")
+    done = cobe(*args, "--sample", "500", "--seed", "3", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"note: --sample 500: {data} holds only 8 scenarios, so all 8 are evaluated (recorded as --sample 8)" in (
+        done.stderr.splitlines()
+    )
+    run_dir = tmp_path / "runs" / "mock_echo__eight__tpl-A__sample-8-seed-3"
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [run_dir.name]
+    assert len((run_dir / "results.jsonl").read_text().splitlines()) == 8
+    # the same command resumes the same run; so does asking for exactly what it took
+    again = cobe(*args, "--sample", "8", "--seed", "3", cwd=tmp_path)
+    assert again.returncode == 0 and "--sample" not in again.stderr
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir()) == [run_dir.name]

@@ -78,7 +78,7 @@ def test_two_reviewers_disagree_and_the_admin_resolves(served, tmp_path: Path) -
             alice = browser.new_context().new_page()
             alice.goto(links["alice"])
             alice.wait_for_url(f"{base}/")  # the landing page moves on: the token left the address bar
-            assert alice.locator("#queue li").count() == 3
+            assert alice.locator("#queue tbody tr").count() == 3
             for item_id in ("1v0", "2v0", "3v0"):
                 _review(alice, base, item_id, "approve", "reads well")
             assert alice.locator("#empty").count() == 1

@@ -107,3 +107,29 @@ def test_model_ids_become_the_datastores_folders():
     assert model_id("openai-api/vllm/org/model") == "openai-api/vllm/org/model"
     assert model_dirs("openai-api/vllm/org/model") == ("openai-api", "vllm_org_model")
     assert model_dirs(model_id("llamacpp//models/x:q4.gguf")) == ("llamacpp", "models_x_q4.gguf")
+
+
+def test_the_export_says_where_the_validator_runs_from_and_that_command_passes(cobe_run, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from support.cli import run_cobe
+
+    out = tmp_path / "my eee"  # a space: the printed command quotes the folder
+    done = run_cobe("export", str(cobe_run), "--to", "eee", str(out))
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("To check it with"))
+    assert f"run it from {out}, the folder holding data/" in line
+    command = line.split("runs in): ", 1)[1]
+    assert command.startswith(f"cd '{out}' && python -m every_eval_ever validate ")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    ran = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert ran.stdout.count("PASS") == 4 and "FAIL" not in ran.stdout
+    # from any other folder the same files fail its datastore-path check: hence the line above
+    elsewhere = command.split(" && ", 1)[1].replace("'data/", "'my eee/data/")
+    moved = subprocess.run(
+        ["bash", "-c", elsewhere], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert moved.returncode != 0

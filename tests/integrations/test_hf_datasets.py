@@ -81,6 +81,25 @@ def test_a_dataset_dict_folder_names_its_split_by_path(paper_folder, tmp_path):
     assert [s.id for s in load_dataset(both / "validation")] == IDS
 
 
+def test_a_dataset_dict_folder_names_its_split_like_the_hub_does(paper_folder, tmp_path, monkeypatch):
+    # `hf_dict:train` reads like `hf:ORG/NAME:train`; it was "file not found" while hf:hf_dict:train worked
+    monkeypatch.chdir(tmp_path)
+    single = datasets.load_from_disk(str(paper_folder))
+    datasets.DatasetDict({"train": single.select(range(2)), "test": single}).save_to_disk("hf_dict")
+    assert [s.id for s in load_dataset("hf_dict:train")] == IDS[:2]
+    assert [s.id for s in load_dataset(tmp_path / "hf_dict:test")] == IDS
+    assert read_file("hf_dict:train").shape == "paper-hf"
+    assert validate(["hf_dict:train"]).errors == 0
+    with pytest.raises(InputError, match=r"hf_dict:validation: .*no split 'validation'; it holds train, test"):
+        load_dataset("hf_dict:validation")
+    with pytest.raises(InputError, match=r"holds one dataset, not splits; drop :train"):
+        load_dataset(f"{paper_folder}:train")
+    # a file whose name holds a colon is still that file
+    named = tmp_path / "odd:name.json"
+    named.write_text((FIXTURES / "paper.json").read_text(encoding="utf-8"), encoding="utf-8")
+    assert [s.id for s in load_dataset(named)] == IDS
+
+
 def test_a_table_without_the_needed_columns_is_reported_like_a_file(tmp_path):
     table = [{k: v for k, v in row.items() if k != "Evaluation criteria"} for row in rows("paper.json")]
     folder = tmp_path / "no_criteria"

@@ -157,3 +157,24 @@ def test_while_drawing_a_report(tmp_path, env, fake):
     out, err, took = interrupt(proc)
     assert proc.returncode == 130 and not [noise for noise in NOISE if noise in err], err
     assert took < WITHIN_S and "stopped at once" not in err
+
+
+def test_a_ctrl_c_a_library_wrapped_in_its_own_error_is_still_an_interrupt(monkeypatch, capsys):
+    # the planning test above met it once: KeyboardInterrupt raised inside a pydantic serializer comes out
+    # as PydanticSerializationError; after a Ctrl-C that is the interrupt, not a bug with a traceback
+    import click
+
+    from cobe.cli import main as entry
+
+    @click.command()
+    def wrapped() -> None:
+        raise RuntimeError("Error calling function `_without_derived_labels`: KeyboardInterrupt:")
+
+    monkeypatch.setattr(entry, "cli", wrapped)
+    with pytest.raises(SystemExit) as stopped:
+        entry._main([], lambda: 1)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 130 and "finished work is saved" in err.lower() and "Traceback" not in err
+    with pytest.raises(SystemExit) as stopped:  # with no Ctrl-C it is a bug, shown as one
+        entry._main([], lambda: 0)
+    assert stopped.value.code == 1 and "Traceback" in capsys.readouterr().err

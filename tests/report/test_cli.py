@@ -68,3 +68,23 @@ def test_compare_needs_a_model_choice_when_a_run_holds_several(tmp_path):
     assert code == 2 and "--model-a" in err
     code, out, _ = _run(["compare", str(both), str(both), "--model-a", "m1", "--model-b", "m2", "--resamples", "50"])
     assert code == 0 and "m1" in out and "m2" in out
+
+
+def test_piped_tables_keep_every_model_name_whole(tmp_path):
+    # a pipe has no width; rich's guess of 80 (or any fixed width) squeezed long names to `mod…`
+    models = [
+        "openai-api/local2/Meta-Llama-3.1-70B-Instruct-Turbo",
+        "google/gemini-3.1-pro-preview-long-context",
+        "anthropic/claude-opus-4-7-20260101",
+        "baseline/identity",
+    ]
+    rows = [row for i, m in enumerate(models) for row in make_rows(m, 12, 0.3 + 0.1 * i, run_id=f"r{i}")]
+    run = write_run(tmp_path / "four", rows)
+    code, out, _ = _run(["report", str(run), "--resamples", "20", "--format", "md"])
+    assert code == 0
+    assert "model" in out and "mod…" not in out
+    for model in models:
+        assert any(model in line for line in out.splitlines()), model
+    a, b = (write_run(tmp_path / n, make_rows(m, 12, 0.5, run_id=n)) for n, m in zip("ab", models))
+    code, out, _ = _run(["compare", str(a), str(b), "--resamples", "20"])
+    assert code == 0 and all(any(m in line for line in out.splitlines()) for m in models[:2])

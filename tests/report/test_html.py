@@ -6,7 +6,7 @@ import json
 import re
 
 from cobe.report import build_report
-from cobe.report.html import script_json, word_diff
+from cobe.report.html import breakable, script_json, word_diff
 from support.results import make_rows, write_run
 
 ATTACK = "<script>window.__xss = 1</script></script><!--<script>"
@@ -36,8 +36,15 @@ def test_report_html_is_self_contained_and_escapes_untrusted_text(tmp_path):
     html = (run / "report.html").read_text()
     assert "window.__xss" in html  # the text is there …
     assert "<script>window.__xss" not in html and "<img src=x" not in html  # … but never as markup
-    assert "evil<b>" not in html and "evil&lt;b&gt;model&lt;/b&gt;" in html
+    # (a model name may break after its slashes: <wbr> is the one tag a label gains)
+    assert "evil<b>" not in html and "evil&lt;b&gt;model&lt;/b&gt;" in html.replace("<wbr>", "")
     assert html.count("<script") == 2  # the data block and the browser code, nothing else
     # no network: nothing is fetched from anywhere
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
     assert 'src="data:image/svg+xml;base64,' in html
+
+
+def test_a_label_breaks_after_its_slashes_and_stays_escaped():
+    assert str(breakable("openai-api/local2/my_model")) == "openai-api/<wbr>local2/<wbr>my_<wbr>model"
+    assert str(breakable("<b>x</b>")) == "&lt;b&gt;x&lt;/<wbr>b&gt;"
+    assert str(breakable("plain")) == "plain"

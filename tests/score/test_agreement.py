@@ -17,6 +17,7 @@ from cobe.score.agreement import (
     human_fail,
     krippendorff_alpha,
     majority_label,
+    majority_rule,
     metrics_from_counts,
 )
 
@@ -199,3 +200,14 @@ def test_agreement_metrics_counts_exclusions() -> None:
     assert (m["items"], m["no_majority"], m["judge_unscored"]) == (6, 1, 1)
     assert m["fleiss_kappa"] is not None and m["krippendorff_alpha"] is not None
     assert agreement_metrics([True, False], [["Yes"], ["No"]])["accuracy"] == 1.0
+
+
+def test_the_majority_rule_is_worded_for_the_panel_it_has():
+    assert majority_rule(3) == "two matching Yes/No answers of three"
+    assert majority_rule(2) == "the same Yes/No answer from both raters"
+    assert majority_rule(5) == "three matching Yes/No answers of five"
+    assert majority_rule(4) == "three matching Yes/No answers of four"
+    assert majority_rule(12) == "seven matching Yes/No answers of 12"
+    assert majority_rule(1) == "a Yes or No answer from the one rater"
+    # the wording follows majority_label: two of two is needed, one of two is not enough
+    assert majority_label(["Yes", "Yes"]) == "Yes" and majority_label(["Yes", "No"]) is None

@@ -182,7 +182,7 @@ def agreement_report(
         "resamples": resamples,
         "raters": raters,
         "majority_counts": dict(Counter(m or "none" for m in majorities)),
-        # left out of every figure above: fewer than two matching Yes/No votes of three
+        # left out of every figure above: no Yes/No answer from more than half of the panel
         "no_majority_items": no_majority,
         "items_not_in_run": rated.not_in_run,
         "per_check_disagreements": by_check,

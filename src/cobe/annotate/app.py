@@ -26,7 +26,6 @@ def create_app(study_db_path: str | Path, *, policy: SessionPolicy | None = None
         store=store,
         secret=store.secret(),
         templates=templates(HERE / "templates"),
-        static=HERE / "static",
         title=store.meta("title", "Rating study") or "Rating study",
     )
     app = new_app(site.error_page)

@@ -20,9 +20,10 @@ from cobe.annotate.agreement_report import (
     write_agreement,
 )
 from cobe.cli import options
-from cobe.cli.display import num, plain_console
+from cobe.cli.display import num, plain_console, print_table
 from cobe.core.errors import InputError
 from cobe.core.results import CHECKS
+from cobe.score.agreement import majority_rule
 
 
 def _short(text: str | None, width: int = 160) -> str:
@@ -55,7 +56,7 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
         interval = ci.get(name)
         table.add_row(name, num(m[name]), f"{num(interval[0])} – {num(interval[1])}" if interval else "—")
     table.add_row("TP / FP / FN / TN", f"{m['tp']} / {m['fp']} / {m['fn']} / {m['tn']}", "")
-    console.print(table)
+    print_table(table, console)
 
     counts = Table(title="Items and raters")
     counts.add_column("")
@@ -74,10 +75,10 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
         ("Krippendorff's alpha", num(m["krippendorff_alpha"])),
     ]:
         counts.add_row(label, str(value))
-    console.print(counts)
+    print_table(counts, console)
     if report["no_majority_items"]:
         console.print(
-            "Without a majority (fewer than two matching Yes/No votes of three; left out above): "
+            f"Without a majority ({majority_rule(len(report['raters']))} is needed; left out above): "
             + ", ".join(entry["item"] for entry in report["no_majority_items"])
         )
 
@@ -88,7 +89,7 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
         by_check.add_column(check, justify="right")
     for direction, row in report["per_check_disagreements"].items():
         by_check.add_row(direction.replace("_", " "), str(row["items"]), *(str(row[c]) for c in CHECKS))
-    console.print(by_check)
+    print_table(by_check, console)
 
     if report["disagreements"]:
         listing = Table(title="Items where judge and humans disagree", show_lines=True)

@@ -102,8 +102,9 @@ def create_cmd(
     \b
         cobe annotate create RUN --model MODEL --tier 1 --n 250 --raters 3
 
-    The majority label needs two matching Yes/No answers of three; "Other" abstains, and items
-    without a majority are listed by `cobe agreement` and left out of its figures.
+    The majority label needs the same Yes/No answer from more than half of the raters (two of
+    three; both of two); "Other" abstains, and items without a majority are listed by `cobe
+    agreement` and left out of its figures.
     """
     if all_models and models:
         raise InputError("--model and --models all exclude each other; give one")

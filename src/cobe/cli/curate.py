@@ -299,6 +299,38 @@ def status_cmd(directory: str) -> None:
             click.echo(f"{status}: {n}")
 
 
+@curate.command("list")
+@click.argument("directory")
+@options.ITEM_STATUS
+@options.JSON
+def list_cmd(directory: str, statuses: tuple[str, ...], as_json: bool) -> None:
+    """The project's items with their ids, stage, domain and origin, by core example and variation."""
+    from cobe.cli.display import listing
+
+    with _open(directory) as project:
+        items = project.items(*statuses)
+    if as_json:
+        click.echo(json.dumps([_listed(item) for item in items], ensure_ascii=False, indent=2))
+        return
+    if not items:
+        which = " or ".join(statuses) + " " if statuses else ""
+        click.echo(f"no {which}items in {directory}")
+        return
+    rows = [tuple(_listed(item).values()) for item in items]
+    listing(("id", "status", "domain", "origin", "story"), rows, title=f"{len(items)} item(s) in {directory}")
+
+
+def _listed(item: proj.Item) -> dict[str, str]:
+    origin = f"from {item.parent_id}" if item.parent_id else item.source
+    return {
+        "id": item.id,
+        "status": item.status,
+        "domain": item.scenario.domain,
+        "origin": origin,
+        "story": item.scenario.story,
+    }
+
+
 @curate.command("show")
 @click.argument("directory")
 @click.argument("item_id")

@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cobe.cli import options
+from cobe.cli.display import listing, print_table
 from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
@@ -26,7 +27,18 @@ from cobe.dataset.sources import data_sources, describe_shape
 from cobe.dataset.stats import METHODS, graph_type_of
 from cobe.dataset.validate import problem_dict
 
-data_option = options.DATA.but(dest="data_source")
+# every `data` command takes its dataset as SOURCE, and as --data SOURCE like the commands that run models
+source_argument = click.argument("source", required=False, metavar="[SOURCE]")
+data_option = options.DATA.but(dest="data_source", default=None, show_default=options.DEFAULT_DATA)
+
+
+def _source(source: str | None, data_source: str | None) -> str:
+    """The dataset named by SOURCE or --data (or COBE_DATA), builtin:starter when neither is given."""
+    if source and data_source and source != data_source:
+        flag = click.get_current_context().get_parameter_source("data_source")
+        if flag is click.core.ParameterSource.COMMANDLINE:
+            raise InputError(f"two datasets given, {source} and --data {data_source}; give one")
+    return source or data_source or options.DEFAULT_DATA
 
 
 def _console() -> Console:
@@ -93,13 +105,15 @@ def convert_cmd(source: str, out: str, shape: str) -> None:
 
 
 @data.command("stats")
-@click.argument("source", default=options.DEFAULT_DATA, envvar="COBE_DATA")
+@source_argument
+@data_option
 @options.JSON
 @click.option(
     "--method", type=click.Choice(METHODS), default="auto", show_default=True, help="How clauses are counted."
 )
-def stats_cmd(source: str, as_json: bool, method: str) -> None:
-    """Size, story length, domain and graph-type shares (the paper's Tables 2–4)."""
+def stats_cmd(source: str | None, data_source: str | None, as_json: bool, method: str) -> None:
+    """Size, story length, domain and graph-type shares (the paper's Tables 2–4) of SOURCE."""
+    source = _source(source, data_source)
     stats = dataset_stats(load_dataset(source).scenarios, method=method)
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
@@ -118,7 +132,7 @@ def stats_cmd(source: str, as_json: bool, method: str) -> None:
         ("clauses per sentence", "clauses_per_sentence"),
     ]:
         size.add_row(label, str(stats[key]))
-    console.print(size)
+    print_table(size, console)
     for title, key, column in [
         ("Domains (%)", "domain_shares", "domain"),
         ("Graph types (%)", "graph_type_shares", "graph type"),
@@ -128,41 +142,34 @@ def stats_cmd(source: str, as_json: bool, method: str) -> None:
         table.add_column("%", justify="right")
         for name, share in stats[key].items():
             table.add_row(name, f"{share:.1f}")
-        console.print(table)
+        print_table(table, console)
     console.print(f"clauses counted by: {stats['clause_method']}")
 
 
 @data.command("list")
+@source_argument
 @data_option
 @click.option("--domain", help="Only scenarios of this domain (case-insensitive).")
 @click.option("--graph-type", help="Only scenarios of this graph type.")
-def list_cmd(data_source: str, domain: str | None, graph_type: str | None) -> None:
-    """List scenarios as a table."""
+def list_cmd(source: str | None, data_source: str | None, domain: str | None, graph_type: str | None) -> None:
+    """List the scenarios of SOURCE as a table."""
+    data_source = _source(source, data_source)
     scenarios = load_dataset(data_source).scenarios
     if domain:
         scenarios = [s for s in scenarios if s.domain.lower() == domain.lower()]
     if graph_type:
         scenarios = [s for s in scenarios if graph_type_of(s) == graph_type.lower()]
-    table = Table(title=f"{len(scenarios)} scenarios in {data_source}")
     rows = [(s.id, s.domain, graph_type_of(s), s.story) for s in scenarios]
-    console = _console()
-    widths = [max([len(column), *(len(r[i]) for r in rows)]) for i, column in enumerate(("id", "domain", "graph type"))]
-    for width, column in zip(widths, ("id", "domain", "graph type")):
-        table.add_column(column, no_wrap=True, min_width=width)
-    # the short columns keep their full width; the story is cut to one line in what is left
-    story_width = max(20, console.width - sum(widths) - 3 * len(widths) - 4)
-    table.add_column("story", no_wrap=True, overflow="ellipsis", max_width=story_width)
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
+    listing(("id", "domain", "graph type", "story"), rows, title=f"{len(scenarios)} scenarios in {data_source}")
 
 
 @data.command("show")
 @click.argument("scenario_id")
+@source_argument
 @data_option
-def show_cmd(scenario_id: str, data_source: str) -> None:
-    """Show one scenario in full."""
-    s = load_dataset(data_source).get(scenario_id)
+def show_cmd(scenario_id: str, source: str | None, data_source: str | None) -> None:
+    """Show one scenario of SOURCE in full."""
+    s = load_dataset(_source(source, data_source)).get(scenario_id)
     console = _console()
     meta = f"domain: {s.domain}   graph type: {graph_type_of(s)}"
     if s.failure_modes:
@@ -182,12 +189,15 @@ def show_cmd(scenario_id: str, data_source: str) -> None:
 @click.option("--n", "n", type=int, default=500, show_default=True, help="How many scenarios.")
 @options.SEED.but(env=False)
 @click.option("--by-core", is_flag=True, help="Keep every variation of a drawn core example together.")
+@source_argument
 @data_option
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the sample here (default: JSONL to stdout).")
 @click.option("--to", "shape", type=click.Choice(SHAPES), default="native", show_default=True, help="Shape of --out.")
-def sample_cmd(n: int, seed: int, by_core: bool, data_source: str, out: str | None, shape: str) -> None:
-    """Draw a reproducible sample (sorted by id first, so file order does not matter)."""
-    dataset = load_dataset(data_source)
+def sample_cmd(
+    n: int, seed: int, by_core: bool, source: str | None, data_source: str | None, out: str | None, shape: str
+) -> None:
+    """Draw a reproducible sample of SOURCE (sorted by id first, so file order does not matter)."""
+    dataset = load_dataset(_source(source, data_source))
     chosen = sample_scenarios(dataset.scenarios, n, seed, by_core=by_core)
     if out:
         write_dataset(chosen, Path(out), to=shape)

@@ -45,7 +45,7 @@ def export_cmd(runs: tuple[str, ...], out: str, fmt: str, model: str | None, org
         hf = export_hf(runs[0], out)
         click.echo(f"Wrote {hf.rows} responses to {hf.out}: {', '.join(str(f.relative_to(hf.out)) for f in hf.files)}")
     elif fmt == "eee":
-        from cobe.integrations.eee import export_eee
+        from cobe.integrations.eee import export_eee, validator_command
 
         eee = export_eee(runs[0], out, organization=organization)
         click.echo(f"Wrote {len(eee.files)} files under {eee.out / 'data'}")
@@ -57,6 +57,10 @@ def export_cmd(runs: tuple[str, ...], out: str, fmt: str, model: str | None, org
                 "(pip install 'cobe[eee]'; it needs Python 3.12 or later)",
                 err=True,
             )
+        click.echo(
+            f"To check it with every-eval-ever's validator, run it from {eee.out}, the folder holding data/ (it "
+            f"reads the paths the records name from the folder it runs in): {validator_command(eee.out)}"
+        )
     else:
         from cobe.integrations.preference import export_preference
 

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
-from cobe.cli.display import num, plain_console
+from cobe.cli.display import num, plain_console, print_table
 from cobe.core.errors import RunIncomplete
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def analyze_cmd(
             num(r["cost_per_1000"], 2),
             num(r["seconds_per_1000"], 1),
         )
-    plain_console().print(table)
+    print_table(table)
     plain_console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
 
 
@@ -193,7 +193,7 @@ def _print_diff(result: JudgeDiff) -> None:
             num(r["pass_rate_b"], 1),
             "—" if change is None else f"{change:+.1f}",
         )
-    plain_console(width=max(100, Console().width)).print(table)
+    print_table(table, plain_console(width=max(100, Console().width)))
     for prompt_set, stats in result.judged.items():
         plain_console().print(
             f"Judged first with {prompt_set}: {stats.get('calls_made', 0)} calls made, "

@@ -126,6 +126,9 @@ def _main(argv: list[str] | None, interrupts: Callable[[], int]) -> None:
         click.echo(INTERRUPTED_LINE, err=True)
         sys.exit(INTERRUPTED)
     except Exception as exc:
+        if interrupts():  # the Ctrl-C, dressed as a library's error (pydantic wraps one raised in a serializer)
+            click.echo(INTERRUPTED_LINE, err=True)
+            sys.exit(INTERRUPTED)
         if is_disk_full(exc):  # wherever a full disk was met first: a file, a store, a lock
             click.echo(f"error: {out_of_space(getattr(exc, 'filename', None))}", err=True)
             sys.exit(DiskFull.exit_code)

@@ -17,6 +17,7 @@ import click
 
 from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
+from cobe.curate.project import STATUSES as CURATE_STATUSES
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
 
@@ -309,6 +310,16 @@ WHO = option(
     multiple=True,
     help="Only these people, by name (a study's rater-1 … and admin, a project's reviewers); repeatable. "
     "Default: everyone.",
+)
+
+# ---- dataset projects (`cobe curate`) -----------------------------------------------------------------
+ITEM_STATUS = option(
+    "--status",
+    "statuses",
+    multiple=True,
+    type=click.Choice(CURATE_STATUSES),
+    help="Only items at this stage (repeatable): candidate (imported, not yet promoted), core, variation, "
+    "approved, rejected, released.",
 )
 
 # ---- groups -------------------------------------------------------------------------------------------

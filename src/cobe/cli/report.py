@@ -14,6 +14,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from cobe.cli import options
+from cobe.cli.display import print_table
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.bootstrap import CORE_UNIT, resampling_note
@@ -29,7 +30,7 @@ def _num(value: float, fmt: str = "{:.2f}") -> str:
 
 
 def _console() -> Console:
-    # piped output has no width to detect; rich's 80-column guess would squeeze the model names
+    # piped output has no width to detect; rich's 80-column guess would wrap every line (tables: print_table)
     console = Console()
     return console if console.is_terminal else Console(width=120)
 
@@ -114,7 +115,7 @@ def report_cmd(
     with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
         report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
     console = _console()
-    console.print(leaderboard_table(report.leaderboard))
+    print_table(leaderboard_table(report.leaderboard), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
@@ -163,7 +164,7 @@ def compare_cmd(
     table.add_row("difference (A − B)", f"{result.difference:+.2f}", interval)
     table.add_row("McNemar exact p", f"{result.p_value:.3g}" if result.p_value > 0 else "< 1e-300", "")
     console = _console()
-    console.print(table)
+    print_table(table, console)
     console.print(result.verdict(), soft_wrap=True)
     unit = ("core example", "core examples") if result.ci_unit == CORE_UNIT else ("scenario", "scenarios")
     drawn = f"{result.clusters} {unit[0] if result.clusters == 1 else unit[1]}"

@@ -28,14 +28,25 @@ PREFERRED_SPLIT = "test"
 
 
 def is_table_source(source: str | Path) -> bool:
-    """Whether `source` is read through `datasets`: `hf:…`, a `.parquet` file, or a `save_to_disk` folder."""
+    """Whether `source` is read through `datasets`: `hf:…`, a `.parquet` file, or a `save_to_disk` folder
+    (`FOLDER:SPLIT` naming one split of a saved DatasetDict, as `hf:ORG/NAME:SPLIT` does on the Hub)."""
     text = str(source)
     if text.startswith(HF_PREFIX):
         return True
     path = Path(text)
     if path.suffix.lower() == ".parquet":
         return True
-    return path.is_dir() and _saved_to_disk(path)
+    return (path.is_dir() and _saved_to_disk(path)) or saved_split(text) is not None
+
+
+def saved_split(source: str) -> tuple[Path, str] | None:
+    """(folder, split) of `FOLDER:SPLIT`, where FOLDER was written by `save_to_disk` and nothing is named
+    FOLDER:SPLIT itself; None for any other source."""
+    head, colon, split = source.rpartition(":")
+    if not colon or not head or not split or "/" in split or Path(source).exists():
+        return None
+    folder = Path(head)
+    return (folder, split) if folder.is_dir() and _saved_to_disk(folder) else None
 
 
 def _saved_to_disk(path: Path) -> bool:
@@ -116,6 +127,13 @@ def _load(datasets: Any, source: str) -> list[dict[str, Any]]:
                 "parquet", data_files=str(path), split="train", cache_dir=cache, keep_in_memory=True
             )
             return _rows(table)
+    named = saved_split(source)
+    if named is not None:
+        folder, split = named
+        loaded = datasets.load_from_disk(str(folder))
+        if not hasattr(loaded, "keys"):
+            raise _SourceError(f"{folder} holds one dataset, not splits; drop :{split}")
+        return _rows(_one_split(loaded, split, source))
     return _rows(_one_split(datasets.load_from_disk(str(path)), None, source))
 
 

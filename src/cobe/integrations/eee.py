@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shlex
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -302,6 +303,14 @@ def _record(base: dict[str, Any], result_id: str, name: str, correct: bool) -> d
         "evaluation_result_id": result_id,
         "evaluation": {"score": float(correct), "is_correct": correct, "num_turns": 1},
     }
+
+
+def validator_command(out: Path) -> str:
+    """The shell command that checks an export with every-eval-ever's own validator. The validator reads the
+    paths a record names (`data/cobe/…`) from the folder it runs in, so it runs from OUT, the folder holding
+    data/; it takes files or fixed-depth globs, not folders."""
+    files = " ".join(f"'{PurePosixPath('data', COLLECTION, '*', '*', pattern)}'" for pattern in ("*.json", "*.jsonl"))
+    return f"cd {shlex.quote(str(out))} && python -m every_eval_ever validate {files}"
 
 
 def validate(root: Path, files: list[Path]) -> bool:

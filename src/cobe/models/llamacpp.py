@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import importlib.util
+import logging
 import os
 import tempfile
 import threading
@@ -60,9 +62,33 @@ def sampling_kwargs(config: GenerateConfig, *, plain: bool) -> dict[str, Any]:
     return kwargs
 
 
+#: the C callback that takes llama.cpp's own log lines; held here so it is never garbage-collected
+_native_log: Any = None
+_log = logging.getLogger("cobe.llamacpp")
+
+
+def quiet_native_log() -> None:
+    """Send llama.cpp's and ggml's own log lines to the `cobe.llamacpp` logger (debug level), never to the
+    terminal. verbose=False is not enough: llama-cpp-python's callback reads ggml's log levels by an older
+    numbering and prints warnings (`llama_kv_cache_iswa: using full-size SWA cache ...`) as errors."""
+    global _native_log
+    if _native_log is not None:
+        return
+    import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def to_logging(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        _log.debug("%s", text.decode("utf-8", "replace").rstrip("\n"))
+
+    llama_cpp.llama_log_set(to_logging, ctypes.c_void_p(0))
+    _native_log = to_logging
+
+
 def _new_llama(path: Path, *, logits_all: bool) -> Any:
     import llama_cpp.llama as llama_module
     from llama_cpp import Llama
+
+    quiet_native_log()  # after llama_cpp's own import, which installs its printing callback
 
     # ggml's AMX kernels crash on CPUs whose kernel/VM does not grant AMX tile state; weight
     # repacking ("extra buffer types") is where they come from, so skip it unless asked for
@@ -114,6 +140,7 @@ def has_chat_template(path: Path) -> bool:
     """Whether a GGUF file carries a chat template, read from its metadata (vocabulary only, no weights)."""
     from llama_cpp import Llama
 
+    quiet_native_log()
     with _construct_lock:
         llm = Llama(model_path=str(path), vocab_only=True, verbose=False)
     try:

@@ -1,9 +1,13 @@
-"""Grouped bar charts in the paper's style: one colour per model, value labels on the bars."""
+"""Grouped bar charts in the paper's style: one colour per model, value labels on the bars.
+
+Every figure is drawn at one width and with one set of font sizes, so a report that shows them side by
+side shows them at one scale. Titles, category names and model names are wrapped to the room they have
+(measured with the font they are drawn in), and the legend sits below the axes in as many columns as fit.
+"""
 
 from __future__ import annotations
 
 import io
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,10 +19,25 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from cobe.report.wrapping import TextFit  # noqa: E402
+
 #: Okabe–Ito: distinguishable under the common colour-vision deficiencies
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+#: inches; one width for every figure, so a page scales them all alike
+FIGURE_WIDTH = 6.0
+#: points: one scale across figures
+TITLE_SIZE, TEXT_SIZE, TICK_SIZE, LEGEND_SIZE, BAR_LABEL_SIZE = 10.0, 9.0, 8.0, 8.0, 7.0
+#: beyond this many categories (or bars) a chart lies on its side: its category names then have a line each
+MAX_UPRIGHT_CATEGORIES, MAX_UPRIGHT_BARS = 6, 24
+MAX_LEGEND_COLUMNS = 4
 STYLE: dict[str, Any] = {
-    "font.size": 9,
+    "font.size": TEXT_SIZE,
+    "axes.titlesize": TITLE_SIZE,
+    "figure.titlesize": TITLE_SIZE,
+    "axes.labelsize": TEXT_SIZE,
+    "xtick.labelsize": TICK_SIZE,
+    "ytick.labelsize": TICK_SIZE,
+    "legend.fontsize": LEGEND_SIZE,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
@@ -27,6 +46,8 @@ STYLE: dict[str, Any] = {
     "svg.fonttype": "none",  # text stays text in SVG: smaller files, selectable labels
     "svg.hashsalt": "cobe",  # stable element ids, so reports diff cleanly
 }
+# the share of the width a title or a legend may fill: what a browser's fallback font may add stays inside
+_ROOM = 0.92
 
 
 @dataclass
@@ -68,49 +89,80 @@ FIGURES: tuple[FigureSpec, ...] = (
 )
 
 
+def lies_on_its_side(spec: FigureSpec, categories: int, models: int) -> bool:
+    """Whether a figure draws horizontal bars: asked for, or too many categories or bars to stand upright."""
+    return spec.horizontal or categories > MAX_UPRIGHT_CATEGORIES or categories * models > MAX_UPRIGHT_BARS
+
+
+def _size(horizontal: bool, categories: int, models: int) -> tuple[float, float]:
+    if not horizontal:
+        return FIGURE_WIDTH, 4.4
+    return FIGURE_WIDTH, min(max(3.2, 1.4 + categories * (0.3 + 0.2 * models)), 30.0)
+
+
 def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> plt.Figure:
     """One group of bars per category value, one bar (and colour) per model label."""
     pivot = table.pivot_table(index=spec.category, columns="label", values=spec.value, aggfunc="first", sort=False)
     models = [label for label in labels if label in pivot.columns]
     categories = [str(c) for c in pivot.index]
     n_cat, n_mod = len(categories), max(len(models), 1)
+    horizontal = lies_on_its_side(spec, n_cat, n_mod)
     width = 0.8 / n_mod
     positions = np.arange(n_cat)
-    long_axis = max(4.0, 0.9 + n_cat * (0.35 + 0.22 * n_mod))
-    size = (8.0, min(long_axis, 30.0)) if spec.horizontal else (min(max(6.0, long_axis), 30.0), 4.2)
-    fig, ax = plt.subplots(figsize=size, layout="constrained")
-    label_size = 7 if n_mod * n_cat <= 40 else 6
+    fig, ax = plt.subplots(figsize=_size(horizontal, n_cat, n_mod), layout="constrained")
     for index, model in enumerate(models):
         values = pivot[model].to_numpy(dtype=float)
         offset = positions - 0.4 + width * (index + 0.5)
         colour = OKABE_ITO[index % len(OKABE_ITO)]
         bars = (
             ax.barh(offset, np.nan_to_num(values), height=width, color=colour, label=model)
-            if spec.horizontal
+            if horizontal
             else ax.bar(offset, np.nan_to_num(values), width=width, color=colour, label=model)
         )
         texts = ["–" if np.isnan(v) else f"{v:.0f}" for v in values]
-        ax.bar_label(
-            bars, labels=texts, padding=2, fontsize=label_size, rotation=0 if spec.horizontal or n_mod <= 3 else 90
-        )
-    wrapped = [textwrap.fill(c, 34 if spec.horizontal else 14) for c in categories]
-    if spec.horizontal:
-        ax.set_yticks(positions, wrapped)
+        upright = horizontal or n_mod <= 3
+        ax.bar_label(bars, labels=texts, padding=2, fontsize=BAR_LABEL_SIZE, rotation=0 if upright else 90)
+    ticks = TextFit(TICK_SIZE)
+    if horizontal:
+        # a category name gets up to a third of the width, a line per phrase
+        ax.set_yticks(positions, [ticks.wrap(c, FIGURE_WIDTH * 72 / 3) for c in categories])
         ax.invert_yaxis()
         ax.set_xlim(0, 110)
         ax.set_xlabel(spec.ylabel)
         ax.grid(axis="x", alpha=0.3)
         ax.grid(axis="y", visible=False)
     else:
-        ax.set_xticks(positions, wrapped)
+        room = FIGURE_WIDTH * 72 * 0.8 / max(n_cat, 1)
+        ax.set_xticks(positions, [ticks.wrap(c, room) for c in categories])
         ax.set_ylim(0, 110)
         ax.set_ylabel(spec.ylabel)
-    ax.set_title(spec.title, loc="left", fontweight="bold")
-    # outside the axes, so the legend never hides a bar or the axis label; a run where nothing was
+    title = TextFit(TITLE_SIZE, bold=True).wrap(spec.title, FIGURE_WIDTH * 72 * _ROOM)
+    fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
+    # below the axes, so the legend never hides a bar or the axis label; a run where nothing was
     # scored draws no bar, and then has nothing to list
     if ax.get_legend_handles_labels()[0]:
-        fig.legend(frameon=False, fontsize=8, loc="outside lower center", ncols=min(n_mod, 4))
+        _legend(fig, ax, models)
     return fig
+
+
+def legend_columns(names: list[str], width_pt: float) -> tuple[int, list[str]]:
+    """(columns, wrapped names) of a legend `width_pt` wide: the most columns (up to four) in which no name
+    needs more than two lines, each name wrapped to its column."""
+    fit = TextFit(LEGEND_SIZE)
+    # what an entry takes besides its text: the colour patch, the gaps beside it and between columns
+    extra = LEGEND_SIZE * (2.0 + 0.8 + 2.0)
+    for columns in range(min(len(names), MAX_LEGEND_COLUMNS), 0, -1):
+        room = width_pt / columns - extra
+        wrapped = [fit.wrap(name, room) for name in names]
+        if columns == 1 or all(text.count("\n") <= 1 for text in wrapped):
+            return columns, wrapped
+    raise AssertionError("unreachable: one column always fits")
+
+
+def _legend(fig: plt.Figure, ax: Any, models: list[str]) -> None:
+    handles, _ = ax.get_legend_handles_labels()
+    columns, names = legend_columns(models, FIGURE_WIDTH * 72 * _ROOM)
+    fig.legend(handles, names, frameon=False, loc="outside lower center", ncols=columns)
 
 
 def render_figures(

@@ -11,6 +11,7 @@ from importlib.resources import files
 
 import jinja2
 import pandas as pd
+from markupsafe import Markup, escape
 
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
@@ -20,6 +21,7 @@ from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
 _TOKEN = re.compile(r"\S+\s*")
+_BREAK_AFTER = re.compile(r"(?<=[/_])")
 _TEMPLATES = files("cobe.report").joinpath("templates")
 
 
@@ -124,9 +126,18 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
     }
 
 
+def breakable(text: object) -> Markup:
+    """`text` escaped, with a line-break opportunity after each `/` and `_`: a model spec in a narrow table
+    cell breaks between its parts (`openai-api/` `local2/` `Meta-Llama…`) rather than inside one."""
+    parts = _BREAK_AFTER.split(str(text))
+    return Markup("<wbr>").join(escape(part) for part in parts)
+
+
 def _environment() -> jinja2.Environment:
     loader = jinja2.FunctionLoader(lambda name: _TEMPLATES.joinpath(name).read_text(encoding="utf-8"))
-    return jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
+    env.filters["breakable"] = breakable
+    return env
 
 
 def _data_uri(svg: bytes) -> str:

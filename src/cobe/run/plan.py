@@ -116,8 +116,9 @@ class RunPlan:
         return fields
 
 
-def load_scenarios(config: EvalConfig) -> ScenarioSpool:
-    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`.
+def load_scenarios(config: EvalConfig) -> tuple[ScenarioSpool, int]:
+    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`;
+    and how many the data holds.
 
     They are spooled to disk as they are read, so the plan of a large dataset holds none of them parsed.
     """
@@ -125,16 +126,29 @@ def load_scenarios(config: EvalConfig) -> ScenarioSpool:
     from cobe.dataset.sample import sample_positions
 
     spool = spool_dataset(config.data)
-    positions: range | list[int] = range(len(spool))
+    available = len(spool)
+    positions: range | list[int] = range(available)
     if config.sample:
         positions = sample_positions(spool.keys, config.sample, config.seed)
     if config.limit:
         positions = positions[: config.limit]
-    if positions == range(len(spool)):  # every scenario in file order: the spool as read
-        return spool
+    if positions == range(available):  # every scenario in file order: the spool as read
+        return spool, available
     chosen = spool.subset(positions)
     spool.close()
-    return chosen
+    return chosen, available
+
+
+def fit_sample(config: EvalConfig, available: int) -> tuple[EvalConfig, list[str]]:
+    """A --sample larger than the data takes all of it: the config then names the number taken (so does the
+    default run directory, `sample-<taken>-seed-<seed>`), and a notice says so."""
+    if config.sample is None or config.sample <= available:
+        return config, []
+    notice = (
+        f"--sample {config.sample}: {config.data} holds only {available} scenarios, so all {available} are "
+        f"evaluated (recorded as --sample {available})"
+    )
+    return config.model_copy(update={"sample": available}), [notice]
 
 
 @dataclass
@@ -281,9 +295,10 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
     judge, judge_notices = _judge(config, config.models) if with_judge else (None, [])
-    scenarios = load_scenarios(config)
+    scenarios, available = load_scenarios(config)
     if not scenarios:
         raise InputError(f"{config.data}: no scenarios to evaluate")
+    config, sample_notices = fit_sample(config, available)
     templates = select_templates(config.templates, config.tier)
     specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
@@ -303,6 +318,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     }
     notices = (
         _notices(specs)
+        + sample_notices
         + cover.notices(len(scenarios))
         + reasoning_notice(providers, config.models, respondent)
         + judge_notices

@@ -95,6 +95,20 @@ def majority_label(labels: Sequence[str | None]) -> str | None:
     return None
 
 
+def majority_rule(raters: int) -> str:
+    """What a human majority takes on a panel of `raters`, in words: "two matching Yes/No answers of three"."""
+    if raters <= 1:
+        return "a Yes or No answer from the one rater"
+    if raters == 2:
+        return "the same Yes/No answer from both raters"
+    return f"{_count_word(raters // 2 + 1)} matching Yes/No answers of {_count_word(raters)}"
+
+
+def _count_word(n: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
 def human_fail(labels: Sequence[str | None]) -> bool | None:
     """Whether the rater majority says the rewrite fails; None without a majority."""
     majority = majority_label(labels)

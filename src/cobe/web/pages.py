@@ -1,14 +1,17 @@
 """The skeleton both apps are built on: a FastAPI app with no API docs, the security middleware, escaped
-templates, and every error (HTTP, bad parameters) answered by the app's own page instead of JSON."""
+templates laid over the page both apps share (`templates/base.html`), the one stylesheet (`/style.css`),
+and every error (HTTP, bad parameters) answered by the app's own page instead of JSON."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.resources import files
 from pathlib import Path
 
+import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import FileResponse, Response
 from starlette.exceptions import HTTPException
 from starlette.templating import Jinja2Templates
 
@@ -17,12 +20,18 @@ from cobe.web.security import BodyLimit, security_headers
 
 ErrorPage = Callable[[Request, int, str], Response]
 BAD_REQUEST = "The request was not understood; go back, reload the page and try again."
+SHARED = Path(str(files("cobe.web")))
+#: the stylesheet both apps serve at /style.css
+STYLESHEET = SHARED / "static" / "style.css"
 
 
 def templates(directory: str | Path) -> Jinja2Templates:
-    """Jinja2 templates from `directory`, autoescaping every file: stories and model outputs render as text."""
-    found = Jinja2Templates(directory=str(directory))
-    found.env.autoescape = True
+    """Jinja2 templates from `directory`, then the pages both apps share (`base.html`), autoescaping every
+    file: stories and model outputs render as text."""
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(directory)), jinja2.FileSystemLoader(str(SHARED / "templates"))]
+    )
+    found = Jinja2Templates(env=jinja2.Environment(loader=loader, autoescape=True))
     found.env.globals["max_comment"] = MAX_COMMENT  # a textarea's maxlength matches what the server accepts
     return found
 
@@ -35,7 +44,13 @@ def new_app(error_page: ErrorPage, *, max_body_bytes: int = MAX_BODY_BYTES) -> F
     app.middleware("http")(security_headers)
     app.add_exception_handler(HTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _bad_request)
+    app.add_api_route("/style.css", _stylesheet, methods=["GET"], include_in_schema=False)
     return app
+
+
+def _stylesheet() -> FileResponse:
+    """The one stylesheet (no inline styles anywhere, so the CSP can forbid them)."""
+    return FileResponse(STYLESHEET, media_type="text/css")
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

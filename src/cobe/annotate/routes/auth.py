@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cobe.annotate.routes.context import Posted, Session, Site
 from cobe.web.auth import LINK_NOT_VALID
 from cobe.web.security import clear_session_cookie, set_session_cookie
 
 router = APIRouter()
-
-
-@router.get("/style.css", include_in_schema=False)
-def style(site: Site) -> FileResponse:
-    """The one stylesheet (no inline styles anywhere, so the CSP can forbid them)."""
-    return FileResponse(site.static / "style.css", media_type="text/css")
 
 
 @router.get("/")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
@@ -16,12 +15,11 @@ from cobe.web.auth import Auth, PostedForm, read_form, signed_in
 
 @dataclass(frozen=True)
 class RatingSite:
-    """One served study: its store, the CSRF secret, the templates, the static files and the title raters see."""
+    """One served study: its store, the CSRF secret, the templates and the title raters see."""
 
     store: StudyStore
     secret: str
     templates: Jinja2Templates
-    static: Path
     title: str
 
     def page(self, request: Request, name: str, status: int = 200, **context: object) -> HTMLResponse:

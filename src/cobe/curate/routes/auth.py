@@ -1,4 +1,4 @@
-"""Signing in by private link, and out; the stylesheet."""
+"""Signing in by private link, and out."""
 
 from __future__ import annotations
 
@@ -11,17 +11,7 @@ from cobe.web.auth import LINK_NOT_VALID
 from cobe.web.security import clear_session_cookie, set_session_cookie
 
 router = APIRouter()
-CSS = """body{font-family:system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;line-height:1.45}
-.story{background:#f4f4f4;padding:.6rem 1rem;border-left:4px solid #888}.fail{color:#a00}.ok{color:#070}
-textarea,input[type=text]{width:100%}label{display:block;margin-top:.6rem}table{border-collapse:collapse}
-td,th{border:1px solid #ccc;padding:.2rem .5rem}.problems{color:#a00}.inline{display:inline}"""
 START_PAGE = {"admin": "/admin", "expert": "/audit", "reviewer": "/"}
-
-
-@router.get("/style.css")
-def style() -> Response:
-    """The one stylesheet (no inline styles anywhere, so the CSP can forbid them)."""
-    return Response(CSS, media_type="text/css")
 
 
 # The token is in the path only here. The answer sets the cookie and is a small page that moves on to a

@@ -20,10 +20,13 @@ def home(request: Request, site: Site, project: ProjectDep, auth: Session) -> Re
         return RedirectResponse("/admin", status_code=303)
     if person.role == "expert":
         return RedirectResponse("/audit", status_code=303)
+    items = queue(project, person.name)
+    # an empty queue says what it waits for: imported candidates are reviewed only once promoted
+    counts = None if items else project.status_counts()
     return site.page(
         request,
         "curate_home.html",
-        {"title": "Review", "person": person, "csrf": auth.csrf, "items": queue(project, person.name)},
+        {"title": "Review", "person": person, "csrf": auth.csrf, "items": items, "counts": counts},
     )
 
 
