@@ -7,7 +7,6 @@ The bootstrap draws the same units for both runs, core examples where scenarios 
 from __future__ import annotations
 
 import math
-
 from dataclasses import asdict, dataclass
 
 import numpy as np
