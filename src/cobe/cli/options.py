@@ -207,7 +207,7 @@ TEMPERATURE = option(
 REASONING_EFFORT = option(
     "--reasoning-effort",
     env="COBE_REASONING_EFFORT",
-    type=click.Choice([*EFFORTS, "default"]),
+    metavar="|".join([*EFFORTS, "default"]),
     help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended or adaptive "
     "thinking, Gemini's thinking budget or level, each as the model's row in the capability table says it "
     "takes it (a level it lacks: the nearest it takes, named once). 'default' (or leaving it out) is App. D.1: "

@@ -102,7 +102,7 @@ class EvalConfig(BaseModel):
     @field_validator("reasoning_effort", mode="before")
     @classmethod
     def _provider_default(cls, value: object) -> object:
-        # "default" asks for the provider's own behaviour: send nothing
+        # "default" (as leaving it out) asks for App. D.1's level per model
         return None if value == "default" else value
 
     @field_validator("model_args", mode="before")

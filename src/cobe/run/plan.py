@@ -33,7 +33,7 @@ from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
-from cobe.run.rundir import data_fingerprint, default_run_dir
+from cobe.run.rundir import data_fingerprint, default_run_dir, model_settings
 
 if TYPE_CHECKING:
     from cobe.store.store import Store
@@ -97,6 +97,8 @@ class RunPlan:
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
     unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4 template → ids it cannot phrase
+    # a re-judge: each respondent's settings as the stored run asked them, with what it accepts, for "settings"
+    recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
 
     @property
     def respondent(self) -> GenerateConfig | None:
@@ -107,10 +109,10 @@ class RunPlan:
         """What each model is asked with, as sent (summary.json's and the reports' "settings"): per respondent and
         per judge, its API, token limit, sampling settings, how it thinks, and what its row refuses."""
         block: dict[str, Any] = {}
-        if self.respondents:
+        asked = {spec: (self.providers[spec].capabilities, settings) for spec, settings in self.respondents.items()}
+        if asked or self.recorded:
             block["respondents"] = {
-                spec: effective_settings(self.providers[spec].capabilities, settings)
-                for spec, settings in self.respondents.items()
+                spec: effective_settings(caps, settings) for spec, (caps, settings) in (asked or self.recorded).items()
             }
         if self.judge is not None:
             block["judges"] = {
@@ -432,4 +434,16 @@ def plan_rejudge(
         + cover.notices(len(scenarios), wordings=False)
         + judge_notices,
         run_id=row["id"],
+        recorded=_recorded(stored, models),
     )
+
+
+def _recorded(stored: dict[str, Any], models: ModelArgs) -> dict[str, tuple[ModelCapabilities, GenerateConfig]]:
+    """The respondents of a stored run as it asked them (its configuration's `model_settings`), where readable."""
+    recorded = {}
+    for spec, settings in model_settings(stored).items():
+        try:
+            recorded[spec] = (models.capabilities(spec), GenerateConfig.model_validate(settings))
+        except (InputError, ValueError):
+            continue  # a model no row fits any more is left out of the block, never a reason to stop judging
+    return recorded
