@@ -46,14 +46,18 @@ def workdir(tmp_path: Path, strict_server) -> tuple[Path, dict[str, str | None]]
     return tmp_path, env
 
 
-def sent(run_dir: Path, role: str, spec: str) -> list[dict]:
-    """What the calls of one model in one role sent, as their records in the store say."""
+def records(run_dir: Path, role: str, spec: str, column: str) -> list:
+    """One column of the call records of one model in one role."""
     db = sqlite3.connect(run_dir / STORE_NAME)
     try:
-        rows = db.execute("SELECT sent FROM calls WHERE role = ? AND spec = ?", (role, spec)).fetchall()
+        return [r[0] for r in db.execute(f"SELECT {column} FROM calls WHERE role = ? AND spec = ?", (role, spec))]
     finally:
         db.close()
-    return [json.loads(row[0]) for row in rows]
+
+
+def sent(run_dir: Path, role: str, spec: str) -> list[dict]:
+    """What the calls of one model in one role sent, as their records in the store say."""
+    return [json.loads(text) for text in records(run_dir, role, spec, "sent")]
 
 
 def test_the_tour_names_the_commands_this_test_runs():
@@ -81,6 +85,7 @@ def test_the_readme_tour_runs_as_written_with_no_refused_request(workdir, strict
     assert respondent and all(
         s["reasoning_effort"] == "medium" and s["max_completion_tokens"] == 20480 for s in respondent
     )
+    assert set(records(run, "respondent", "openai/gpt-5.4", "reasoning_tokens")) == {256}  # the fake's medium
     assert all("temperature" not in s for s in sent(run, "judge", "anthropic/claude-opus-4-7"))
     summary = json.loads((run / "summary.json").read_text())
     assert summary["state"] == "complete"

@@ -34,6 +34,11 @@ LOCAL = "local"
 _TABLE_PROVIDERS = frozenset({"openai", "openai-api", "anthropic", "google", LOCAL})
 
 Api = Literal["chat", "responses", "messages", "generate_content", "local"]
+#: what an API fixes whichever model it serves, laid over the model's rows: the Responses API takes its limit as
+#: max_output_tokens of 16 or more, and has neither seed nor stop (a model switched to it keeps what it can)
+API_FIXED: dict[str, dict[str, Any]] = {
+    "responses": {"token_param": "max_output_tokens", "min_output_tokens": 16, "without": ("seed", "stop")}
+}
 TokenParam = Literal["max_tokens", "max_completion_tokens", "max_output_tokens"]
 Reasoning = Literal["none", "effort", "budget", "adaptive", "level", "fixed"]
 Sampling = Literal["temperature", "top_p", "seed", "stop", "logprobs"]
@@ -232,6 +237,12 @@ def capabilities(
     for row in rows:
         fields.update(row.fields_set())
     fields.update(args or {})
+    fixed = API_FIXED.get(str(fields.get("api")))
+    if fixed is not None:
+        fields["token_param"] = fixed["token_param"]
+        fields["min_output_tokens"] = max(int(fields.get("min_output_tokens") or 1), fixed["min_output_tokens"])
+        for name in ("sampling", "sampling_when_thinking"):
+            fields[name] = tuple(s for s in fields.get(name) or () if s not in fixed["without"])
     try:
         return ModelCapabilities(spec=spec, rows=tuple(f"{r.provider} {r.match}" for r in rows), **fields)
     except ValidationError as exc:
