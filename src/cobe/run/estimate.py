@@ -67,6 +67,15 @@ class _DryRun:
         self._price(item.model, messages, self._answer_tokens(item))
         return None, False
 
+    def _verdict_tokens(self, spec: str, settings: GenerateConfig) -> int:
+        """Output tokens of one judge call: its letter, plus a level's full thinking budget where the judge thinks
+        (its limit is room to think, not what it spends)."""
+        caps = self.plan.providers[spec].capabilities
+        tokens = 5
+        if caps.thinks(settings.reasoning_effort):
+            tokens += THINKING_BUDGET.get(settings.reasoning_effort or caps.provider_default, THINKING_BUDGET["medium"])
+        return min(settings.max_tokens or tokens, tokens)
+
     def _answer_tokens(self, item: Item) -> int:
         """Output tokens of one respondent call: about the story's length, plus a level's full thinking budget
         where the model thinks (its provider's default level where none is sent)."""
@@ -95,7 +104,7 @@ class _DryRun:
                 self.result.judge_cached += 1
                 continue
             self.result.judge_calls += 1
-            self._price(spec, messages, settings.max_tokens or 5)
+            self._price(spec, messages, self._verdict_tokens(spec, settings))
 
     def _price(self, spec: str, messages: list[Message], tokens_out: int) -> None:
         price = self.prices.price(spec)
