@@ -99,6 +99,7 @@ def test_the_readme_tour_runs_as_written_with_no_refused_request(workdir, strict
         "logprobs": True,
     }
     assert "## Settings" in (run / "report.md").read_text()
+    assert '<section id="settings">' in (run / "report.html").read_text()
 
 
 def test_gpt_5_4_pro_answers_and_judges_through_the_responses_api(workdir, strict_server):
