@@ -14,7 +14,7 @@ from cobe.models.capabilities import Row, bundled_table, capabilities, model_nam
 from cobe.models.model_args import ModelArgs
 from cobe.prompts.render import respondent_messages, select_templates
 from cobe.run.config import EvalConfig
-from cobe.run.plan import respondent_settings
+from cobe.run.respondents import respondent_settings
 from support.openai_server import contract_env
 
 ROWS = bundled_table().rows

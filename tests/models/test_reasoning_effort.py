@@ -180,7 +180,7 @@ def test_an_unset_effort_leaves_every_stored_call_key_as_it_was():
     ],
 )
 def test_respondent_defaults_are_app_d1(spec, effort, max_tokens):
-    from cobe.run.plan import respondent_settings
+    from cobe.run.respondents import respondent_settings
 
     settings = respondent_settings(EvalConfig(), capabilities(spec))
     assert (settings.reasoning_effort, settings.max_tokens, settings.temperature) == (effort, max_tokens, 0.0)

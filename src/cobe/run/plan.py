@@ -27,13 +27,13 @@ from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.fitting import effective_settings
 from cobe.models.model_args import ModelArgs
-from cobe.models.reasoning import default_max_tokens
 from cobe.models.registry import get_provider
 from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
-from cobe.run.rundir import data_fingerprint, default_run_dir, model_settings
+from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
+from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
     from cobe.store.store import Store
@@ -244,22 +244,6 @@ def build_items(
     return items, cover
 
 
-def reasoning_notice(
-    providers: dict[str, Provider], models: list[str], respondents: dict[str, GenerateConfig]
-) -> list[str]:
-    """A line per effort asked of respondents that cannot take one, once per run."""
-    without: dict[str, list[str]] = {}
-    for spec in models:
-        effort = respondents[spec].reasoning_effort
-        if effort is not None and not providers[spec].reasoning:
-            without.setdefault(effort, []).append(spec)
-    return [
-        f"{', '.join(specs)} {'has' if len(specs) == 1 else 'have'} no reasoning-effort setting: "
-        f"--reasoning-effort {effort} stays in the calls' keys and records but is not sent"
-        for effort, specs in without.items()
-    ]
-
-
 def _providers(specs: list[str], models: ModelArgs) -> dict[str, Provider]:
     """One provider per distinct spec, so a model judging itself shares one connection pool and lane; each asks
     as its capability row (with the command's models file and model arguments) says."""
@@ -268,17 +252,6 @@ def _providers(specs: list[str], models: ModelArgs) -> dict[str, Provider]:
         if spec not in out:
             out[spec] = get_provider(spec, models.capabilities(spec))
     return out
-
-
-def _model_args(config: EvalConfig, specs: list[str]) -> ModelArgs:
-    """The command's model arguments and models file; an argument naming no model of the command is refused."""
-    models = ModelArgs.parse(config.model_args, config.models_file)
-    strays = [spec for spec in models.specs() if spec not in specs]
-    if strays:
-        raise InputError(
-            f"--model-arg {strays[0]}: names no model or judge of this command ({', '.join(dict.fromkeys(specs))})"
-        )
-    return models
 
 
 def _check_prices(config: EvalConfig, specs: list[str]) -> None:
@@ -303,31 +276,13 @@ def _judge(
         samples=config.judge_samples,
         batch_poll_s=config.batch_poll if config.judge_batch else None,
         show=show,
-        models=args or _model_args(config, [*models, *config.judge_specs]),
+        models=args or command_model_args(config, [*models, *config.judge_specs]),
     )
     return plan, notices + self_preference_notices(config.judge_specs, models)
 
 
 def _notices(specs: list[str]) -> list[str]:
     return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
-
-
-def respondent_settings(config: EvalConfig, caps: ModelCapabilities, models: ModelArgs | None = None) -> GenerateConfig:
-    """One respondent's call settings (App. D.1): the command's temperature, token limit and effort, its own model
-    arguments over them; with no effort asked, thinking on wherever the model has it (its row's default level);
-    with no token limit given, room to think and answer where it thinks, else 512."""
-    base = GenerateConfig(
-        temperature=config.temperature, max_tokens=config.max_tokens, reasoning_effort=config.reasoning_effort
-    )
-    settings = (models or ModelArgs()).settings(caps.spec, base)
-    update: dict[str, Any] = {}
-    if settings.reasoning_effort is None and caps.default_effort is not None:
-        update["reasoning_effort"] = caps.default_effort
-    effort = update.get("reasoning_effort", settings.reasoning_effort)
-    if settings.max_tokens is None:
-        thinks = caps.thinks(effort) or (effort not in (None, "none"))  # an effort asked of any model gets room
-        update["max_tokens"] = default_max_tokens(thinks)
-    return settings.model_copy(update=update) if update else settings
 
 
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
@@ -337,7 +292,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
     specs = [*config.models, *(config.judge_specs if with_judge else [])]
-    models = _model_args(config, specs)
+    models = command_model_args(config, specs)
     judge, judge_notices = _judge(config, config.models, args=models) if with_judge else (None, [])
     scenarios = load_scenarios(config)
     if not scenarios:
@@ -406,7 +361,7 @@ def plan_rejudge(
         models=stored["models"],
         data=stored["data"],
     )
-    models = _model_args(config, config.judge_specs)
+    models = command_model_args(config, config.judge_specs)
     judging, judge_notices = _judge(config, stored["models"], show, models)
     _check_prices(config, config.judge_specs)
     providers = _providers(config.judge_specs, models)
@@ -434,16 +389,5 @@ def plan_rejudge(
         + cover.notices(len(scenarios), wordings=False)
         + judge_notices,
         run_id=row["id"],
-        recorded=_recorded(stored, models),
+        recorded=recorded_respondents(stored, models),
     )
-
-
-def _recorded(stored: dict[str, Any], models: ModelArgs) -> dict[str, tuple[ModelCapabilities, GenerateConfig]]:
-    """The respondents of a stored run as it asked them (its configuration's `model_settings`), where readable."""
-    recorded = {}
-    for spec, settings in model_settings(stored).items():
-        try:
-            recorded[spec] = (models.capabilities(spec), GenerateConfig.model_validate(settings))
-        except (InputError, ValueError):
-            continue  # a model no row fits any more is left out of the block, never a reason to stop judging
-    return recorded

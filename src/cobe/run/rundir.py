@@ -12,14 +12,13 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from cobe.calls.keys import settings_dict
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import FileProblem, read_json
 from cobe.core.lock import lock_holder
 from cobe.core.sqlite import connect_read_only
 from cobe.core.version import __version__
-from cobe.models.base import GenerateConfig
 from cobe.run.config import EvalConfig
+from cobe.run.respondents import model_settings
 from cobe.store.store import STORE_NAME, Store
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -65,22 +64,6 @@ def data_fingerprint(scenario_json: Iterable[str]) -> str:
         digest.update(doc.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()[:16]
-
-
-def model_settings(stored: dict[str, Any]) -> dict[str, Any]:
-    """Each respondent's call settings as a stored run asked them. A run stored before they were recorded per
-    model asked every model at the command's temperature, token limit and effort."""
-    if "model_settings" in stored:
-        return dict(stored["model_settings"])
-    try:
-        base = GenerateConfig(
-            temperature=stored.get("temperature"),
-            max_tokens=stored.get("max_tokens"),
-            reasoning_effort=stored.get("reasoning_effort"),
-        )
-    except ValueError:
-        return {}
-    return {model: settings_dict(base) for model in stored.get("models") or []}
 
 
 def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[str, bool]:
