@@ -66,8 +66,8 @@ def test_batch_gives_the_normal_verdicts_without_judge_message_calls(fake, data_
     assert after["batches"] == 1 and after["batch_lines"] == 36 and after["files"] == 0
     assert after["requests"] - before["requests"] == 12  # the respondent calls only
     assert batch.state == "complete"
-    # this SDK's messages.create has no temperature: it is not sent, and the run says so
-    assert [n for n in batch.notices if "does not accept temperature" in n]
+    # the newest Claude models (the table's fallback row) refuse temperature: it is not sent, and the run says so
+    assert [n for n in batch.notices if "does not take temperature 0.0" in n]
     assert results(batch.run_dir) == results(normal.run_dir)
     assert {r[2] for r in results(batch.run_dir)} == {"passed", "failed"}  # the hash gives both verdicts
     assert batch.stats["judge"]["calls_made"] == 0 and batch.stats["judge"]["calls_cached"] == 36

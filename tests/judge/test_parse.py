@@ -37,6 +37,9 @@ ACCEPTED = [
     ("T\n\nThe rewrite keeps every listed fact.", "T"),
     ("F\nBecause the bus", "F"),
     ("T\nT", "T"),
+    # a model that reasons aloud ends with its letter: the last line is read where the first is no verdict
+    ("The preserved fact is restated in other words.\n\nT", "T"),
+    ("Checking each connector in turn.\nThe second one reverses the cause.\n**Answer: F**", "F"),
 ]
 
 EMPTY = [None, "", "   ", "\n\n"]
@@ -59,6 +62,7 @@ UNCLEAR = [
     "<start_of_turn>model",
     "T (mostly)",
     "\u2588\u2588\u2588",
+    "The rewrite is fine.\nIt keeps the facts.",  # neither first nor last line is a verdict
 ]
 
 
@@ -83,7 +87,7 @@ def test_reason_quotes_the_raw_text() -> None:
     assert parse_verdict("maybe") == (None, "no T/F verdict in: 'maybe'")
 
 
-@pytest.mark.parametrize("raw", ["T\nF", "F\n\nAnswer: T", "**T**\nFalse"])
+@pytest.mark.parametrize("raw", ["T\nF", "F\n\nAnswer: T", "**T**\nFalse", "Reasoning first.\nF\nT"])
 def test_both_letters_as_answers_conflict(raw: str) -> None:
     verdict, reason = parse_verdict(raw)
     assert verdict is None and reason is not None and reason.startswith("conflicting T/F verdicts in: ")

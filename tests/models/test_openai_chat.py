@@ -8,7 +8,9 @@ import pytest
 
 from cobe.core.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
-from cobe.models.openai_chat import completion_kwargs
+from cobe.models.capabilities import capabilities
+from cobe.models.fitting import fit
+from cobe.models.openai_chat import chat_body
 
 USER = [Message(role="user", content="Rewrite the story had the rain stopped early.")]
 JUDGE = [Message(role="user", content="Story: x\nAnswer with exactly one letter: T or F.")]
@@ -19,6 +21,10 @@ def provider(openai_server, monkeypatch):
     monkeypatch.setenv("LOCALFAKE_BASE_URL", openai_server.base_url)
     monkeypatch.delenv("LOCALFAKE_API_KEY", raising=False)
     return get_provider("openai-api/localfake/fake-model")
+
+
+def completion_kwargs(messages, config):
+    return chat_body(messages, fit(capabilities("openai-api/server/model"), config))
 
 
 def test_config_mapping_leaves_unset_fields_out():

@@ -6,8 +6,11 @@ import pytest
 
 from cobe.core.errors import InputError
 from cobe.models import GenerateConfig, Message, get_provider
-from cobe.models.anthropic_chat import DEFAULT_MAX_TOKENS, message_kwargs
-from cobe.models.google_chat import contents_and_config
+from cobe.models.anthropic_chat import DEFAULT_MAX_TOKENS
+from cobe.models.anthropic_chat import message_kwargs as anthropic_body
+from cobe.models.capabilities import capabilities
+from cobe.models.fitting import fit
+from cobe.models.google_chat import contents_and_config as google_body
 
 CHAT = [
     Message(role="system", content="Be brief."),
@@ -15,6 +18,14 @@ CHAT = [
     Message(role="assistant", content="T"),
     Message(role="user", content="Again."),
 ]
+
+
+def message_kwargs(messages, config):
+    return anthropic_body(messages, fit(capabilities("anthropic/claude-3-5-haiku-latest"), config))
+
+
+def contents_and_config(messages, config):
+    return google_body(messages, fit(capabilities("google/gemini-2.0-flash"), config))
 
 
 def test_anthropic_mapping():
@@ -108,17 +119,18 @@ def test_missing_key_is_one_line(spec, variable, monkeypatch):
     assert "\n" not in str(info.value)
 
 
-def test_anthropic_sends_only_what_this_sdk_accepts(monkeypatch):
-    import inspect
-
+async def test_anthropic_sends_what_the_models_row_takes_whatever_the_sdk_names(monkeypatch, openai_server):
     from cobe.models import get_provider
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
-    provider = get_provider("anthropic/claude-x")
-    kwargs = provider.request_kwargs(CHAT, GenerateConfig(temperature=0.2, stop=("X",)))
-    accepted = set(inspect.signature(provider._client.messages.create).parameters)
-    assert kwargs["stop_sequences"] == ["X"]
-    if "temperature" in accepted:
-        assert kwargs["temperature"] == 0.2 and not provider.ignored_settings
-    else:  # newer SDKs: not sent, and noted for the run's notices
-        assert "temperature" not in kwargs and provider.ignored_settings == {"temperature"}
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url)
+    newest = get_provider("anthropic/claude-opus-4-7")
+    kwargs = newest.request_kwargs(CHAT, GenerateConfig(temperature=0.2, stop=("X",)))
+    assert kwargs["stop_sequences"] == ["X"] and "temperature" not in kwargs  # its row refuses it
+    assert newest.refused_settings == {"temperature 0.2"}
+    # an older model takes temperature, which this SDK's create() no longer names: it goes in the body
+    older = get_provider("anthropic/claude-3-5-haiku-latest")
+    out = await older.generate(CHAT, GenerateConfig(temperature=0.2, max_tokens=4))
+    assert out.sent == {"api": "messages", "max_tokens": 4, "temperature": 0.2} and not older.refused_settings
+    await older.aclose()
+    await newest.aclose()

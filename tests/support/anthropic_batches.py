@@ -1,6 +1,7 @@
 """Anthropic Message Batches for the fake server: create, retrieve, list, and JSONL results.
 
-Requests are answered with the server's /v1/messages reply logic when the batch is created; the
+Requests are answered with the server's /v1/messages reply logic when the batch is created (one the strict
+contract refuses errors); the
 faults `batch_polls` (in_progress answers before it ends), `batch_status` (completed; failed →
 every entry errored; expired; cancelled → canceled) and `batch_errored` (the first k entries of
 each batch error) shape what a batch reports.
@@ -31,7 +32,7 @@ class AnthropicBatches:
     stats: Any
     _ids: Any
     message_batches: dict[str, dict[str, Any]]
-    reply: Any  # (kind, path, request) → (model, body, judged), as /v1/messages answers
+    respond: Any  # (kind, path, request) → (status, body, model, judged), as /v1/messages answers
 
     def message_batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
         """POST/GET /v1/messages/batches, GET /v1/messages/batches/{id}[/results]."""
@@ -72,9 +73,9 @@ class AnthropicBatches:
             if i < self.faults.batch_errored:
                 results.append((entry["custom_id"], None))
                 continue
-            _, payload, _ = self.reply("anthropic", "/v1/messages", entry["params"])
+            status, payload, _, _ = self.respond("anthropic", "/v1/messages", entry["params"])
             self.stats.batch_lines += 1
-            results.append((entry["custom_id"], json.loads(payload)))
+            results.append((entry["custom_id"], json.loads(payload) if status == 200 else None))
         batch_id = f"msgbatch_{next(self._ids)}"
         self.message_batches[batch_id] = {
             "id": batch_id,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -21,7 +22,10 @@ def content_text(content: Any) -> str:
 def chat_texts(request: dict) -> tuple[list[str], str]:
     texts = [content_text(request.get("system"))] if request.get("system") else []
     last_user = ""
-    for message in request.get("messages", ()):
+    turns = request.get("messages") or request.get("input") or ()  # chat and Messages, or Responses input
+    if isinstance(turns, str):
+        turns = [{"role": "user", "content": turns}]
+    for message in turns:
         text = content_text(message.get("content"))
         texts.append(text)
         if message.get("role") == "user":
@@ -72,11 +76,25 @@ def top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
     ]
 
 
-def openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
+@dataclass(frozen=True)
+class Usage:
+    """The tokens of one reply as the APIs count them: the prompt (cached parts apart), the answer, the thinking."""
+
+    input: int
+    output: int  # the visible answer
+    reasoning: int = 0  # thinking before it, counted in the output by every API
+    cached: int = 0  # automatic prompt caching (OpenAI, Gemini): part of `input`
+    cache_write: int = 0  # Anthropic's marked prefix, written now: apart from `input`
+    cache_read: int = 0  # ... read from the cache: apart from `input`
+
+
+def openai_body(request: dict, model: str, text: str, truncated: bool, usage: Usage) -> bytes:
+    """A chat completion, its usage with prompt_tokens_details and completion_tokens_details as OpenAI reports."""
     logprobs = None
     if request.get("logprobs"):
         top = top_logprobs(text, int(request.get("top_logprobs") or 1))
         logprobs = {"content": [{**top[0], "top_logprobs": top}], "refusal": None}
+    completion = usage.output + usage.reasoning
     body = {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
@@ -85,40 +103,111 @@ def openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": text},
+                "message": {"role": "assistant", "content": text, "refusal": None},
                 "finish_reason": "length" if truncated else "stop",
                 "logprobs": logprobs,
             }
         ],
-        "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
+        "usage": {
+            "prompt_tokens": usage.input,
+            "completion_tokens": completion,
+            "total_tokens": usage.input + completion,
+            "prompt_tokens_details": {"cached_tokens": usage.cached, "audio_tokens": 0},
+            "completion_tokens_details": {
+                "reasoning_tokens": usage.reasoning,
+                "audio_tokens": 0,
+                "accepted_prediction_tokens": 0,
+                "rejected_prediction_tokens": 0,
+            },
+        },
     }
     return json.dumps(body).encode()
 
 
-def anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+def responses_body(request: dict, model: str, text: str, truncated: bool, usage: Usage) -> bytes:
+    """A Responses API reply: a reasoning item where the model thought, a message item where it answered, status
+    `incomplete` with reason max_output_tokens where the limit cut it."""
+    output: list[dict[str, Any]] = []
+    if usage.reasoning:
+        output.append({"id": "rs_fake", "type": "reasoning", "summary": []})
+    if text:
+        part: dict[str, Any] = {"type": "output_text", "text": text, "annotations": []}
+        if request.get("top_logprobs"):
+            top = top_logprobs(text, int(request["top_logprobs"]))
+            part["logprobs"] = [{"token": top[0]["token"], "logprob": top[0]["logprob"], "top_logprobs": top}]
+        status = "incomplete" if truncated else "completed"
+        output.append({"id": "msg_fake", "type": "message", "role": "assistant", "status": status, "content": [part]})
+    completion = usage.output + usage.reasoning
+    body = {
+        "id": "resp_fake",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": model,
+        "status": "incomplete" if truncated else "completed",
+        "incomplete_details": {"reason": "max_output_tokens"} if truncated else None,
+        "error": None,
+        "output": output,
+        "max_output_tokens": request.get("max_output_tokens"),
+        "reasoning": request.get("reasoning") or {"effort": None, "summary": None},
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": {
+            "input_tokens": usage.input,
+            "input_tokens_details": {"cached_tokens": usage.cached, "cache_write_tokens": 0},
+            "output_tokens": completion,
+            "output_tokens_details": {"reasoning_tokens": usage.reasoning},
+            "total_tokens": usage.input + completion,
+        },
+    }
+    return json.dumps(body).encode()
+
+
+def anthropic_body(model: str, text: str, truncated: bool, usage: Usage) -> bytes:
+    """A Messages reply: a thinking block before the text where Claude thought; usage with the cache fields."""
+    content: list[dict[str, Any]] = []
+    if usage.reasoning:
+        content.append({"type": "thinking", "thinking": "Weighing the request.", "signature": "sig-fake"})
+    content.append({"type": "text", "text": text})
     body = {
         "id": "msg_fake",
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": text}],
+        "content": content,
         "stop_reason": "max_tokens" if truncated else "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": n_in, "output_tokens": n_out},
+        "usage": {
+            "input_tokens": usage.input - usage.cache_write - usage.cache_read,
+            "output_tokens": usage.output + usage.reasoning,
+            "cache_creation_input_tokens": usage.cache_write,
+            "cache_read_input_tokens": usage.cache_read,
+        },
     }
     return json.dumps(body).encode()
 
 
-def google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+def google_body(model: str, text: str, truncated: bool, usage: Usage) -> bytes:
+    """A generateContent reply; usageMetadata with thoughtsTokenCount and cachedContentTokenCount where non-zero."""
+    metadata: dict[str, Any] = {
+        "promptTokenCount": usage.input,
+        "candidatesTokenCount": usage.output,
+        "totalTokenCount": usage.input + usage.output + usage.reasoning,
+    }
+    if usage.reasoning:
+        metadata["thoughtsTokenCount"] = usage.reasoning
+    if usage.cached:
+        metadata["cachedContentTokenCount"] = usage.cached
+    parts = [{"text": text}] if text else []
     body = {
         "candidates": [
             {
-                "content": {"role": "model", "parts": [{"text": text}]},
+                "content": {"role": "model", "parts": parts},
                 "finishReason": "MAX_TOKENS" if truncated else "STOP",
                 "index": 0,
             }
         ],
-        "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
+        "usageMetadata": metadata,
         "modelVersion": model,
     }
     return json.dumps(body).encode()

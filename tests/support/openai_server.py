@@ -1,8 +1,15 @@
-"""A fast local fake of the OpenAI (and Anthropic, Gemini) chat APIs, with fault injection.
+"""A fast local fake of the OpenAI (chat completions and Responses), Anthropic and Gemini APIs, with fault injection.
 
-It also speaks a minimal OpenAI Files + Batches API and Anthropic Message Batches
+It also speaks a minimal OpenAI Files + Batches API (support.openai_batches) and Anthropic Message Batches
 (support.anthropic_batches): a batch's requests are answered with the same reply logic as
-/v1/chat/completions or /v1/messages, without counting as chat requests.
+/v1/chat/completions, /v1/responses or /v1/messages, without counting as chat requests.
+
+Strict mode (`strict=True`, a fault like any other: `ThreadedServer(strict=True)`, the `strict_server`
+fixture, or `control(strict=True)`) is the contract fake: each request is checked against what the real API
+refuses (support.contracts), answered with that API's documented status and error body, and counted in
+`stats.refused` (the messages in `stats.refusals`); a thinking model spends thinking tokens inside its token
+limit before it answers, so a limit with no room to think answers nothing, cut off. In every mode replies
+carry the usage fields the real APIs report, cached prompt tokens included (support.prompt_cache).
 
 Runs in a background thread (the `openai_server` pytest fixture) or as its own process:
 `python -m tests.support.openai_server --port 0` prints the port it bound, then serves forever.
@@ -22,25 +29,29 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, fields, replace
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from support.anthropic_batches import AnthropicBatches
+from support.contracts import refusal, thinking_spend
+from support.fake_state import Faults, Stats
 from support.llm_replies import (
+    Usage,
     anthropic_body,
     chat_texts,
-    file_object,
     google_body,
     google_texts,
     hashed_verdict,
     openai_body,
+    responses_body,
     rewrite,
 )
+from support.openai_batches import OpenAIBatches
+from support.prompt_cache import PromptCache, marked_words
 
-JUDGE_MARKER = "Answer with exactly one letter"
 _REASONS = {
     200: "OK",
     400: "Bad Request",
@@ -54,59 +65,7 @@ _REASONS = {
 _KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key")
 
 
-@dataclass
-class Faults:
-    """What the server does to the next requests; counts are consumed in field order."""
-
-    rate_limit: int = 0  # next k requests answer 429
-    retry_after: str = "1"  # Retry-After header of a 429: seconds or an HTTP date
-    server_error: int = 0  # then k requests answer 500
-    malformed: int = 0  # then k requests answer 200 with a truncated JSON body
-    delay_s: float = 0.0  # every reply waits this long
-    verdict: str | list[str] = "T"  # judge answers; a list cycles; "hash": T or F by a hash of the request
-    reply: str | None = None  # fixed answer to non-judge prompts (default: echo a short rewrite)
-    judge_marker: str = JUDGE_MARKER
-    batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
-    batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
-    batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
-    # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
-    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
-    script: list[dict[str, Any]] = field(default_factory=list)
-    hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
-    fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
-    echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
-    # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
-    # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
-    unique: bool = False
-    # a provider's requests-per-minute limit, held server-side as a token bucket refilled at rpm_limit / 60
-    # a second and holding one second's worth: a request beyond it answers 429 with Retry-After (whole
-    # seconds until a request fits again); 0: off
-    rpm_limit: int = 0
-
-
-@dataclass
-class Stats:
-    """Counts of API requests received and how each was answered."""
-
-    requests: int = 0
-    ok: int = 0
-    rate_limited: int = 0
-    server_errors: int = 0
-    malformed: int = 0
-    models: dict[str, int] = field(default_factory=dict)
-    judge_requests: int = 0  # chat requests carrying the judge marker
-    files: int = 0  # uploads to /v1/files
-    batches: int = 0  # batches created (OpenAI and Anthropic)
-    batch_lines: int = 0  # requests answered inside batches
-    batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
-    held: int = 0  # chat requests waiting now for hold_after to be lifted
-    failed: int = 0  # chat requests answered with fail_status
-    bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
-    first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
-    last_ok_s: float | None = None
-
-
-class FakeLLMServer(AnthropicBatches):
+class FakeLLMServer(AnthropicBatches, OpenAIBatches):
     """The protocol logic: routes, fault injection, deterministic replies."""
 
     def __init__(self, **faults: Any) -> None:
@@ -120,6 +79,7 @@ class FakeLLMServer(AnthropicBatches):
         self.changed = threading.Condition()  # notified whenever a request changed the stats
         self._lifted = asyncio.Event()  # set while no hold is in place
         self._bucket = (0.0, -1.0)  # rpm_limit's (level, monotonic time of that level); -1: not started
+        self.cache = PromptCache()
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
@@ -211,6 +171,8 @@ class FakeLLMServer(AnthropicBatches):
             return 404, _error_body(404, f"no route {method} {path}"), {}
         if path.endswith("/chat/completions"):
             kind = "openai"
+        elif path.endswith("/responses"):
+            kind = "responses"
         elif path.endswith("/messages"):
             kind = "anthropic"
         elif path.endswith(":generateContent"):
@@ -256,14 +218,29 @@ class FakeLLMServer(AnthropicBatches):
             faults.malformed -= 1
             stats.malformed += 1
             return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
+        status, payload, model, judged = self.respond(kind, path, request)
+        if status != 200:
+            return status, payload, {}
         stats.ok += 1
         stats.last_ok_s = time.monotonic()
         if stats.first_ok_s is None:
             stats.first_ok_s = stats.last_ok_s
-        model, payload, judged = self.reply(kind, path, request)
         stats.models[model] = stats.models.get(model, 0) + 1
         stats.judge_requests += judged
         return 200, payload, {}
+
+    def respond(self, kind: str, path: str, request: dict) -> tuple[int, bytes, str, bool]:
+        """(status, body, model, judged): the API's refusal in strict mode, else `reply`; chat and batch alike."""
+        model = _model(kind, path, request)
+        self.stats.endpoints[kind] = self.stats.endpoints.get(kind, 0) + 1
+        if self.faults.strict:
+            refused = refusal(kind, model, request)
+            if refused is not None:
+                self.stats.refused += 1
+                self.stats.refusals.append(f"{path} {model}: {refused.message}")
+                return refused.status, refused.payload, model, False
+        _, payload, judged = self.reply(kind, path, request)
+        return 200, payload, model, judged
 
     def _over_rpm(self, limit: int) -> int | None:
         """None when one more request fits the bucket (and it is spent), else whole seconds to wait."""
@@ -281,11 +258,10 @@ class FakeLLMServer(AnthropicBatches):
     def reply(self, kind: str, path: str, request: dict) -> tuple[str, bytes, bool]:
         """(model, 200 body, whether it was a judge prompt): the reply logic shared by chat and batch requests."""
         faults = self.faults
+        model = _model(kind, path, request)
         if kind == "google":
-            model = path.rsplit("/", 1)[-1].split(":", 1)[0]
             texts, last_user = google_texts(request)
         else:
-            model = request.get("model", "")
             texts, last_user = chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
         scripted = _scripted(faults.script, texts)
@@ -298,120 +274,46 @@ class FakeLLMServer(AnthropicBatches):
         limit = (
             request.get("max_tokens")
             or request.get("max_completion_tokens")  # what OpenAI reasoning requests send instead
+            or request.get("max_output_tokens")  # the Responses API's name
             or (request.get("generationConfig") or {}).get("maxOutputTokens")
         )
         if faults.unique:
             text = f"{text}\n#{next(self._ids)}"
+        # thinking comes first and counts inside the limit, as the real APIs count it
+        thought = thinking_spend(kind, model, request) if faults.strict else 0
+        if isinstance(limit, int) and limit > 0:
+            thought = min(thought, limit)
+            room = limit - thought
+        else:
+            room = None
         words = text.split()
-        truncated = isinstance(limit, int) and limit > 0 and len(words) > limit
+        truncated = room is not None and len(words) > room
         if truncated:
-            text = " ".join(words[:limit])
-        n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
+            text = " ".join(words[:room])
+        usage = self._usage(kind, model, request, texts, len(text.split()), thought)
         if kind == "openai":
-            return model, openai_body(request, model, text, truncated, n_in, n_out, judged), judged
+            return model, openai_body(request, model, text, truncated, usage), judged
+        if kind == "responses":
+            return model, responses_body(request, model, text, truncated, usage), judged
         if kind == "anthropic":
-            return model, anthropic_body(model, text, truncated, n_in, n_out), judged
-        return model, google_body(model, text, truncated, n_in, n_out), judged
+            return model, anthropic_body(model, text, truncated, usage), judged
+        return model, google_body(model, text, truncated, usage), judged
 
-    # ---- Files + Batches ----------------------------------------------------------------
-    def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:
-        """POST /v1/files, GET /v1/files/{id}/content, POST /v1/batches, GET /v1/batches[/{id}]."""
-        parts = path.split("?", 1)[0].strip("/").split("/")
-        if method == "POST" and parts == ["v1", "files"]:
-            return self._upload(body)
-        if method == "GET" and len(parts) == 4 and parts[1] == "files" and parts[3] == "content":
-            if parts[2] not in self.files:
-                return 404, _error_body(404, f"no file {parts[2]}"), {}
-            return 200, self.files[parts[2]], {}
-        if method == "POST" and parts == ["v1", "batches"]:
-            return self._create_batch(json.loads(body))
-        if method == "GET" and parts == ["v1", "batches"]:  # the list, newest first, in one page
-            data = [self._batch_object(b, "in_progress") for b in reversed(self.batches.values())]
-            return 200, json.dumps({"object": "list", "data": data, "has_more": False}).encode(), {}
-        if method == "GET" and len(parts) == 3 and parts[1] == "batches":
-            batch = self.batches.get(parts[2])
-            if batch is None:
-                return 404, _error_body(404, f"no batch {parts[2]}"), {}
-            return 200, json.dumps(self._poll(batch)).encode(), {}
-        return 404, _error_body(404, f"no route {method} {path}"), {}
+    def _usage(self, kind: str, model: str, request: dict, texts: list[str], n_out: int, thought: int) -> Usage:
+        """Token counts as the API reports them, with its prompt caching's part (support.prompt_cache)."""
+        words = [word for text in texts for word in text.split()]
+        least = self.faults.cache_min_tokens
+        if kind == "anthropic":
+            written, read = self.cache.marked(model, marked_words(request), least)
+            return Usage(len(words), n_out, thought, cache_write=written, cache_read=read)
+        return Usage(len(words), n_out, thought, cached=self.cache.automatic(model, words, least))
 
-    def _upload(self, body: bytes) -> tuple[int, bytes, dict[str, str]]:
-        # multipart/form-data: the first line is the boundary, so the header is not needed
-        boundary = body.split(b"\r\n", 1)[0]
-        content = None
-        for part in body.split(boundary):
-            head, _, data = part.partition(b"\r\n\r\n")
-            if b'name="file"' in head:
-                content = data[:-2] if data.endswith(b"\r\n") else data
-        if content is None:
-            return 400, _error_body(400, "multipart upload without a 'file' part"), {}
-        file_id = f"file-{next(self._ids)}"
-        self.files[file_id] = content
-        self.stats.files += 1
-        return 200, json.dumps(file_object(file_id, len(content), "batch")).encode(), {}
 
-    def _create_batch(self, request: dict) -> tuple[int, bytes, dict[str, str]]:
-        source = self.files.get(request.get("input_file_id", ""))
-        if source is None or request.get("endpoint") != "/v1/chat/completions":
-            return (
-                400,
-                _error_body(400, "expected input_file_id of an uploaded file and endpoint /v1/chat/completions"),
-                {},
-            )
-        out = []
-        for line in source.decode("utf-8").splitlines():
-            if not line.strip():
-                continue
-            entry = json.loads(line)
-            _, payload, _ = self.reply("openai", entry["url"], entry["body"])
-            self.stats.batch_lines += 1
-            out.append(
-                json.dumps(
-                    {
-                        "id": f"batch_req_{next(self._ids)}",
-                        "custom_id": entry["custom_id"],
-                        "error": None,
-                        "response": {"status_code": 200, "request_id": "req", "body": json.loads(payload)},
-                    }
-                )
-            )
-        output_id = f"file-{next(self._ids)}"
-        self.files[output_id] = "".join(line + "\n" for line in out).encode()
-        batch_id = f"batch_{next(self._ids)}"
-        self.batches[batch_id] = {
-            "id": batch_id,
-            "input_file_id": request["input_file_id"],
-            "output": output_id,
-            "total": len(out),
-            "polls": 0,
-            "created_at": int(time.time()),
-        }
-        self.stats.batches += 1
-        return 200, json.dumps(self._batch_object(self.batches[batch_id], "validating")).encode(), {}
-
-    def _poll(self, batch: dict[str, Any]) -> dict[str, Any]:
-        batch["polls"] += 1
-        self.stats.batch_polls += 1
-        status = "in_progress" if batch["polls"] <= self.faults.batch_polls else self.faults.batch_status
-        return self._batch_object(batch, status)
-
-    @staticmethod
-    def _batch_object(batch: dict[str, Any], status: str) -> dict[str, Any]:
-        ended = status in ("completed", "expired", "cancelled")
-        done = batch["total"] if ended else 0
-        return {
-            "id": batch["id"],
-            "object": "batch",
-            "endpoint": "/v1/chat/completions",
-            "errors": None,
-            "input_file_id": batch["input_file_id"],
-            "completion_window": "24h",
-            "status": status,
-            "output_file_id": batch["output"] if ended else None,
-            "error_file_id": None,
-            "created_at": batch["created_at"],
-            "request_counts": {"total": batch["total"], "completed": done, "failed": 0},
-        }
+def _model(kind: str, path: str, request: dict) -> str:
+    """The model a request names: in Gemini's path, else in its body."""
+    if kind == "google":
+        return path.rsplit("/", 1)[-1].split(":", 1)[0]
+    return str(request.get("model", ""))
 
 
 def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
@@ -509,7 +411,14 @@ class ThreadedServer(ServerClient):
         with self.app.changed:
             if not self.app.changed.wait_for(lambda: condition(self.app.stats), timeout):
                 raise AssertionError(f"the fake server never reached the awaited state: {self.app.stats}")
-            return replace(self.app.stats, models=dict(self.app.stats.models), bodies=dict(self.app.stats.bodies))
+            stats = self.app.stats
+            return replace(
+                stats,
+                models=dict(stats.models),
+                bodies=dict(stats.bodies),
+                refusals=list(stats.refusals),
+                endpoints=dict(stats.endpoints),
+            )
 
     def close(self) -> None:
         """Stop the loop and join the thread."""
@@ -525,6 +434,28 @@ def openai_server() -> Iterator[ThreadedServer]:
         yield server
     finally:
         server.close()
+
+
+@pytest.fixture
+def strict_server() -> Iterator[ThreadedServer]:
+    """A fresh contract fake per test: the fake server in strict mode (every refusal counted in stats()["refused"])."""
+    server = ThreadedServer(strict=True)
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def contract_env(server: ServerClient) -> dict[str, str]:
+    """The environment that points openai/, anthropic/ and google/ specs at a (contract) fake server."""
+    return {
+        "OPENAI_API_KEY": "test-openai-key",
+        "OPENAI_BASE_URL": server.base_url,
+        "ANTHROPIC_API_KEY": "test-anthropic-key",
+        "ANTHROPIC_BASE_URL": server.root_url,
+        "GOOGLE_API_KEY": "test-google-key",
+        "GOOGLE_GEMINI_BASE_URL": server.root_url,
+    }
 
 
 async def serve(host: str, port: int, **faults: Any) -> None:
@@ -543,9 +474,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--unique", action="store_true", help="every reply names its request (Faults.unique)")
     parser.add_argument("--rpm-limit", type=int, default=0, help="answer 429 beyond this many requests a minute")
+    parser.add_argument("--strict", action="store_true", help="refuse what each real API refuses (Faults.strict)")
     args = parser.parse_args(argv)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.host, args.port, unique=args.unique, rpm_limit=args.rpm_limit))
+        asyncio.run(serve(args.host, args.port, unique=args.unique, rpm_limit=args.rpm_limit, strict=args.strict))
 
 
 if __name__ == "__main__":

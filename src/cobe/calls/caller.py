@@ -184,6 +184,8 @@ class Caller:
                 else None,
                 "cost_usd": record.cost_usd,
                 "created": now(),
+                "sent": json.dumps(output.sent) if output is not None and output.sent is not None else None,
+                "reasoning_tokens": output.reasoning_tokens if output is not None else 0,
             }
         )
         if outcome.refused:

@@ -15,7 +15,7 @@ def canonical(obj: Any) -> str:
 
 
 # fields added after calls were first stored: left out while unset, so every earlier key stays valid
-_LATER_FIELDS = ("reasoning_effort",)
+_LATER_FIELDS = ("reasoning_effort", "thinking_budget")
 
 
 def settings_dict(config: GenerateConfig) -> dict[str, Any]:

@@ -196,6 +196,8 @@ def generate_cmd(**params: Any) -> None:
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
 @options.JUDGE.but(required=True)
 @options.JUDGE_OPTIONS
+@options.MODEL_ARG
+@options.MODELS_FILE
 @options.PACING
 @options.BUDGET
 @options.QUIET

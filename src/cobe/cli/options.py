@@ -19,7 +19,7 @@ from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
 from cobe.curate.project import STATUSES as CURATE_STATUSES
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
-from cobe.models.reasoning import DEFAULT_MAX_TOKENS, REASONING_MAX_TOKENS
+from cobe.models.reasoning import DEFAULT_MAX_TOKENS, EFFORTS, REASONING_MAX_TOKENS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -208,17 +208,39 @@ TEMPERATURE = option(
 REASONING_EFFORT = option(
     "--reasoning-effort",
     env="COBE_REASONING_EFFORT",
-    type=click.Choice(["minimal", "low", "medium", "high", "default"]),
-    help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended thinking "
-    "and Gemini thinking with a budget per level. 'default' (or leaving it out) sends nothing, so "
-    "the provider's own default applies. The paper ran thinking models at medium.",
+    metavar="|".join([*EFFORTS, "default"]),
+    help="Respondent thinking / reasoning effort: OpenAI reasoning_effort, Anthropic extended or adaptive "
+    "thinking, Gemini's thinking budget or level, each as the model's row in the capability table says it "
+    "takes it (a level it lacks: the nearest it takes, named once). 'default' (or leaving it out) is App. D.1: "
+    "thinking on wherever a model has it, at the provider's default or medium where a level must be given. "
+    "'none' turns thinking off where the model allows it.",
 )
 MAX_TOKENS = option(
     "--max-tokens",
     env="COBE_MAX_TOKENS",
     type=click.IntRange(min=1),
     help=f"Respondent output token limit, thinking included [default: {DEFAULT_MAX_TOKENS}, or "
-    f"{REASONING_MAX_TOKENS} with --reasoning-effort]. A reply cut off by it is left unscored.",
+    f"{REASONING_MAX_TOKENS} for a model that thinks]. A reply cut off by it is left unscored.",
+)
+MODEL_ARG = option(
+    "--model-arg",
+    "-M",
+    "model_args",
+    env="COBE_MODEL_ARG",
+    multiple=True,
+    metavar="SPEC:FIELD=VALUE",
+    help="A setting for one model (repeatable), respondent or judge: a generation setting (temperature, "
+    "max_tokens, reasoning_effort, thinking_budget, top_p, seed) in place of the command's, or a field of its "
+    "capability row (api, token_param, efforts, ...; docs/PROVIDERS.md), e.g. "
+    "-M openai/gpt-5.4:reasoning_effort=high or -M openai/gpt-5.4:api=responses.",
+)
+MODELS_FILE = option(
+    "--models-file",
+    env="COBE_MODELS_FILE",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="YAML",
+    help="Capability rows of your own, laid over the bundled table: what a model accepts "
+    "(docs/PROVIDERS.md says how to add one).",
 )
 
 # ---- the judge ----------------------------------------------------------------------------------------
@@ -343,6 +365,8 @@ RUN_OPTIONS = together(
     TEMPERATURE,
     REASONING_EFFORT,
     MAX_TOKENS,
+    MODEL_ARG,
+    MODELS_FILE,
     QUIET,
 )
 #: how the judge is asked: `cobe eval` and `cobe judge`

@@ -24,6 +24,9 @@ from cobe.judge.batch import adapter
 from cobe.judge.panel import panel_name, split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
 from cobe.models.base import GenerateConfig
+from cobe.models.capabilities import ModelCapabilities
+from cobe.models.model_args import NO_MODEL_ARGS, ModelArgs
+from cobe.models.reasoning import REASONING_MAX_TOKENS
 from cobe.models.registry import refuse_as_judge
 
 #: the temperature --judge-samples asks at when neither --judge-temperature nor the prompt set gives one above 0
@@ -98,11 +101,13 @@ def stored_ref(spec: str, prompt_set: str, fingerprint: str, members_json: str |
 
 @dataclass(frozen=True)
 class MemberPlan:
-    """One judge of a command: spec, prompt set and call settings (--judge-temperature applied)."""
+    """One judge of a command: spec, prompt set, call settings (--judge-temperature, its model arguments and
+    its capabilities applied) and what the model accepts."""
 
     spec: str
     prompts: JudgePromptSet
     settings: GenerateConfig
+    capabilities: ModelCapabilities | None = None  # None: the model's row of the bundled table
 
     @property
     def ref(self) -> JudgeRef:
@@ -165,6 +170,21 @@ def sample_settings(prompts: JudgePromptSet, temperature: float | None, samples:
     return settings.model_copy(update={"temperature": SAMPLE_TEMPERATURE}), notice
 
 
+def member_settings(caps: ModelCapabilities, settings: GenerateConfig, limit_given: bool = False) -> GenerateConfig:
+    """A judge's call settings fitted to its model: a judge that thinks gets room to think and answer (the prompt
+    set's max_tokens is a floor, never a cap that starves it), one that does not at least the API's least; logprobs
+    are asked only of a model that returns them. A token limit given as a model argument stays as given."""
+    thinks = caps.thinks(settings.reasoning_effort)
+    update: dict[str, object] = {}
+    if not limit_given:
+        floor = REASONING_MAX_TOKENS if thinks else caps.min_output_tokens
+        if (settings.max_tokens or 0) < floor:
+            update["max_tokens"] = floor
+    if settings.logprobs and "logprobs" not in caps.allowed(thinks):
+        update["logprobs"] = False
+    return settings.model_copy(update=update) if update else settings
+
+
 def plan_judges(
     judge: str | Sequence[str],
     prompts: JudgePromptSet | str = DEFAULT_JUDGE_PROMPTS,
@@ -173,12 +193,14 @@ def plan_judges(
     samples: int = 1,
     batch_poll_s: float | None = None,
     show: bool = True,
+    models: ModelArgs = NO_MODEL_ARGS,
 ) -> tuple[JudgePlan, list[str]]:
     """(the judging plan, notices about its settings): every command's judge is planned here.
 
     `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
     `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
-    check; with `batch_poll_s` the calls go through each judge's provider batch API first.
+    check; with `batch_poll_s` the calls go through each judge's provider batch API first. `models` holds the
+    command's model arguments and models file: each judge's own settings and capabilities.
     """
     specs = split_specs([judge] if isinstance(judge, str) else judge)
     if not specs:
@@ -192,5 +214,9 @@ def plan_judges(
             adapter(spec)  # refuses a judge whose provider has no batch API
     prompt_set = load_judge_prompts(prompts) if isinstance(prompts, str) else prompts
     settings, notice = sample_settings(prompt_set, temperature, samples)
-    members = tuple(MemberPlan(spec, prompt_set, settings) for spec in specs)
-    return JudgePlan(members, samples, batch_poll_s, show), [notice] if notice else []
+    members = []
+    for spec in specs:
+        caps = models.capabilities(spec)
+        own = member_settings(caps, models.settings(spec, settings), models.sets(spec, "max_tokens"))
+        members.append(MemberPlan(spec, prompt_set, own, caps))
+    return JudgePlan(tuple(members), samples, batch_poll_s, show), [notice] if notice else []

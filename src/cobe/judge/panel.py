@@ -154,7 +154,7 @@ class JudgePanel:
         with a provider batch when the plan batches. `providers` (spec → provider) lends providers the
         command already holds; any other is opened here, and closed by `aclose`."""
         lent = dict(providers or {})
-        owned = {m.spec: get_provider(m.spec) for m in plan.members if m.spec not in lent}
+        owned = {m.spec: get_provider(m.spec, m.capabilities) for m in plan.members if m.spec not in lent}
         chosen = lent | owned
         members = [Judge(caller, chosen[m.spec], m.prompts, m.settings) for m in plan.members]
         batches = []

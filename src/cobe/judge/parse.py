@@ -32,16 +32,19 @@ def _line_verdict(line: str) -> Verdict | None:
 
 
 def parse_verdict(text: str | None) -> tuple[Verdict | None, str | None]:
-    """(verdict, None) for a clear T/F answer; (None, reason) for anything empty, unclear or conflicting."""
+    """(verdict, None) for a clear T/F answer; (None, reason) for anything empty, unclear or conflicting.
+
+    The verdict is the first line, which an explanation may follow; or, where the first line is not a verdict,
+    the last one, as a model that reasons aloud ends with its letter. Never both letters as answers.
+    """
     if text is None or not text.strip():
         return None, "empty output"
     lines = [line for line in text.strip().splitlines() if line.strip()]
-    verdict = _line_verdict(lines[0])
+    verdict = _line_verdict(lines[0]) or _line_verdict(lines[-1])
     if verdict is None:
         return None, f"no T/F verdict in: {_short(text)!r}"
-    # a verdict on the first line may be followed by an explanation, but not by the other letter
-    later = {_line_verdict(line) for line in lines[1:]} - {None}
-    if later - {verdict}:
+    answers = {_line_verdict(line) for line in lines} - {None}
+    if answers - {verdict}:
         return None, f"conflicting T/F verdicts in: {_short(text)!r}"
     return verdict, None
 

@@ -11,7 +11,8 @@ from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
 from cobe.models.anthropic_batch import AnthropicBatch
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
-from cobe.models.reasoning import thinking_budget
+from cobe.models.fitting import Fitted, fit
+from cobe.models.reasoning import REASONING_MAX_TOKENS
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
@@ -23,37 +24,39 @@ if TYPE_CHECKING:
 DEFAULT_MAX_TOKENS = 1024
 
 
-def message_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
-    """Messages + GenerateConfig → keyword arguments of messages.create; system text goes to `system=`."""
+def message_kwargs(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
+    """Messages + fitted settings → the body of messages.create; system text goes to `system=`.
+
+    Thinking is a budget (`thinking: enabled`, budget_tokens from the level) or adaptive (`thinking:
+    adaptive`, the level as output_config.effort); off, nothing about thinking is sent. The API has neither
+    seed nor logprobs: the row never lists them, so they are named as not sent.
+    """
     system = "\n\n".join(m.content for m in messages if m.role == "system")
+    limit = fitted.max_tokens
+    if limit is None:
+        limit = REASONING_MAX_TOKENS if fitted.thinks else DEFAULT_MAX_TOKENS
     kwargs: dict[str, Any] = {
         "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
-        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        "max_tokens": limit,
     }
     if system:
         kwargs["system"] = system
-    if config.temperature is not None:
-        kwargs["temperature"] = config.temperature
-    if config.top_p is not None:
-        kwargs["top_p"] = config.top_p
-    if config.stop:
-        kwargs["stop_sequences"] = list(config.stop)
-    if config.reasoning_effort is not None:
-        # extended thinking: its budget comes out of max_tokens and admits no sampling settings
-        budget = thinking_budget(config.reasoning_effort, kwargs["max_tokens"])
-        kwargs["thinking"] = {"type": "enabled", "budget_tokens": budget}
-    # the API has neither seed nor logprobs; both stay in the cache key but are not sent
+    for name in ("temperature", "top_p"):
+        if name in fitted.sampling:
+            kwargs[name] = fitted.sampling[name]
+    if fitted.get("stop"):
+        kwargs["stop_sequences"] = list(fitted.sampling["stop"])
+    thinking = fitted.thinking
+    if thinking is not None and thinking.kind == "budget" and thinking.budget:
+        kwargs["thinking"] = {"type": "enabled", "budget_tokens": thinking.budget}
+    elif thinking is not None and thinking.kind == "adaptive" and thinking.effort not in (None, "none"):
+        kwargs["thinking"] = {"type": "adaptive"}
+        kwargs["output_config"] = {"effort": thinking.effort}
     return kwargs
-
-
-# sampling settings the Messages API refuses while extended thinking is on
-_THINKING_REFUSES = ("temperature", "top_p")
 
 
 class AnthropicChat(Provider):
     """One shared AsyncAnthropic client per provider; the SDK's own retries are off (cobe retries)."""
-
-    reasoning = True
 
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "anthropic", model)
@@ -67,27 +70,15 @@ class AnthropicChat(Provider):
             http_client=pooled_http_client(anthropic),
         )
         self._create = self._client.messages.create
-        # newer SDKs no longer offer temperature/top_p for these models: a setting the SDK does
-        # not know is not sent (the API would refuse it) and is reported once per run instead
+        # newer SDKs no longer name temperature or top_p; the models that still take them get them in the body
         self._named = set(inspect.signature(self._create).parameters)
-        self.ignored_settings: set[str] = set()
 
     def request_kwargs(self, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
-        """The messages.create arguments this SDK accepts; the rest are noted in ignored_settings."""
-        kwargs = message_kwargs(messages, config)
-        for name in [k for k in kwargs if k not in self._named]:
-            del kwargs[name]
-            self.ignored_settings.add(name)
-        if "thinking" in kwargs:
-            for name in _THINKING_REFUSES:
-                if kwargs.pop(name, None) is not None:
-                    self.ignored_settings.add(f"{name} (with extended thinking)")
-        return kwargs
-
-    def check_config(self, config: GenerateConfig) -> None:
-        """A thinking budget must fit below max_tokens with room to answer."""
-        if config.reasoning_effort is not None:
-            thinking_budget(config.reasoning_effort, config.max_tokens or DEFAULT_MAX_TOKENS)
+        """The request body as the model's row says it takes it; a setting it refuses is left out and named
+        once in `refused_settings`."""
+        fitted = fit(self.capabilities, config)
+        self.refused_settings.update(fitted.dropped)
+        return message_kwargs(messages, fitted)
 
     def __repr__(self) -> str:
         return f"AnthropicChat({self.spec!r})"
@@ -97,10 +88,13 @@ class AnthropicChat(Provider):
     ) -> ModelOutput:
         """One Messages call; text blocks are concatenated."""
         kwargs = self.request_kwargs(messages, config)
+        named = {k: v for k, v in kwargs.items() if k in self._named}
+        extra = {k: v for k, v in kwargs.items() if k not in self._named}
         start = time.perf_counter()
-        response = await self._create(model=self.model, **kwargs)
+        response = await self._create(model=self.model, **named, **({"extra_body": extra} if extra else {}))
         latency = time.perf_counter() - start
         text = "".join(block.text for block in response.content if block.type == "text")
+        details = getattr(response.usage, "output_tokens_details", None)
         return ModelOutput.model_construct(
             text=text,
             finish_reason=finish_reason(response.stop_reason),
@@ -108,6 +102,8 @@ class AnthropicChat(Provider):
             output_tokens=response.usage.output_tokens,
             latency_s=latency,
             first_token_logprobs=None,
+            reasoning_tokens=(getattr(details, "thinking_tokens", None) or 0) if details else 0,
+            sent={"api": "messages"} | {k: v for k, v in kwargs.items() if k not in ("messages", "system")},
             raw=None,
         )
 

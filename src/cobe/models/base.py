@@ -14,13 +14,16 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from cobe.dataset.schema import Scenario
+    from cobe.models.capabilities import ModelCapabilities
 
-#: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium")
-ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+#: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium"); "none"
+#: turns thinking off where a model allows it. Which levels a model takes is in its capability row.
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 #: the finish reason every provider reports for a reply cut off by its token limit
 TRUNCATED = "length"
 # the SDKs' own words for that (Anthropic stop_reason, Gemini FinishReason), mapped onto TRUNCATED
-_TRUNCATION_WORDS = frozenset({"length", "max_tokens", "MAX_TOKENS"})
+# (and the Responses API's incomplete reason)
+_TRUNCATION_WORDS = frozenset({"length", "max_tokens", "MAX_TOKENS", "max_output_tokens"})
 
 
 class Message(BaseModel):
@@ -39,6 +42,8 @@ Temperature = Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)]
 TopP = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
 #: output tokens per answer: at least one, and no more than any provider generates in one response
 MaxTokens = Annotated[int, Field(ge=1, le=1_000_000)]
+#: thinking tokens: 0 (off, where a model allows it) up to any provider's largest budget
+ThinkingBudget = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
 class GenerateConfig(BaseModel):
@@ -58,6 +63,9 @@ class GenerateConfig(BaseModel):
     # thinking / reasoning effort where the provider has it (see `Provider.reasoning`); None sends
     # nothing, so the provider's own default applies
     reasoning_effort: ReasoningEffort | None = None
+    # thinking tokens for models that take a budget (Anthropic extended thinking, Gemini 2.5), in place of
+    # the budget a level stands for; checked against the model's bounds (`cobe.models.capabilities`)
+    thinking_budget: ThinkingBudget | None = None
 
 
 def finish_reason(raw: object) -> str | None:
@@ -89,6 +97,9 @@ class ModelOutput(BaseModel):
     latency_s: float = 0.0
     # log-probabilities of the first generated token's top alternatives, token → logprob
     first_token_logprobs: dict[str, float] | None = None
+    reasoning_tokens: int = 0  # of output_tokens, those spent thinking, where the provider says
+    # the settings as they went on the wire (messages left out): what the model was actually asked with
+    sent: dict[str, Any] | None = None
     raw: dict | None = Field(default=None, exclude=True)
 
 
@@ -122,14 +133,33 @@ class Provider(ABC):
     #: whether the model follows chat turns (a chat template); base models without one get the plain
     #: completion format of `cobe.prompts.completion` instead, and their calls record it in the prompt
     chat_template: bool = True
-    #: whether `GenerateConfig.reasoning_effort` reaches the model (mapped onto the SDK's own parameter);
-    #: a run with an effort set says once in its notices which of its providers ignore it
-    reasoning: bool = False
     #: the environment variable(s) its API key comes from, named when the server refuses the key
     key_env: str | None = None
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model
+        #: settings this model refused and that were not sent, each named once in the run's notices
+        self.refused_settings: set[str] = set()
+        self._capabilities: ModelCapabilities | None = None
+
+    @property
+    def capabilities(self) -> ModelCapabilities:
+        """What the model accepts (`cobe.models.capabilities`): set by `get_provider`, else its bundled row."""
+        if self._capabilities is None:
+            from cobe.models.capabilities import capabilities  # the table loads on first use
+
+            self._capabilities = capabilities(self.spec)
+        return self._capabilities
+
+    @capabilities.setter
+    def capabilities(self, caps: ModelCapabilities) -> None:
+        self._capabilities = caps
+
+    @property
+    def reasoning(self) -> bool:
+        """Whether `GenerateConfig.reasoning_effort` reaches the model (its row takes a thinking setting);
+        a run with an effort set says once in its notices which of its providers ignore it."""
+        return self.capabilities.reasoning not in ("none", "fixed")
 
     @abstractmethod
     async def generate(
@@ -141,8 +171,12 @@ class Provider(ABC):
         """Hand over the scenarios of a run, for providers that answer from others than the one asked about
         (`baseline/swapped`); most providers ignore them."""
 
-    def check_config(self, config: GenerateConfig) -> None:  # noqa: B027  (an optional hook)
-        """Refuse, before any call, settings this provider cannot send (raises InputError)."""
+    def check_config(self, config: GenerateConfig) -> None:
+        """Refuse, before any call, settings this model cannot take (raises InputError): thinking off where
+        it cannot be off, a thinking budget outside its bounds or without room below the token limit."""
+        from cobe.models.fitting import fit  # the table loads on first use
+
+        fit(self.capabilities, config)
 
     def should_retry(self, exc: BaseException) -> bool:
         """Whether an exception is transient (rate limit, 5xx, timeout, connection error)."""

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_chat import TOP_LOGPROBS
-from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
 from cobe.models.retry import (
     is_malformed_body,
@@ -25,8 +25,12 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 
-def contents_and_config(messages: list[Message], config: GenerateConfig) -> tuple[list[Any], dict[str, Any]]:
-    """Messages + GenerateConfig → (contents, GenerateContentConfig fields); Gemini calls the assistant 'model'."""
+def contents_and_config(messages: list[Message], fitted: Fitted) -> tuple[list[Any], dict[str, Any]]:
+    """Messages + fitted settings → (contents, GenerateContentConfig fields); Gemini calls the assistant 'model'.
+
+    Thinking is a budget (Gemini 2.5: thinking_budget, 0 = off) or a level (Gemini 3: thinking_level),
+    never both: the API refuses the two together.
+    """
     contents = [
         {"role": "model" if m.role == "assistant" else "user", "parts": [{"text": m.content}]}
         for m in messages
@@ -36,22 +40,23 @@ def contents_and_config(messages: list[Message], config: GenerateConfig) -> tupl
     system = "\n\n".join(m.content for m in messages if m.role == "system")
     if system:
         fields["system_instruction"] = system
-    if config.temperature is not None:
-        fields["temperature"] = config.temperature
-    if config.max_tokens is not None:
-        fields["max_output_tokens"] = config.max_tokens
-    if config.top_p is not None:
-        fields["top_p"] = config.top_p
-    if config.seed is not None:
-        fields["seed"] = config.seed
-    if config.stop:
-        fields["stop_sequences"] = list(config.stop)
-    if config.logprobs:
+    if "temperature" in fitted.sampling:
+        fields["temperature"] = fitted.sampling["temperature"]
+    if fitted.max_tokens is not None:
+        fields["max_output_tokens"] = fitted.max_tokens
+    for name in ("top_p", "seed"):
+        if name in fitted.sampling:
+            fields[name] = fitted.sampling[name]
+    if fitted.get("stop"):
+        fields["stop_sequences"] = list(fitted.sampling["stop"])
+    if fitted.get("logprobs"):
         fields["response_logprobs"] = True
         fields["logprobs"] = TOP_LOGPROBS
-    if config.reasoning_effort is not None:
-        # a budget rather than a level: Gemini 2.5 and 3 both take it
-        fields["thinking_config"] = {"thinking_budget": thinking_budget(config.reasoning_effort, config.max_tokens)}
+    thinking = fitted.thinking
+    if thinking is not None and thinking.kind == "budget" and thinking.budget is not None:
+        fields["thinking_config"] = {"thinking_budget": thinking.budget}
+    elif thinking is not None and thinking.kind == "level" and thinking.effort is not None:
+        fields["thinking_config"] = {"thinking_level": thinking.effort.upper()}
     return contents, fields
 
 
@@ -67,8 +72,6 @@ def first_token_logprobs(candidate: Any) -> dict[str, float] | None:
 class GoogleChat(Provider):
     """One shared genai client per provider; the SDK retries nothing unless asked, and cobe doesn't ask."""
 
-    reasoning = True
-
     def __init__(self, spec: str, model: str, *, api_key: str, base_url: str | None) -> None:
         super().__init__(spec, "google", model)
         genai = import_sdk(spec, "google.genai", "google")
@@ -81,16 +84,18 @@ class GoogleChat(Provider):
     def __repr__(self) -> str:
         return f"GoogleChat({self.spec!r})"
 
-    def check_config(self, config: GenerateConfig) -> None:
-        """A thinking budget must fit below max_tokens with room to answer."""
-        if config.reasoning_effort is not None:
-            thinking_budget(config.reasoning_effort, config.max_tokens)
+    def request_fields(self, messages: list[Message], config: GenerateConfig) -> tuple[list[Any], dict[str, Any]]:
+        """(contents, config fields) as the model's row says it takes them; a setting it refuses is left out
+        and named once in `refused_settings`."""
+        fitted = fit(self.capabilities, config)
+        self.refused_settings.update(fitted.dropped)
+        return contents_and_config(messages, fitted)
 
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
         """One generate_content call on the first candidate."""
-        contents, fields = contents_and_config(messages, config)
+        contents, fields = self.request_fields(messages, config)
         start = time.perf_counter()
         response = await self._generate(
             model=self.model, contents=contents, config=self._types.GenerateContentConfig(**fields)
@@ -99,13 +104,17 @@ class GoogleChat(Provider):
         candidate = response.candidates[0] if response.candidates else None
         reason = getattr(candidate, "finish_reason", None)
         usage = response.usage_metadata
+        thoughts = (getattr(usage, "thoughts_token_count", None) or 0) if usage else 0
         return ModelOutput.model_construct(
             text=response.text or "",
             finish_reason=finish_reason(reason),
             input_tokens=(usage.prompt_token_count or 0) if usage else 0,
-            output_tokens=(usage.candidates_token_count or 0) if usage else 0,
+            # thoughts are billed as output: counted in, and apart
+            output_tokens=((usage.candidates_token_count or 0) + thoughts) if usage else 0,
             latency_s=latency,
             first_token_logprobs=first_token_logprobs(candidate) if config.logprobs and candidate else None,
+            reasoning_tokens=thoughts,
+            sent={"api": "generate_content"} | {k: v for k, v in fields.items() if k != "system_instruction"},
             raw=None,
         )
 

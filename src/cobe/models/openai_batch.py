@@ -1,7 +1,8 @@
 """The OpenAI Batch API (openai/ and openai-api/ judges): a JSONL file upload, then one batch over it.
 
 A submission's ref is its input file id: a run killed between creating the batch and noting its
-id lists the provider's batches and adopts the one made from that file.
+id lists the provider's batches and adopts the one made from that file. A model the Responses API
+serves is batched through `/v1/responses`, every other through `/v1/chat/completions`.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.openai_responses import read_response
 
-ENDPOINT = "/v1/chat/completions"
 WINDOW = "24h"
 
 
@@ -34,11 +35,13 @@ class OpenAIBatch(BatchAPI):
     def __init__(self, provider: Provider, settings: GenerateConfig) -> None:
         super().__init__(provider, settings)
         self.error = provider._openai.APIError  # type: ignore[attr-defined]
+        self.endpoint: str = provider.endpoint  # type: ignore[attr-defined]
 
     async def prepare(self, todo: list[BatchRequest]) -> str:
         """Upload the requests as a batch input file; its id is the ref."""
         lines = "".join(
-            json.dumps({"custom_id": r.key, "method": "POST", "url": ENDPOINT, "body": r.body}) + "\n" for r in todo
+            json.dumps({"custom_id": r.key, "method": "POST", "url": self.endpoint, "body": r.body}) + "\n"
+            for r in todo
         )
         upload = await self.client.files.create(
             file=("cobe-judge.jsonl", lines.encode("utf-8"), "application/jsonl"), purpose="batch"
@@ -47,7 +50,7 @@ class OpenAIBatch(BatchAPI):
 
     async def create(self, todo: list[BatchRequest], ref: str) -> tuple[str, str]:
         """A batch over the uploaded file."""
-        batch = await self.client.batches.create(input_file_id=ref, endpoint=ENDPOINT, completion_window=WINDOW)
+        batch = await self.client.batches.create(input_file_id=ref, endpoint=self.endpoint, completion_window=WINDOW)
         return batch.id, batch.status or "validating"
 
     async def recover(self, row: Any) -> tuple[str, str] | None:
@@ -77,16 +80,25 @@ class OpenAIBatch(BatchAPI):
             entry = json.loads(line)
             key, response = entry.get("custom_id"), entry.get("response") or {}
             body = response.get("body") or {}
-            if key not in keys or response.get("status_code") != 200 or not body.get("choices"):
-                continue  # unknown or failed: the normal path asks it again
-            choice, usage = body["choices"][0], body.get("usage") or {}
-            yield (
-                key,
-                Answer(
-                    (choice.get("message") or {}).get("content") or "",
-                    choice.get("finish_reason"),
-                    usage.get("prompt_tokens", 0),
-                    usage.get("completion_tokens", 0),
-                    _logprobs(choice) if self.settings.logprobs else None,
-                ),
-            )
+            answer = self._answer(body) if key in keys and response.get("status_code") == 200 else None
+            if answer is not None:  # else unknown or failed: the normal path asks it again
+                yield key, answer
+
+    def _answer(self, body: dict[str, Any]) -> Answer | None:
+        """One answer of a chat completion or a Responses reply, as the normal path records it."""
+        if self.endpoint.endswith("/responses"):
+            if not body.get("output"):
+                return None
+            read = read_response(body, logprobs=self.settings.logprobs)
+            fields = ("text", "finish_reason", "input_tokens", "output_tokens", "first_token_logprobs")
+            return Answer(*(read[name] for name in fields))
+        if not body.get("choices"):
+            return None
+        choice, usage = body["choices"][0], body.get("usage") or {}
+        return Answer(
+            (choice.get("message") or {}).get("content") or "",
+            choice.get("finish_reason"),
+            usage.get("prompt_tokens", 0),
+            usage.get("completion_tokens", 0),
+            _logprobs(choice) if self.settings.logprobs else None,
+        )

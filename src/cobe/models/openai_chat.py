@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason, sampling_fields
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
+from cobe.models.openai_responses import read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
@@ -20,23 +22,24 @@ if TYPE_CHECKING:
 TOP_LOGPROBS = 5
 
 
-def completion_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
-    """GenerateConfig → keyword arguments of chat.completions.create (unset fields are left out)."""
-    kwargs: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
-    kwargs.update(sampling_fields(config))
-    if config.reasoning_effort is not None:
-        kwargs["reasoning_effort"] = config.reasoning_effort
-        # reasoning models refuse `max_tokens`; the newer name bounds reasoning and answer together
-        if config.max_tokens is not None:
-            kwargs["max_completion_tokens"] = config.max_tokens
-    elif config.max_tokens is not None:
-        kwargs["max_tokens"] = config.max_tokens
-    if config.stop:
-        kwargs["stop"] = list(config.stop)
-    if config.logprobs:
-        kwargs["logprobs"] = True
-        kwargs["top_logprobs"] = TOP_LOGPROBS
-    return kwargs
+def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
+    """The body of one chat completion (model left out): unset fields left out, the token limit under the name
+    the model takes, the effort as reasoning_effort."""
+    body: dict[str, Any] = {"messages": [{"role": m.role, "content": m.content} for m in messages]}
+    if fitted.max_tokens is not None:
+        # reasoning models refuse `max_tokens`; `max_completion_tokens` bounds reasoning and answer together
+        body[fitted.caps.token_param] = fitted.max_tokens
+    for name in ("temperature", "top_p", "seed"):
+        if name in fitted.sampling:
+            body[name] = fitted.sampling[name]
+    if fitted.get("stop"):
+        body["stop"] = list(fitted.sampling["stop"])
+    if fitted.get("logprobs"):
+        body["logprobs"] = True
+        body["top_logprobs"] = TOP_LOGPROBS
+    if fitted.thinking is not None and fitted.thinking.effort is not None:
+        body["reasoning_effort"] = fitted.thinking.effort
+    return body
 
 
 def first_token_logprobs(choice: Any) -> dict[str, float] | None:
@@ -47,18 +50,16 @@ def first_token_logprobs(choice: Any) -> dict[str, float] | None:
     return {alt.token: alt.logprob for alt in content[0].top_logprobs or ()}
 
 
-# OpenAI's own reasoning models accept no sampling settings beside an effort
-_REASONING_REFUSES = ("temperature", "top_p")
+def sent_settings(api: str, body: dict[str, Any]) -> dict[str, Any]:
+    """What a call record keeps of a request body: the API and every setting, without the messages."""
+    return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "model")}
 
 
 class OpenAIChat(Provider):
     """One shared AsyncOpenAI client per provider; the SDK's own retries are off (cobe retries)."""
 
-    reasoning = True
-
     def __init__(self, spec: str, provider: str, model: str, *, api_key: str, base_url: str | list[str] | None) -> None:
         super().__init__(spec, provider, model)
-        self.ignored_settings: set[str] = set()
         openai = import_sdk(spec, "openai", "openai")
         self._openai = openai
         urls = base_url if isinstance(base_url, list) else [base_url]
@@ -77,58 +78,71 @@ class OpenAIChat(Provider):
         # the client's CPU per call); the request on the wire, the response parsing, the errors and the
         # client's timeout are the SDK's own either way
         self._chat_completion = openai.types.chat.ChatCompletion
-        self._creates = [self._poster(client) for client in self._clients]
+        self._creates = [self._poster(client, "/chat/completions", self._chat_completion) for client in self._clients]
+        self._responses = [self._poster(client, "/responses", object) for client in self._clients]
         self._inflight = [0] * len(urls)
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
-    def _poster(self, client: Any) -> Any:
-        """`create` for one client: POST /chat/completions with the body as it is."""
-        cast_to = self._chat_completion
+    @staticmethod
+    def _poster(client: Any, path: str, cast_to: Any) -> Any:
+        """`create` for one client and endpoint: POST the body as it is (`object`: the JSON as a dict)."""
 
         async def create(**body: Any) -> Any:
-            return await client.post("/chat/completions", body=body, cast_to=cast_to)
+            return await client.post(path, body=body, cast_to=cast_to)
 
         return create
 
     async def _create(self, **kwargs: Any) -> Any:
+        return await self._send(self._creates, kwargs)
+
+    async def _send(self, creates: list[Any], kwargs: dict[str, Any]) -> Any:
         # several servers of one model (a vLLM or SGLang fleet): the least busy one takes the
         # call, so a slow or restarting server receives less and retries drift to the others
-        if len(self._creates) == 1:
+        if len(creates) == 1:
             self.served[0] += 1
-            return await self._creates[0](**kwargs)
-        index = min(range(len(self._creates)), key=self._inflight.__getitem__)
+            return await creates[0](**kwargs)
+        index = min(range(len(creates)), key=self._inflight.__getitem__)
         self._inflight[index] += 1
         self.served[index] += 1
         try:
-            return await self._creates[index](**kwargs)
+            return await creates[index](**kwargs)
         finally:
             self._inflight[index] -= 1
 
     def __repr__(self) -> str:
         return f"OpenAIChat({self.spec!r})"
 
-    def request_kwargs(self, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
-        """The create() arguments; with an effort, OpenAI itself gets no sampling settings (noted in ignored_settings).
+    @property
+    def endpoint(self) -> str:
+        """The API path its calls (and its batch lines) go to."""
+        return "/v1/responses" if self.capabilities.api == "responses" else "/v1/chat/completions"
 
-        Compatible servers (`openai-api/`) get every setting: vLLM and SGLang take both.
-        """
-        kwargs = completion_kwargs(messages, config)
-        if config.reasoning_effort is not None and self.provider == "openai":
-            for name in _REASONING_REFUSES:
-                if kwargs.pop(name, None) is not None:
-                    self.ignored_settings.add(f"{name} (with --reasoning-effort)")
-        return kwargs
+    def _fitted(self, config: GenerateConfig) -> Fitted:
+        fitted = fit(self.capabilities, config)
+        self.refused_settings.update(fitted.dropped)
+        return fitted
+
+    def request_kwargs(self, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+        """The request body (model left out) as the model's row says it takes it: chat completions or Responses;
+        a setting it refuses is left out and named once in `refused_settings`."""
+        fitted = self._fitted(config)
+        if self.capabilities.api == "responses":
+            return responses_body(messages, fitted)
+        return chat_body(messages, fitted)
 
     async def generate(
         self, messages: list[Message], config: GenerateConfig, *, scenario: Scenario | None = None
     ) -> ModelOutput:
-        """One chat completion; latency covers the HTTP round trip only."""
+        """One chat completion (or Responses call); latency covers the HTTP round trip only."""
         kwargs = self.request_kwargs(messages, config)
+        if self.capabilities.api == "responses":
+            return await self._respond(kwargs, config)
         start = time.perf_counter()
         response = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
         choice = response.choices[0]
         usage = response.usage
+        details = getattr(usage, "completion_tokens_details", None)
         # model_construct: every field is already typed by the SDK, so skip re-validation
         return ModelOutput.model_construct(
             text=choice.message.content or "",
@@ -137,8 +151,18 @@ class OpenAIChat(Provider):
             output_tokens=usage.completion_tokens if usage else 0,
             latency_s=latency,
             first_token_logprobs=first_token_logprobs(choice) if config.logprobs else None,
+            reasoning_tokens=(getattr(details, "reasoning_tokens", None) or 0) if details else 0,
+            sent=sent_settings("chat", kwargs),
             raw=None,
         )
+
+    async def _respond(self, body: dict[str, Any], config: GenerateConfig) -> ModelOutput:
+        """One Responses call: its output text, an `incomplete` reply recorded as cut off."""
+        start = time.perf_counter()
+        reply = await self._send(self._responses, {"model": self.model, **body})
+        latency = time.perf_counter() - start
+        fields = read_response(reply if isinstance(reply, dict) else reply.json(), logprobs=config.logprobs)
+        return ModelOutput.model_construct(**fields, latency_s=latency, sent=sent_settings("responses", body), raw=None)
 
     def should_retry(self, exc: BaseException) -> bool:
         """Rate limits, timeouts, lost connections, 5xx and malformed bodies are transient."""

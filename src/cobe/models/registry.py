@@ -13,6 +13,7 @@ from cobe.models.base import Provider
 
 if TYPE_CHECKING:
     from cobe.models.batch_api import BatchAPI
+    from cobe.models.capabilities import ModelCapabilities
 
 Factory = Callable[[str, str], Provider]  # (spec, model part) -> Provider
 
@@ -73,13 +74,17 @@ def _registration(prefix: str) -> Registration | None:
     return _PROVIDERS.get(prefix)
 
 
-def get_provider(spec: str) -> Provider:
-    """Build the provider for a spec such as `anthropic/claude-opus-4-7`."""
+def get_provider(spec: str, capabilities: ModelCapabilities | None = None) -> Provider:
+    """Build the provider for a spec such as `anthropic/claude-opus-4-7`, asking as `capabilities` says the model
+    accepts (default: its row of the capability table, with COBE_MODELS_FILE laid over it)."""
     prefix, model = parse_spec(spec)
     registration = _registration(prefix)
     if registration is None:
         raise InputError(f"model spec {spec!r}: unknown provider {prefix!r}; known: {', '.join(known_prefixes())}")
-    return registration.factory(spec, model)
+    provider = registration.factory(spec, model)
+    if capabilities is not None:
+        provider.capabilities = capabilities
+    return provider
 
 
 def batch_api(spec: str) -> type[BatchAPI] | None:

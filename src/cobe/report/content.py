@@ -17,3 +17,4 @@ class ReportContent:
     seed: int
     agreement: dict[str, dict] = field(default_factory=dict)  # run → its judge–human agreement report
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run → its judge self-test
+    settings: dict[str, dict] = field(default_factory=dict)  # run → how each model was asked (summary.json)

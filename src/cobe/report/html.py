@@ -17,6 +17,7 @@ from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+from cobe.run.settings_table import settings_rows
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
@@ -168,8 +169,10 @@ def render_html(
     checks = [{"run": run, **SelfTest.model_validate(data).model_dump()} for run, data in content.judge_checks.items()]
     for block in checks:
         block["rows"] = [row | {"probe_words": PROBE_WORDS.get(row["probe"], row["probe"])} for row in block["checks"]]
+    settings = [{"run": run, "rows": settings_rows(block)} for run, block in content.settings.items()]
     template = env.get_template("report.html.j2")
     return template.render(
+        settings=[block for block in settings if block["rows"]],
         judge_checks=checks,
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
         per_check_note=PER_CHECK_NOTE,

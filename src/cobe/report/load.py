@@ -31,6 +31,7 @@ class RunSet:
     paths: list[Path]
     agreement: dict[str, dict] = field(default_factory=dict)  # run directory name → agreement.json
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run directory name → its judge self-test
+    settings: dict[str, dict] = field(default_factory=dict)  # run directory name → how each model was asked
 
     @property
     def labels(self) -> list[str]:
@@ -75,14 +76,24 @@ def _read_agreement(directory: Path) -> dict | None:
     return data
 
 
-def read_judge_check(directory: Path) -> dict | None:
-    """The judge self-test a run's summary.json holds (`cobe eval --judge-check`), if any."""
+def _summary_part(directory: Path, name: str) -> dict | None:
+    """One object of a run's summary.json, if the file and the object exist."""
     path = directory / SUMMARY_FILE
     if not path.exists():
         return None
     data = read_json(path, "a run summary (JSON)")
-    found = data.get("judge_check") if isinstance(data, dict) else None
-    return found if isinstance(found, dict) else None
+    found = data.get(name) if isinstance(data, dict) else None
+    return found if isinstance(found, dict) and found else None
+
+
+def read_judge_check(directory: Path) -> dict | None:
+    """The judge self-test a run's summary.json holds (`cobe eval --judge-check`), if any."""
+    return _summary_part(directory, "judge_check")
+
+
+def read_settings(directory: Path) -> dict | None:
+    """How a run asked each model (summary.json's "settings": respondents and judges, as sent), if recorded."""
+    return _summary_part(directory, "settings")
 
 
 def assign_labels(frame: pd.DataFrame) -> pd.DataFrame:
@@ -101,6 +112,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
     all_rows: list[dict] = []
     agreement: dict[str, dict] = {}
     judge_checks: dict[str, dict] = {}
+    settings: dict[str, dict] = {}
     human = {str(Path(k).resolve()): v for k, v in (human or {}).items()}
     resolved: list[Path] = []
     seen_runs: dict[str, Path] = {}
@@ -129,8 +141,13 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
         check = read_judge_check(directory)
         if check is not None:
             judge_checks[directory.name] = check
+        asked = read_settings(directory)
+        if asked is not None:
+            settings[directory.name] = asked
     frame = rows_frame(all_rows)
-    return RunSet(frame=assign_labels(frame), paths=resolved, agreement=agreement, judge_checks=judge_checks)
+    return RunSet(
+        frame=assign_labels(frame), paths=resolved, agreement=agreement, judge_checks=judge_checks, settings=settings
+    )
 
 
 _PER_CHECK = {"verdicts": "verdict", "judge_raw": "judge_raw", "p_true": "p_true", "unscored": "unscored"}

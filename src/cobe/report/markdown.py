@@ -9,6 +9,7 @@ import pandas as pd
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
+from cobe.run.settings_table import settings_markdown
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
@@ -138,6 +139,8 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
     for run, check in content.judge_checks.items():
         parts += ["", f"## Judge self-test (`{run}`)", "", *judge_check_markdown(check)]
+    for run, block in content.settings.items():
+        parts += ["", f"## Settings (`{run}`)", "", *settings_markdown(block)]
     for name, title in SECTIONS:
         table = tables.get(name)
         if table is None or table.empty:

@@ -108,6 +108,7 @@ def build_report(
         seed=seed,
         agreement=runs.agreement,
         judge_checks=runs.judge_checks,
+        settings=runs.settings,
     )
 
     if chosen & {"csv", "json"}:

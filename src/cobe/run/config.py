@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cobe.core.errors import InputError
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
-from cobe.models.reasoning import default_max_tokens
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
@@ -56,10 +55,14 @@ class EvalConfig(BaseModel):
     prices: Path | None = None
     dry_run: bool = False
     temperature: Temperature | None = 0.0  # respondent; recorded with every call
-    # respondent thinking / reasoning effort (App. D.1: "medium" or the provider's default); None: not sent
+    # respondent thinking / reasoning effort; None: App. D.1 per model (thinking on wherever a model has it, at
+    # the provider's default or "medium"; its row in cobe.models.capabilities says which); "none": off
     reasoning_effort: ReasoningEffort | None = None
-    # respondent token limit; None: 512, or room for thinking plus the answer when an effort is set
+    # respondent token limit; None: 512, or room for thinking plus the answer for a model that thinks
     max_tokens: MaxTokens | None = None
+    # per-model arguments, SPEC:FIELD=VALUE (cobe.models.model_args), and capability rows laid over the table
+    model_args: list[str] = Field(default_factory=list)
+    models_file: Path | None = None
     judge_temperature: Temperature | None = None  # None: the judge prompt set's own (0 by default)
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: Positive = 30.0  # seconds between batch status polls
@@ -99,35 +102,21 @@ class EvalConfig(BaseModel):
     @field_validator("reasoning_effort", mode="before")
     @classmethod
     def _provider_default(cls, value: object) -> object:
-        # "default" asks for the provider's own behaviour: send nothing
+        # "default" (as leaving it out) asks for App. D.1's level per model
         return None if value == "default" else value
 
-    @model_validator(mode="after")
-    def _token_limit(self) -> EvalConfig:
-        # resolved once here, so the stored config, the resume check and every call agree on it
-        if self.max_tokens is None:
-            self.max_tokens = default_max_tokens(self.reasoning_effort)
-        return self
-
-    @property
-    def respondent_max_tokens(self) -> int:
-        """The respondent token limit, resolved."""
-        return self.max_tokens or default_max_tokens(self.reasoning_effort)
+    @field_validator("model_args", mode="before")
+    @classmethod
+    def _model_args(cls, value: object) -> object:
+        return [value] if isinstance(value, str) else list(value) if isinstance(value, tuple) else value
 
     def identity(self) -> dict[str, Any]:
         """The fields whose change changes results: a run dir refuses to resume with different ones.
 
-        --sample and --seed are not listed: the scenarios they draw are, through the data fingerprint.
+        --sample and --seed are not listed: the scenarios they draw are, through the data fingerprint; nor are
+        the respondent settings, which differ per model: the plan records each model's (`model_settings`).
         """
-        return {
-            "models": sorted(self.models),
-            "templates": self.templates,
-            "tier": self.tier,
-            "limit": self.limit,
-            "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
-            "reasoning_effort": self.reasoning_effort,
-        }
+        return {"models": sorted(self.models), "templates": self.templates, "tier": self.tier, "limit": self.limit}
 
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
@@ -168,6 +157,8 @@ class EvalOptions(TypedDict, total=False):
     temperature: float | None
     reasoning_effort: ReasoningEffort | None
     max_tokens: int | None
+    model_args: list[str]
+    models_file: str | Path | None
     judge_temperature: float | None
     judge_batch: bool
     batch_poll: float

@@ -151,11 +151,11 @@ class Session:
         self.judge_check = result.model_dump(mode="json")
 
     def _note_ignored_settings(self) -> None:
-        for provider in self.plan.providers.values():  # settings a provider's API no longer takes
-            if ignored := sorted(getattr(provider, "ignored_settings", ())):
+        for provider in self.plan.providers.values():  # settings the model's row says it refuses: never sent
+            if refused := sorted(provider.refused_settings):
                 self.notices.append(
-                    f"{provider.spec} does not accept {', '.join(ignored)}; sent without it "
-                    "(the setting stays in the call's cache key and record)"
+                    f"{provider.spec} does not take {'; '.join(refused)}: not sent (each call's record in the "
+                    "store says what was sent; the setting stays in its cache key)"
                 )
 
     async def _pipeline(self) -> None:
@@ -244,7 +244,7 @@ class Session:
             call = await self.caller.call(
                 self.plan.providers[item.model],
                 list(item.messages),
-                self.plan.respondent,
+                self.plan.respondents[item.model],
                 role="respondent",
                 scenario=item.scenario,
             )

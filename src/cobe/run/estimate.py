@@ -58,7 +58,7 @@ class _DryRun:
         if self.plan.respondent is None:
             return None, False  # a re-judge never generates
         messages = list(item.messages)
-        answer = self._stored(self.plan.providers[item.model], messages, self.plan.respondent)
+        answer = self._stored(self.plan.providers[item.model], messages, self.plan.respondents[item.model])
         if answer is not None:
             self.result.respondent_cached += 1
             view = judged_text(item.template, str(answer["response"] or ""), answer["finish_reason"])
@@ -67,13 +67,25 @@ class _DryRun:
         self._price(item.model, messages, self._answer_tokens(item))
         return None, False
 
+    def _verdict_tokens(self, spec: str, settings: GenerateConfig) -> int:
+        """Output tokens of one judge call: its letter, plus a level's full thinking budget where the judge thinks
+        (its limit is room to think, not what it spends)."""
+        caps = self.plan.providers[spec].capabilities
+        tokens = 5
+        if caps.thinks(settings.reasoning_effort):
+            tokens += THINKING_BUDGET.get(settings.reasoning_effort or caps.provider_default, THINKING_BUDGET["medium"])
+        return min(settings.max_tokens or tokens, tokens)
+
     def _answer_tokens(self, item: Item) -> int:
-        """Output tokens of one respondent call: about the story's length, plus a level's full thinking budget."""
-        settings = self.plan.respondent
+        """Output tokens of one respondent call: about the story's length, plus a level's full thinking budget
+        where the model thinks (its provider's default level where none is sent)."""
+        settings = self.plan.respondents[item.model]
         tokens = int(estimate_tokens(item.scenario.story) * 1.3)
-        if settings is not None and settings.reasoning_effort is not None:
-            tokens += THINKING_BUDGET[settings.reasoning_effort]
-        return min(self.plan.config.respondent_max_tokens, tokens)
+        caps = self.plan.providers[item.model].capabilities
+        if caps.thinks(settings.reasoning_effort):
+            level = settings.reasoning_effort or caps.provider_default
+            tokens += THINKING_BUDGET.get(level, THINKING_BUDGET["medium"])
+        return min(settings.max_tokens or tokens, tokens)
 
     def _judge(self, judge: JudgePlan, item: Item, text: str | None, unjudged: bool) -> None:
         """Count the item's judge calls: three checks per judge and sample, less those with a verdict or a stored call."""
@@ -92,7 +104,7 @@ class _DryRun:
                 self.result.judge_cached += 1
                 continue
             self.result.judge_calls += 1
-            self._price(spec, messages, settings.max_tokens or 5)
+            self._price(spec, messages, self._verdict_tokens(spec, settings))
 
     def _price(self, spec: str, messages: list[Message], tokens_out: int) -> None:
         price = self.prices.price(spec)

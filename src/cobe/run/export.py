@@ -18,6 +18,7 @@ from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
 from cobe.run.plan import Item
 from cobe.run.resume import shown
+from cobe.run.settings_table import settings_markdown
 from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
 from cobe.store.store import Store
 
@@ -203,6 +204,9 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         "reasoning-template replies without their final-story line: judged whole. Errors as failures = the "
         "same accuracy with respondent errors and cut-off replies counted as failed responses.",
     ]
+    if summary.get("settings"):
+        lines += ["", "## Settings", "", "Each model as it was asked (App. D.1 defaults where none was given):", ""]
+        lines += settings_markdown(summary["settings"])
     if summary.get("panel"):
         lines += ["", *panel_markdown(summary["panel"], summary.get("judge_samples", 1))]
     if summary.get("judge_check"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import load_prices
+from cobe.calls.keys import settings_dict
 from cobe.core.errors import InputError
 from cobe.dataset.queries import UNMATCHED
 from cobe.dataset.schema import Scenario
@@ -23,11 +24,15 @@ from cobe.dataset.spool import ScenarioSpool
 from cobe.judge.lineup import JudgePlan, plan_judges
 from cobe.judge.panel import self_preference_notices
 from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.capabilities import ModelCapabilities
+from cobe.models.fitting import effective_settings
+from cobe.models.model_args import ModelArgs
 from cobe.models.registry import get_provider
 from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
+from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
@@ -86,12 +91,34 @@ class RunPlan:
     items: list[Item]
     skipped: dict[str, int]  # template → scenarios it skips (no query in that phrasing; tiers 2-4: unphrasable)
     providers: dict[str, Provider]  # one per distinct spec, respondents and judge alike
-    respondent: GenerateConfig | None  # None: judge only, no respondent call
+    respondents: dict[str, GenerateConfig]  # each respondent model's call settings; empty: judge only
     judge: JudgePlan | None  # None: generate only; one judge or a panel
     stored_config: dict[str, Any]  # the configuration as the store records it
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
     unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4 template → ids it cannot phrase
+    # a re-judge: each respondent's settings as the stored run asked them, with what it accepts, for "settings"
+    recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
+
+    @property
+    def respondent(self) -> GenerateConfig | None:
+        """The first respondent's call settings (every model's: `respondents`); None for a judge-only plan."""
+        return next(iter(self.respondents.values()), None)
+
+    def settings_block(self) -> dict[str, Any]:
+        """What each model is asked with, as sent (summary.json's and the reports' "settings"): per respondent and
+        per judge, its API, token limit, sampling settings, how it thinks, and what its row refuses."""
+        block: dict[str, Any] = {}
+        asked = {spec: (self.providers[spec].capabilities, settings) for spec, settings in self.respondents.items()}
+        if asked or self.recorded:
+            block["respondents"] = {
+                spec: effective_settings(caps, settings) for spec, (caps, settings) in (asked or self.recorded).items()
+            }
+        if self.judge is not None:
+            block["judges"] = {
+                m.spec: effective_settings(self.providers[m.spec].capabilities, m.settings) for m in self.judge.members
+            }
+        return block
 
     def scenario_json(self) -> Iterator[str]:
         """Each scenario as the store keeps it (and the data fingerprint hashes), read as it goes."""
@@ -112,7 +139,9 @@ class RunPlan:
         if self.unphrased:  # only when some were, so the summaries of other runs read as before
             fields["unphrased"] = self.unphrased
         if self.respondent is not None:
-            fields["respondent_settings"] = self.respondent.model_dump(mode="json")
+            later = {"thinking_budget"} if self.respondent.thinking_budget is None else set()  # as summaries had it
+            fields["respondent_settings"] = self.respondent.model_dump(mode="json", exclude=later)
+        fields["settings"] = self.settings_block()
         return fields
 
 
@@ -229,25 +258,13 @@ def build_items(
     return items, cover
 
 
-def reasoning_notice(providers: dict[str, Provider], models: list[str], respondent: GenerateConfig) -> list[str]:
-    """A line naming the respondents that cannot take --reasoning-effort, once per run."""
-    if respondent.reasoning_effort is None:
-        return []
-    without = [spec for spec in models if not providers[spec].reasoning]
-    if not without:
-        return []
-    return [
-        f"{', '.join(without)} {'has' if len(without) == 1 else 'have'} no reasoning-effort setting: "
-        f"--reasoning-effort {respondent.reasoning_effort} stays in the calls' keys and records but is not sent"
-    ]
-
-
-def _providers(specs: list[str]) -> dict[str, Provider]:
-    """One provider per distinct spec, so a model judging itself shares one connection pool and lane."""
+def _providers(specs: list[str], models: ModelArgs) -> dict[str, Provider]:
+    """One provider per distinct spec, so a model judging itself shares one connection pool and lane; each asks
+    as its capability row (with the command's models file and model arguments) says."""
     out: dict[str, Provider] = {}
     for spec in specs:
         if spec not in out:
-            out[spec] = get_provider(spec)
+            out[spec] = get_provider(spec, models.capabilities(spec))
     return out
 
 
@@ -261,7 +278,9 @@ def _check_prices(config: EvalConfig, specs: list[str]) -> None:
         raise InputError(f"--max-cost: no price known for {', '.join(unknown)}; add it to a --prices FILE")
 
 
-def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[JudgePlan, list[str]]:
+def _judge(
+    config: EvalConfig, models: list[str], show: bool = True, args: ModelArgs | None = None
+) -> tuple[JudgePlan, list[str]]:
     """The judging plan of a config (one judge or a panel) and its notices: a temperature chosen for
     --judge-samples, and every judge that grades a respondent of its own kind."""
     plan, notices = plan_judges(
@@ -271,6 +290,7 @@ def _judge(config: EvalConfig, models: list[str], show: bool = True) -> tuple[Ju
         samples=config.judge_samples,
         batch_poll_s=config.batch_poll if config.judge_batch else None,
         show=show,
+        models=args or command_model_args(config, [*models, *config.judge_specs]),
     )
     return plan, notices + self_preference_notices(config.judge_specs, models)
 
@@ -279,48 +299,43 @@ def _notices(specs: list[str]) -> list[str]:
     return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
 
 
-def respondent_settings(config: EvalConfig) -> GenerateConfig:
-    """The respondent's call settings: temperature, the resolved token limit and the reasoning effort."""
-    return GenerateConfig(
-        temperature=config.temperature,
-        max_tokens=config.respondent_max_tokens,
-        reasoning_effort=config.reasoning_effort,
-    )
-
-
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
     """The plan of `eval` (or of `generate` with `with_judge=False`) from its config."""
     if not config.models:
         raise InputError("no model given; pass --model SPEC (repeatable), e.g. --model openai/gpt-5.4")
     if with_judge and not config.judge:
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
-    judge, judge_notices = _judge(config, config.models) if with_judge else (None, [])
+    specs = [*config.models, *(config.judge_specs if with_judge else [])]
+    models = command_model_args(config, specs)
+    judge, judge_notices = _judge(config, config.models, args=models) if with_judge else (None, [])
     scenarios, available = load_scenarios(config)
     if not scenarios:
         raise InputError(f"{config.data}: no scenarios to evaluate")
     config, sample_notices = fit_sample(config, available)
     templates = select_templates(config.templates, config.tier)
-    specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
-    providers = _providers(specs)
+    providers = _providers(specs, models)
     for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
         provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
     items, cover = build_items(config.models, scenarios, templates, completion)
     if not items:
         raise InputError("no scenario has a query in the chosen phrasings, or can be phrased by the chosen templates")
-    respondent = respondent_settings(config)
-    for spec in config.models:
-        providers[spec].check_config(respondent)
+    respondents = {spec: respondent_settings(config, providers[spec].capabilities, models) for spec in config.models}
+    for spec, settings in respondents.items():
+        providers[spec].check_config(settings)
+    for member in judge.members if judge else ():
+        providers[member.spec].check_config(member.settings)
     stored = config.stored() | {
         "data_fingerprint": data_fingerprint(scenarios.docs()),
         "template_names": [t.name for t in templates],
+        "model_settings": {spec: settings_dict(settings) for spec, settings in respondents.items()},
     }
     notices = (
         _notices(specs)
         + sample_notices
         + cover.notices(len(scenarios))
-        + reasoning_notice(providers, config.models, respondent)
+        + reasoning_notice(providers, config.models, respondents)
         + judge_notices
     )
     return RunPlan(
@@ -333,7 +348,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         skipped=cover.skipped,
         unphrased=cover.unphrased,
         providers=providers,
-        respondent=respondent,
+        respondents=respondents,
         judge=judge,
         stored_config=stored,
         notices=notices,
@@ -362,9 +377,12 @@ def plan_rejudge(
         models=stored["models"],
         data=stored["data"],
     )
-    judging, judge_notices = _judge(config, stored["models"], show)
+    models = command_model_args(config, config.judge_specs)
+    judging, judge_notices = _judge(config, stored["models"], show, models)
     _check_prices(config, config.judge_specs)
-    providers = _providers(config.judge_specs)
+    providers = _providers(config.judge_specs, models)
+    for member in judging.members:
+        providers[member.spec].check_config(member.settings)
     scenarios = ScenarioSpool()
     for doc in store.scenarios(row["id"]):
         scenarios.append(Scenario.model_validate_json(doc), doc)
@@ -380,11 +398,12 @@ def plan_rejudge(
         skipped=cover.skipped,
         unphrased=cover.unphrased,
         providers=providers,
-        respondent=None,
+        respondents={},
         judge=judging,
         stored_config=stored,
         notices=_notices([*stored["models"], *config.judge_specs])
         + cover.notices(len(scenarios), wordings=False)
         + judge_notices,
         run_id=row["id"],
+        recorded=recorded_respondents(stored, models),
     )

@@ -18,6 +18,7 @@ from cobe.core.lock import lock_holder
 from cobe.core.sqlite import connect_read_only
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
+from cobe.run.respondents import model_settings
 from cobe.store.store import STORE_NAME, Store
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -72,6 +73,7 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
         old = json.loads(row["config"])
         mine = {k: stored.get(k) for k in (*config.identity(), "data_fingerprint")}
         theirs = {k: old.get(k) for k in mine}
+        mine["respondent settings"], theirs["respondent settings"] = model_settings(stored), model_settings(old)
         if isinstance(theirs.get("models"), list):
             theirs["models"] = sorted(theirs["models"])
         mine["models"] = sorted(mine["models"] or [])

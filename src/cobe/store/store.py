@@ -56,10 +56,11 @@ class Store:
         """Record one finished call (success or final error) and commit at once."""
         self.db.execute(
             "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
-            " output_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created)"
+            " output_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created, sent,"
+            " reasoning_tokens)"
             " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
-            " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created)",
-            row,
+            " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created, :sent, :reasoning_tokens)",
+            {"sent": None, "reasoning_tokens": 0} | row,
         )
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------

@@ -1,0 +1,68 @@
+"""What the fake server is told to do (`Faults`) and what it counts (`Stats`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the words that mark a judge prompt (every bundled judge prompt set ends with them)
+JUDGE_MARKER = "Answer with exactly one letter"
+
+
+@dataclass
+class Faults:
+    """What the server does to the next requests; counts are consumed in field order."""
+
+    rate_limit: int = 0  # next k requests answer 429
+    retry_after: str = "1"  # Retry-After header of a 429: seconds or an HTTP date
+    server_error: int = 0  # then k requests answer 500
+    malformed: int = 0  # then k requests answer 200 with a truncated JSON body
+    delay_s: float = 0.0  # every reply waits this long
+    verdict: str | list[str] = "T"  # judge answers; a list cycles; "hash": T or F by a hash of the request
+    reply: str | None = None  # fixed answer to non-judge prompts (default: echo a short rewrite)
+    judge_marker: str = JUDGE_MARKER
+    batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
+    batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
+    batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
+    # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
+    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
+    script: list[dict[str, Any]] = field(default_factory=list)
+    hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
+    fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
+    echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
+    # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
+    # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
+    unique: bool = False
+    # a provider's requests-per-minute limit, held server-side as a token bucket refilled at rpm_limit / 60
+    # a second and holding one second's worth: a request beyond it answers 429 with Retry-After (whole
+    # seconds until a request fits again); 0: off
+    rpm_limit: int = 0
+    # the contract fake: refuse what each real API refuses (support.contracts), and let thinking models spend
+    # thinking tokens inside their token limit
+    strict: bool = False
+    cache_min_tokens: int = 1024  # the shortest prompt prefix the APIs' prompt caching reports
+
+
+@dataclass
+class Stats:
+    """Counts of API requests received and how each was answered."""
+
+    requests: int = 0
+    ok: int = 0
+    rate_limited: int = 0
+    server_errors: int = 0
+    malformed: int = 0
+    models: dict[str, int] = field(default_factory=dict)
+    judge_requests: int = 0  # chat requests carrying the judge marker
+    files: int = 0  # uploads to /v1/files
+    batches: int = 0  # batches created (OpenAI and Anthropic)
+    batch_lines: int = 0  # requests answered inside batches
+    batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
+    held: int = 0  # chat requests waiting now for hold_after to be lifted
+    failed: int = 0  # chat requests answered with fail_status
+    bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
+    first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
+    last_ok_s: float | None = None
+    refused: int = 0  # strict mode: requests (batch lines included) answered with the API's refusal
+    refusals: list[str] = field(default_factory=list)  # "<path>: <status> <message>" of each
+    endpoints: dict[str, int] = field(default_factory=dict)  # requests per API (openai, responses, anthropic, google)
