@@ -72,7 +72,9 @@ def top_logprobs(text: str, n: int) -> list[dict[str, Any]]:
     ]
 
 
-def openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool) -> bytes:
+def openai_body(
+    request: dict, model: str, text: str, truncated: bool, n_in: int, n_out: int, judged: bool, cached: int = 0
+) -> bytes:
     logprobs = None
     if request.get("logprobs"):
         top = top_logprobs(text, int(request.get("top_logprobs") or 1))
@@ -90,12 +92,19 @@ def openai_body(request: dict, model: str, text: str, truncated: bool, n_in: int
                 "logprobs": logprobs,
             }
         ],
-        "usage": {"prompt_tokens": n_in, "completion_tokens": n_out, "total_tokens": n_in + n_out},
+        "usage": {
+            "prompt_tokens": n_in,
+            "completion_tokens": n_out,
+            "total_tokens": n_in + n_out,
+            "prompt_tokens_details": {"cached_tokens": cached},  # part of prompt_tokens
+        },
     }
     return json.dumps(body).encode()
 
 
-def anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+def anthropic_body(
+    model: str, text: str, truncated: bool, n_in: int, n_out: int, read: int = 0, written: int = 0
+) -> bytes:
     body = {
         "id": "msg_fake",
         "type": "message",
@@ -104,12 +113,18 @@ def anthropic_body(model: str, text: str, truncated: bool, n_in: int, n_out: int
         "content": [{"type": "text", "text": text}],
         "stop_reason": "max_tokens" if truncated else "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": n_in, "output_tokens": n_out},
+        # input_tokens counts only what comes after the cached prefix, read or written
+        "usage": {
+            "input_tokens": n_in - read - written,
+            "output_tokens": n_out,
+            "cache_read_input_tokens": read,
+            "cache_creation_input_tokens": written,
+        },
     }
     return json.dumps(body).encode()
 
 
-def google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -> bytes:
+def google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int, cached: int = 0) -> bytes:
     body = {
         "candidates": [
             {
@@ -121,4 +136,6 @@ def google_body(model: str, text: str, truncated: bool, n_in: int, n_out: int) -
         "usageMetadata": {"promptTokenCount": n_in, "candidatesTokenCount": n_out, "totalTokenCount": n_in + n_out},
         "modelVersion": model,
     }
+    if cached:  # part of promptTokenCount; Gemini leaves the field out when nothing was cached
+        body["usageMetadata"]["cachedContentTokenCount"] = cached
     return json.dumps(body).encode()

@@ -39,6 +39,7 @@ from support.llm_replies import (
     openai_body,
     rewrite,
 )
+from support.prompt_cache import PromptCache, refusal_body, refused_parameter, unknown_model_body
 
 JUDGE_MARKER = "Answer with exactly one letter"
 _REASONS = {
@@ -82,6 +83,13 @@ class Faults:
     # a second and holding one second's worth: a request beyond it answers 429 with Retry-After (whole
     # seconds until a request fits again); 0: off
     rpm_limit: int = 0
+    # prompt caching (support.prompt_cache): the shortest prefix cached, in tokens (whitespace words); the
+    # documented floor of most models is 1024, Claude Opus 4.5 and later 4096
+    cache_min_tokens: int = 1024
+    # parameters every request is refused for (400, the dialect's documented body naming the parameter),
+    # e.g. ["max_tokens"]; Gemini's are matched inside generationConfig
+    refuse: list[str] = field(default_factory=list)
+    unknown_models: list[str] = field(default_factory=list)  # models answered 404 naming the model
 
 
 @dataclass
@@ -104,6 +112,7 @@ class Stats:
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
     first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
     last_ok_s: float | None = None
+    refused: int = 0  # chat requests refused for a parameter (`refuse`) or a model (`unknown_models`)
 
 
 class FakeLLMServer(AnthropicBatches):
@@ -120,12 +129,14 @@ class FakeLLMServer(AnthropicBatches):
         self.changed = threading.Condition()  # notified whenever a request changed the stats
         self._lifted = asyncio.Event()  # set while no hold is in place
         self._bucket = (0.0, -1.0)  # rpm_limit's (level, monotonic time of that level); -1: not started
+        self.prompt_cache = PromptCache()
         self.control(**faults)
 
     def control(self, reset: bool = False, **faults: Any) -> None:
         """Change faults; `reset=True` also restores defaults and zeroes the counters."""
         if reset:
             self.faults, self.stats = Faults(), Stats()
+            self.prompt_cache = PromptCache()
         names = {f.name for f in fields(Faults)}
         unknown = set(faults) - names
         if unknown:
@@ -256,6 +267,10 @@ class FakeLLMServer(AnthropicBatches):
             faults.malformed -= 1
             stats.malformed += 1
             return 200, b'{"id": "chatcmpl-broken", "choices": [{"message": {"content": "T', {}
+        refused = self._refused(kind, path, request)
+        if refused is not None:
+            stats.refused += 1
+            return refused[0], refused[1], {}
         stats.ok += 1
         stats.last_ok_s = time.monotonic()
         if stats.first_ok_s is None:
@@ -264,6 +279,14 @@ class FakeLLMServer(AnthropicBatches):
         stats.models[model] = stats.models.get(model, 0) + 1
         stats.judge_requests += judged
         return 200, payload, {}
+
+    def _refused(self, kind: str, path: str, request: dict) -> tuple[int, bytes] | None:
+        """(status, body) of a request refused for its model or a parameter, or None."""
+        model = path.rsplit("/", 1)[-1].split(":", 1)[0] if kind == "google" else str(request.get("model", ""))
+        if model in self.faults.unknown_models:
+            return unknown_model_body(kind, model)
+        parameter = refused_parameter(request, self.faults.refuse)
+        return refusal_body(kind, parameter) if parameter is not None else None
 
     def _over_rpm(self, limit: int) -> int | None:
         """None when one more request fits the bucket (and it is spent), else whole seconds to wait."""
@@ -307,11 +330,15 @@ class FakeLLMServer(AnthropicBatches):
         if truncated:
             text = " ".join(words[:limit])
         n_in, n_out = sum(len(t.split()) for t in texts), len(text.split())
+        least = faults.cache_min_tokens
         if kind == "openai":
-            return model, openai_body(request, model, text, truncated, n_in, n_out, judged), judged
+            cached = self.prompt_cache.automatic(model, texts, least)
+            return model, openai_body(request, model, text, truncated, n_in, n_out, judged, cached), judged
         if kind == "anthropic":
-            return model, anthropic_body(model, text, truncated, n_in, n_out), judged
-        return model, google_body(model, text, truncated, n_in, n_out), judged
+            read, written = self.prompt_cache.anthropic(request, least)
+            return model, anthropic_body(model, text, truncated, n_in, n_out, read, written), judged
+        cached = self.prompt_cache.automatic(model, texts, least)
+        return model, google_body(model, text, truncated, n_in, n_out, cached), judged
 
     # ---- Files + Batches ----------------------------------------------------------------
     def batch_route(self, method: str, path: str, body: bytes) -> tuple[int, bytes, dict[str, str]]:

@@ -118,6 +118,9 @@ class JudgePlan:
     samples: int
     batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
     show: bool = True  # the run's exports switch to this judge; False: judge without changing what it shows
+    # mark each check's constant head (instructions, worked examples) for the provider's prompt cache where
+    # the provider takes a mark (Anthropic); it changes what a call costs, never its key or its answer
+    prompt_cache: bool = True
 
     @property
     def spec(self) -> str:
@@ -173,12 +176,14 @@ def plan_judges(
     samples: int = 1,
     batch_poll_s: float | None = None,
     show: bool = True,
+    prompt_cache: bool = True,
 ) -> tuple[JudgePlan, list[str]]:
     """(the judging plan, notices about its settings): every command's judge is planned here.
 
     `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
     `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
-    check; with `batch_poll_s` the calls go through each judge's provider batch API first.
+    check; with `batch_poll_s` the calls go through each judge's provider batch API first; `prompt_cache`
+    marks each check's constant head for the provider's prompt cache.
     """
     specs = split_specs([judge] if isinstance(judge, str) else judge)
     if not specs:
@@ -193,4 +198,4 @@ def plan_judges(
     prompt_set = load_judge_prompts(prompts) if isinstance(prompts, str) else prompts
     settings, notice = sample_settings(prompt_set, temperature, samples)
     members = tuple(MemberPlan(spec, prompt_set, settings) for spec in specs)
-    return JudgePlan(members, samples, batch_poll_s, show), [notice] if notice else []
+    return JudgePlan(members, samples, batch_poll_s, show, prompt_cache), [notice] if notice else []

@@ -15,6 +15,7 @@ from cobe.models.reasoning import thinking_budget
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.usage import anthropic_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -27,7 +28,7 @@ def message_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str,
     """Messages + GenerateConfig → keyword arguments of messages.create; system text goes to `system=`."""
     system = "\n\n".join(m.content for m in messages if m.role == "system")
     kwargs: dict[str, Any] = {
-        "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+        "messages": [{"role": m.role, "content": message_content(m)} for m in messages if m.role != "system"],
         "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
     }
     if system:
@@ -44,6 +45,25 @@ def message_kwargs(messages: list[Message], config: GenerateConfig) -> dict[str,
         kwargs["thinking"] = {"type": "enabled", "budget_tokens": budget}
     # the API has neither seed nor logprobs; both stay in the cache key but are not sent
     return kwargs
+
+
+#: the prompt-cache marker: a prefix cached for five minutes from its last use
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def message_content(message: Message) -> str | list[dict[str, Any]]:
+    """A message's content: plain text, or, where its head is the same on every call of its kind
+    (`Message.cache_prefix`), that head as a text block marked for the prompt cache and the rest after it.
+
+    The marked prefix (system text and every message up to the mark) is cached when it reaches the
+    model's minimum length, and read back at a tenth of the input price by the calls that share it;
+    below that length the mark changes nothing.
+    """
+    cut = message.cache_prefix
+    if cut <= 0 or cut >= len(message.content):
+        return message.content
+    head, rest = message.content[:cut], message.content[cut:]
+    return [{"type": "text", "text": head, "cache_control": CACHE_CONTROL}, {"type": "text", "text": rest}]
 
 
 # sampling settings the Messages API refuses while extended thinking is on
@@ -101,11 +121,14 @@ class AnthropicChat(Provider):
         response = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
         text = "".join(block.text for block in response.content if block.type == "text")
+        usage = anthropic_usage(response.usage)  # cache reads and writes counted into the prompt
         return ModelOutput.model_construct(
             text=text,
             finish_reason=finish_reason(response.stop_reason),
-            input_tokens=response.usage.input_tokens,
-            output_tokens=response.usage.output_tokens,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
             latency_s=latency,
             first_token_logprobs=None,
             raw=None,

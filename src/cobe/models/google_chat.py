@@ -20,6 +20,7 @@ from cobe.models.retry import (
     status_of,
 )
 from cobe.models.sdk import import_sdk, request_timeout
+from cobe.models.usage import google_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -98,12 +99,14 @@ class GoogleChat(Provider):
         latency = time.perf_counter() - start
         candidate = response.candidates[0] if response.candidates else None
         reason = getattr(candidate, "finish_reason", None)
-        usage = response.usage_metadata
+        usage = google_usage(response.usage_metadata)  # implicit cache hits included
         return ModelOutput.model_construct(
             text=response.text or "",
             finish_reason=finish_reason(reason),
-            input_tokens=(usage.prompt_token_count or 0) if usage else 0,
-            output_tokens=(usage.candidates_token_count or 0) if usage else 0,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
+            cache_write_tokens=0,
             latency_s=latency,
             first_token_logprobs=first_token_logprobs(candidate) if config.logprobs and candidate else None,
             raw=None,

@@ -12,6 +12,7 @@ from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.usage import openai_usage
 
 ENDPOINT = "/v1/chat/completions"
 WINDOW = "24h"
@@ -79,14 +80,15 @@ class OpenAIBatch(BatchAPI):
             body = response.get("body") or {}
             if key not in keys or response.get("status_code") != 200 or not body.get("choices"):
                 continue  # unknown or failed: the normal path asks it again
-            choice, usage = body["choices"][0], body.get("usage") or {}
+            choice, usage = body["choices"][0], openai_usage(body.get("usage"))
             yield (
                 key,
                 Answer(
                     (choice.get("message") or {}).get("content") or "",
                     choice.get("finish_reason"),
-                    usage.get("prompt_tokens", 0),
-                    usage.get("completion_tokens", 0),
+                    usage.input_tokens,
+                    usage.output_tokens,
                     _logprobs(choice) if self.settings.logprobs else None,
+                    cached_input_tokens=usage.cached_input_tokens,
                 ),
             )

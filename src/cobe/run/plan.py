@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import load_prices
+from cobe.calls.preflight import Probe, distinct, needs_preflight
 from cobe.core.errors import InputError
 from cobe.dataset.queries import UNMATCHED
 from cobe.dataset.schema import Scenario
@@ -101,6 +102,15 @@ class RunPlan:
     def data_fingerprint(self) -> str:
         """The hash of the scenarios this plan evaluates."""
         return str(self.stored_config["data_fingerprint"])
+
+    def probes(self) -> list[Probe]:
+        """The preflight's calls: each distinct (API model, settings) this plan sends, respondents and judges."""
+        wanted = []
+        if self.respondent is not None:
+            wanted += [Probe(self.providers[spec], self.respondent, "respondent") for spec in self.config.models]
+        if self.judge is not None:
+            wanted += [Probe(self.providers[m.spec], m.settings, "judge") for m in self.judge.members]
+        return [probe for probe in distinct(wanted) if needs_preflight(probe.provider)]
 
     def summary_fields(self) -> dict[str, Any]:
         """What summary.json says about the plan: data, templates, skipped counts, respondent settings."""
