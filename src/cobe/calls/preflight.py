@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cobe.calls.caller import Caller, key_refused
 from cobe.calls.refused import refused_line
@@ -128,6 +129,19 @@ async def preflight(caller: Caller, probes: Sequence[Probe]) -> list[CallRecord]
         if detail is not None:
             raise key_refused(probe.provider, "on the preflight call", detail)
     return [record for record in records if record is not None]
+
+
+async def run_preflight(caller: Caller, probes: Sequence[Probe], stats: dict[str, Any]) -> None:
+    """A run's preflight: `preflight` through a caller of its own on `caller`'s store, scheduler, prices and
+    budget, so its calls are stored and priced like any other and counted apart, in `stats["preflight"]`
+    however it ends (nothing when there is nothing to probe)."""
+    if not probes:
+        return
+    own = Caller(caller.store, caller.scheduler, caller.prices, caller.budget)
+    try:
+        await preflight(own, probes)
+    finally:
+        stats["preflight"] = own.totals().as_dict()
 
 
 async def check_models(caller_for: Caller, probes: Sequence[Probe]) -> list[ProbeResult]:

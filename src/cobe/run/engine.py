@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
-from cobe.calls.preflight import preflight
+from cobe.calls.preflight import run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import DiskFull, InputError, RunStopped
 from cobe.core.lock import directory_lock
@@ -147,17 +147,9 @@ class Session:
             return fields
 
     async def _preflight(self) -> None:
-        """Unless --no-preflight: one minimal call per distinct (API model, settings) of the plan, through a
-        caller of its own on the run's store (stored and priced like any call, counted apart); a model that
-        refuses a setting stops the run here (ModelRefused), before any item is sent."""
-        probes = self.plan.probes() if self.plan.config.preflight else []
-        if not probes:
-            return
-        caller = Caller(self.store, self.caller.scheduler, self.caller.prices, self.caller.budget)
-        try:
-            await preflight(caller, probes)
-        finally:
-            self.preflight_stats = {"preflight": caller.totals().as_dict()}
+        """Unless --no-preflight, the plan's probes before any item (`cobe.calls.preflight.run_preflight`)."""
+        if self.plan.config.preflight:
+            await run_preflight(self.caller, self.plan.probes(), self.preflight_stats)
 
     async def _judge_check(self) -> None:
         """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
