@@ -37,14 +37,15 @@ def test_max_cost_stops_before_exceeding_and_resumes(server, data_file, prices):
     run_dir = next((data_file.parent / "runs").iterdir())
     summary = json.loads((run_dir / "summary.json").read_text())
     calls = summary["command"]["calls"]
-    spent = calls["respondent"]["cost_usd"] + calls["judge"]["cost_usd"]
+    spent = calls["respondent"]["cost_usd"] + calls["judge"]["cost_usd"] + calls["preflight"]["cost_usd"]
     assert 0 < spent <= 0.5 and summary["state"] == "stopped-budget"
     statuses = [json.loads(line)["status"] for line in (run_dir / "results.jsonl").read_text().splitlines()]
     assert "pending" in statuses
     done = evaluate(EvalConfig(**base, max_cost=100))
     assert done.state == "complete"
-    # nothing finished before the stop was asked again
-    assert server.stats()["requests"] == 12 + 36
+    # nothing finished before the stop was asked again, the preflight's two calls included (the second
+    # command answered them from the store)
+    assert server.stats()["requests"] == 12 + 36 + 2
 
 
 def test_max_cost_needs_prices(data_file, server):

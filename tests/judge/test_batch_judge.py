@@ -56,7 +56,8 @@ def test_batch_gives_the_normal_verdicts_without_judge_chat_calls(fake, data_fil
     after = fake.stats()
     assert after["judge_requests"] == 36, "no judge call went through chat.completions"
     assert after["batches"] == 1 and after["files"] == 1 and after["batch_lines"] == 36
-    assert after["requests"] - before["requests"] == 12  # the respondent calls only
+    # the respondent calls, and the new run's preflight: one call with the respondent's settings, one with the judge's
+    assert after["requests"] - before["requests"] == 12 + 2
     assert batch.state == "complete"
     assert results(batch.run_dir) == results(normal.run_dir)
     assert {r[2] for r in results(batch.run_dir)} == {"passed", "failed"}  # the hash gives both verdicts
@@ -133,7 +134,7 @@ def test_sigkill_while_waiting_then_rerun_resumes_the_same_batch(tmp_path, opena
     args = [
         "eval",
         *("--model", SPEC, "--judge", SPEC, "--data", str(data), "--run-dir", str(run_dir)),
-        *("--judge-batch", "--batch-poll", "0.05"),
+        *("--judge-batch", "--batch-poll", "0.05", "--no-preflight"),
     ]
     env = os.environ | {"FAKE_BASE_URL": server.base_url}
     proc = subprocess.Popen([sys.executable, "-c", "from cobe.cli.main import main; main()", *args], env=env)

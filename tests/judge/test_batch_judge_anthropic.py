@@ -64,7 +64,8 @@ def test_batch_gives_the_normal_verdicts_without_judge_message_calls(fake, data_
     after = fake.stats()
     assert after["judge_requests"] == 36, "no judge call went through /v1/messages"
     assert after["batches"] == 1 and after["batch_lines"] == 36 and after["files"] == 0
-    assert after["requests"] - before["requests"] == 12  # the respondent calls only
+    # the respondent calls, and the new run's preflight: one call with the respondent's settings, one with the judge's
+    assert after["requests"] - before["requests"] == 12 + 2
     assert batch.state == "complete"
     # the newest Claude models (the table's fallback row) refuse temperature: it is not sent, and the run says so
     assert [n for n in batch.notices if "does not take temperature 0.0" in n]

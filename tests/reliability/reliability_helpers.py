@@ -26,11 +26,13 @@ def cobe_at(server: ThreadedServer, *args: str, cwd: Path | None = None) -> CliR
 
 
 def eval_args(data: Path, run_dir: Path, *more: str, model: str = SPEC, judge: str = SPEC) -> list[str]:
-    """`cobe eval` on `data` into `run_dir`, quick retries, no report unless asked."""
+    """`cobe eval` on `data` into `run_dir`, quick retries, no report unless asked, and no preflight: these
+    tests aim faults at a run's item calls by their order (the preflight has tests of its own,
+    tests/calls/test_preflight.py)."""
     return [
         "eval",
         *("--model", model, "--judge", judge, "--data", str(data), "--run-dir", str(run_dir)),
-        *("--max-retries", "1", "--no-report", *more),
+        *("--max-retries", "1", "--no-report", "--no-preflight", *more),
     ]
 
 

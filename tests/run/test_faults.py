@@ -9,6 +9,8 @@ import pytest
 from cobe.run import EvalConfig, evaluate
 
 SPEC = "openai-api/fake/fake-model"
+#: a run's preflight: one call with the respondent's settings, one with the judge's
+PREFLIGHT = 2
 
 
 @pytest.fixture
@@ -43,7 +45,7 @@ def test_transient_faults_are_retried_and_retry_after_honoured(server, data_file
     assert len(out) == 4 and {r["status"] for r in out} == {"passed"}
     st = server.stats()
     assert st["rate_limited"] == 2 and st["server_errors"] == 2 and st["malformed"] == 1
-    assert st["requests"] == 4 + 12 + 5  # every call once, plus one retry per injected fault
+    assert st["requests"] == PREFLIGHT + 4 + 12 + 5  # every call once, plus one retry per injected fault
     assert s.stats["retries"] == 5 and s.stats["respondent"]["errors"] == 0 and s.stats["judge"]["errors"] == 0
     assert s.wall_s >= 0.4  # Retry-After: 0.4 s was waited, not the 0.02 s backoff
 
@@ -52,7 +54,7 @@ def test_garbage_verdicts_are_reasked_once_then_unscored(server, data_file):
     server.control(verdict="maybe?")
     s = evaluate(config(data_file))
     st = server.stats()
-    assert st["requests"] == 4 + 12 * 2  # each check re-asked exactly once
+    assert st["requests"] == PREFLIGHT + 4 + 12 * 2  # each check re-asked exactly once
     out = rows(s.run_dir)
     assert {r["status"] for r in out} == {"unscored"}
     assert all(r["judge_raw"]["change"] == "maybe?" and "maybe" in r["unscored"]["change"] for r in out)
@@ -88,4 +90,4 @@ def test_timeouts_are_recorded_as_errors_then_redone_on_resume(server, data_file
 
 def test_rpm_limit_paces_requests(server, data_file):
     s = evaluate(config(data_file, rpm=600, templates=["A"], limit=2))  # 10 per second, burst 600
-    assert s.state == "complete" and server.stats()["requests"] == 2 + 6
+    assert s.state == "complete" and server.stats()["requests"] == PREFLIGHT + 2 + 6

@@ -22,6 +22,7 @@ HUNG_S = 600
 CONCURRENCY = 4
 SCENARIOS = 8
 ITEMS, CALLS = 24, 96  # 8 scenarios × templates A–C; one respondent and three judge calls each
+PREFLIGHT = 2  # the run's first calls: one with the respondent's settings, one with the judge's
 
 
 def eval_args(data: Path, run_dir: Path) -> list[str]:
@@ -54,7 +55,7 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, openai_server):
     data = write_dataset(tmp_path / "data.jsonl", SCENARIOS)
     run_dir = tmp_path / "run"
     args = eval_args(data, run_dir)
-    answered = 30  # of 96 calls
+    answered = 30  # of 98 calls
     proc = start_eval(openai_server, args, answered, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=HUNG_S)
@@ -69,14 +70,14 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, openai_server):
     assert done.returncode == 0, done.stderr
     assert "complete" in done.stdout
     # nothing finished before the kill was asked again; the calls in flight at the kill were
-    assert openai_server.stats()["requests"] - before == CALLS - answered
+    assert openai_server.stats()["requests"] - before == PREFLIGHT + CALLS - answered
     rows = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
     keys = [(r["model"], r["scenario_id"], r["template"]) for r in rows]
     assert len(keys) == ITEMS and len(set(keys)) == ITEMS and {r["status"] for r in rows} == {"passed"}
     db = sqlite3.connect(run_dir / STORE_NAME)
     assert db.execute("SELECT count(*) FROM responses").fetchone()[0] == ITEMS
     assert db.execute("SELECT count(*) FROM verdicts").fetchone()[0] == CALLS - ITEMS
-    assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == CALLS
+    assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == PREFLIGHT + CALLS
     assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
     db.close()
 
@@ -84,7 +85,7 @@ def test_sigkill_then_rerun_finishes_each_item_once(tmp_path, openai_server):
 def test_ctrl_c_marks_interrupted_and_says_how_to_resume(tmp_path, openai_server):
     data = write_dataset(tmp_path / "data.jsonl", SCENARIOS)
     run_dir = tmp_path / "run"
-    answered = 16  # of 96 calls
+    answered = 16  # of 98 calls
     proc = start_eval(
         openai_server, eval_args(data, run_dir), answered, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

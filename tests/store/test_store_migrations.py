@@ -195,3 +195,31 @@ def test_verdicts_stored_before_0006_become_the_first_sample_and_samples_sit_bes
     assert {key: r["verdict"] for key, r in samples.items()} == {("preserve", 0): "T", ("preserve", 1): "F"}
     assert samples[("preserve", 0)]["temperature"] == 0
     store.close()
+
+
+def test_calls_stored_before_0008_read_as_having_touched_no_prompt_cache(tmp_path):
+    from cobe.calls.caller import _from_row
+
+    path = tmp_path / "cobe.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for version, name, sql in _migrations():
+        if version >= 8:
+            break
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+    db.execute(
+        "INSERT INTO calls (key, role, spec, request, response, input_tokens, created) "
+        "VALUES ('old', 'judge', 's', '{}', 'T', 700, 'now')"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    old = _from_row(store.get_call("old"))
+    assert (old.input_tokens, old.cached_input_tokens, old.cache_write_tokens) == (700, 0, 0)
+    store.put_call(_call("new", "judge") | {"input_tokens": 700, "cached_input_tokens": 600})
+    new = _from_row(store.get_call("new"))
+    assert (new.cached_input_tokens, new.cache_write_tokens) == (600, 0)
+    store.close()

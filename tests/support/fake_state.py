@@ -41,6 +41,10 @@ class Faults:
     # thinking tokens inside their token limit
     strict: bool = False
     cache_min_tokens: int = 1024  # the shortest prompt prefix the APIs' prompt caching reports
+    # parameters every request is refused for (400, the dialect's documented body naming the parameter),
+    # e.g. ["max_tokens"]; Gemini's are matched inside generationConfig
+    refuse: list[str] = field(default_factory=list)
+    unknown_models: list[str] = field(default_factory=list)  # models answered 404 naming the model
 
 
 @dataclass
@@ -63,6 +67,6 @@ class Stats:
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
     first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer
     last_ok_s: float | None = None
-    refused: int = 0  # strict mode: requests (batch lines included) answered with the API's refusal
+    refused: int = 0  # requests (batch lines included) refused: strict mode, `refuse` or `unknown_models`
     refusals: list[str] = field(default_factory=list)  # "<path>: <status> <message>" of each
     endpoints: dict[str, int] = field(default_factory=dict)  # requests per API (openai, responses, anthropic, google)

@@ -50,7 +50,7 @@ from support.llm_replies import (
     rewrite,
 )
 from support.openai_batches import OpenAIBatches
-from support.prompt_cache import PromptCache, marked_words
+from support.prompt_cache import PromptCache, marked_words, refusal_body, refused_parameter, unknown_model_body
 
 _REASONS = {
     200: "OK",
@@ -86,6 +86,7 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         """Change faults; `reset=True` also restores defaults and zeroes the counters."""
         if reset:
             self.faults, self.stats = Faults(), Stats()
+            self.prompt_cache = PromptCache()
         names = {f.name for f in fields(Faults)}
         unknown = set(faults) - names
         if unknown:
@@ -233,6 +234,11 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         """(status, body, model, judged): the API's refusal in strict mode, else `reply`; chat and batch alike."""
         model = _model(kind, path, request)
         self.stats.endpoints[kind] = self.stats.endpoints.get(kind, 0) + 1
+        asked = self._refused(kind, model, request)
+        if asked is not None:  # a refusal the test asked for: `refuse` or `unknown_models`
+            self.stats.refused += 1
+            self.stats.refusals.append(f"{path} {model}: {asked[0]}")
+            return asked[0], asked[1], model, False
         if self.faults.strict:
             refused = refusal(kind, model, request)
             if refused is not None:
@@ -307,6 +313,18 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             written, read = self.cache.marked(model, marked_words(request), least)
             return Usage(len(words), n_out, thought, cache_write=written, cache_read=read)
         return Usage(len(words), n_out, thought, cached=self.cache.automatic(model, words, least))
+
+    def _refused(self, kind: str, model: str, request: dict) -> tuple[int, bytes] | None:
+        """(status, body) of a request refused for its model or a parameter named in the faults, or None."""
+        if model in self.faults.unknown_models:
+            return unknown_model_body(_dialect(kind), model)
+        parameter = refused_parameter(request, self.faults.refuse)
+        return refusal_body(_dialect(kind), parameter) if parameter is not None else None
+
+
+def _dialect(kind: str) -> str:
+    """The error dialect of an endpoint kind: the Responses API answers as OpenAI does."""
+    return "openai" if kind == "responses" else kind
 
 
 def _model(kind: str, path: str, request: dict) -> str:

@@ -6,11 +6,16 @@ whose beginning was seen before reports the seen part as cached, in steps of 128
 `cachedContentTokenCount`). Anthropic caches only what a request marks: the prefix up to its last
 `cache_control` block is written the first time (`cache_creation_input_tokens`) and read after
 (`cache_read_input_tokens`), both apart from `input_tokens`, if it holds `least` tokens or more.
+
+A parameter or model a test tells the server to refuse is answered with the status and the error body each
+API documents, naming it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+from typing import Any
 
 STEP = 128
 #: the shortest prefix any of them caches
@@ -30,7 +35,8 @@ class PromptCache:
     def automatic(self, model: str, words: list[str], least: int = LEAST) -> int:
         """Cached tokens of a prompt under automatic caching; its prefixes are remembered for later prompts."""
         cached = 0
-        for end in range(least, len(words) + 1, STEP):
+        first = -(-least // STEP) * STEP  # counts are whole steps of 128 (1024, 1152, ...), from the minimum on
+        for end in range(first, len(words) + 1, STEP):
             key = (model, _digest(words[:end]))
             if key in self.seen:
                 cached = end
@@ -66,3 +72,43 @@ def marked_words(request: dict) -> list[str]:
     if request.get("cache_control"):  # automatic caching marks the whole prompt
         last = len(blocks) - 1
     return [word for text, _ in blocks[: last + 1] for word in text.split()]
+
+
+def refused_parameter(request: dict[str, Any], refuse: list[str]) -> str | None:
+    """The first parameter of `refuse` the request carries (Gemini's inside generationConfig), or None."""
+    fields = set(request) | set(request.get("generationConfig") or {})
+    return next((name for name in refuse if name in fields), None)
+
+
+def refusal_body(kind: str, parameter: str) -> tuple[int, bytes]:
+    """(400, the dialect's error body) for a request carrying a parameter the model does not take."""
+    if kind == "openai":
+        error = {
+            "message": f"Unsupported parameter: '{parameter}' is not supported with this model.",
+            "type": "invalid_request_error",
+            "param": parameter,
+            "code": "unsupported_parameter",
+        }
+        return 400, json.dumps({"error": error}).encode()
+    if kind == "anthropic":
+        error = {"type": "invalid_request_error", "message": f"{parameter}: this model does not support it"}
+        return 400, json.dumps({"type": "error", "error": error}).encode()
+    message = f"Invalid JSON payload received. Unknown name \"{parameter}\" at 'generation_config': Cannot find field."
+    return 400, json.dumps({"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}).encode()
+
+
+def unknown_model_body(kind: str, model: str) -> tuple[int, bytes]:
+    """(404, the dialect's error body) for a model the server does not serve."""
+    if kind == "openai":
+        error = {
+            "message": f"The model `{model}` does not exist or you do not have access to it.",
+            "type": "invalid_request_error",
+            "param": None,
+            "code": "model_not_found",
+        }
+        return 404, json.dumps({"error": error}).encode()
+    if kind == "anthropic":
+        error = {"type": "not_found_error", "message": f"model: {model}"}
+        return 404, json.dumps({"type": "error", "error": error}).encode()
+    message = f"models/{model} is not found for API version v1beta, or is not supported for generateContent."
+    return 404, json.dumps({"error": {"code": 404, "message": message, "status": "NOT_FOUND"}}).encode()

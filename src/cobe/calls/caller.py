@@ -10,12 +10,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cobe.calls.cost import Budget, PriceTable, estimate_tokens, load_prices
+from cobe.calls.cost import Budget, Price, PriceTable, estimate_tokens, load_prices
 from cobe.calls.keys import RequestKeys
+from cobe.calls.refused import model_refused
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
-from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
+from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.refusals import Refusal
 from cobe.store.store import Store, now
 
 if TYPE_CHECKING:
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
 ROLES = ("respondent", "judge")
 #: refused calls (401/403) in a row after which a provider's stage stops
 AUTH_STOP_AFTER = 3
+#: calls of settings no answer has proven yet, out at once in a command: the most requests a model that
+#: refuses a setting can refuse before the command stops
+UNPROVEN_AT_ONCE = 3
 
 
 @dataclass
@@ -36,12 +41,41 @@ class RoleStats:
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
+    cached_input_tokens: int = 0  # of input_tokens: read from the provider's prompt cache
+    cache_write_tokens: int = 0  # of input_tokens: written to it
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain dict for summary.json."""
-        return {
+        """Plain dict for summary.json; the prompt-cache counts appear once a call had some."""
+        counts = {
             k: getattr(self, k) for k in ("calls_made", "calls_cached", "errors", "input_tokens", "output_tokens")
-        } | {"cost_usd": round(self.cost_usd, 6)}
+        }
+        cache = {k: getattr(self, k) for k in ("cached_input_tokens", "cache_write_tokens") if getattr(self, k)}
+        return counts | cache | {"cost_usd": round(self.cost_usd, 6)}
+
+    def add_output(self, output: ModelOutput, cost: float | None) -> None:
+        """Count one answered call's tokens and cost."""
+        self.input_tokens += output.input_tokens
+        self.output_tokens += output.output_tokens
+        self.cached_input_tokens += output.cached_input_tokens
+        self.cache_write_tokens += output.cache_write_tokens
+        self.cost_usd += cost or 0.0
+
+
+class _Unproven:
+    """Calls of (spec, settings) pairs no answer has yet proven: at most UNPROVEN_AT_ONCE of them are out at
+    once in a whole command, so a model refusing a setting is refused no more often than that before the
+    command stops; a pair's first answer lets its later calls go freely."""
+
+    def __init__(self) -> None:
+        self.proven: set[tuple[str, str]] = set()
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    def slots(self) -> asyncio.Semaphore:
+        """The semaphore of the running event loop (a caller may serve several `asyncio.run`s in turn)."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(UNPROVEN_AT_ONCE))
+        return self._slots[1]
 
 
 @dataclass
@@ -59,6 +93,11 @@ class Caller:
     _refusals: dict[str, int] = field(default_factory=dict, init=False, repr=False)
     _last_refusal: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     _keys: RequestKeys = field(default_factory=RequestKeys, init=False, repr=False)
+    # the pairs of spec and settings proven by an answer; the first refusal of a setting or model, which stops
+    # every later call
+    _unproven: _Unproven = field(default_factory=_Unproven, init=False, repr=False)
+    _rejection: tuple[str, str, Refusal] | None = field(default=None, init=False, repr=False)
+    rejected: int = field(default=0, init=False)  # requests refused for their settings or model
 
     @classmethod
     def open(cls, store_path: str | Path, **scheduler_options: Any) -> Caller:
@@ -79,9 +118,10 @@ class Caller:
         """One call, answered from the store when an identical one finished before; never raises on provider errors.
 
         An identical call already in flight is awaited, not sent again. Raises BudgetExceeded before a call
-        that would not fit --max-cost, and AuthenticationFailed once the provider refused the key
-        AUTH_STOP_AFTER times in a row. `sample` > 0 repeats a call on purpose (--judge-samples): same
-        messages, a key of its own.
+        that would not fit --max-cost, AuthenticationFailed once the provider refused the key
+        AUTH_STOP_AFTER times in a row, and ModelRefused once any model refused a request for its settings
+        or its name (then for every later call, sending none). `sample` > 0 repeats a call on purpose
+        (--judge-samples): same messages, a key of its own.
         """
         request, key = self._request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
@@ -129,11 +169,56 @@ class Caller:
         request: str,
         key: str,
     ) -> CallRecord:
+        pair = self._pair(provider, settings)
+        if pair is not None and pair not in self._unproven.proven:
+            slots = self._unproven.slots()  # no answer has proven these settings yet: few such calls go at once
+            await slots.acquire()
+            try:
+                if pair not in self._unproven.proven:  # proven while this call waited: it goes freely
+                    record = await self._dispatch(provider, messages, settings, role, scenario, request, key)
+                    self._unproven.proven.add(pair)  # answered, or failed for a reason of its own
+                    return record
+            finally:
+                slots.release()
+        return await self._dispatch(provider, messages, settings, role, scenario, request, key)
+
+    @property
+    def rejection(self) -> tuple[str, str, Refusal] | None:
+        """(spec, role, Refusal) of the first request a model refused for its settings or its name, or None."""
+        return self._rejection
+
+    def key_refusal(self, provider: Provider) -> str | None:
+        """The last refusal of the provider's credentials (401/403) since it last answered, or None."""
+        return self._last_refusal.get(provider.spec) if self._refusals.get(provider.spec) else None
+
+    def _pair(self, provider: Provider, settings: GenerateConfig) -> tuple[str, str] | None:
+        """(spec, settings JSON) of a provider behind an API (it has a key variable); None for the in-process
+        providers (mock, local, vllm, baseline), which refuse no setting."""
+        if provider.key_env is None:
+            return None
+        return provider.spec, self._keys.settings_json(settings)
+
+    def _check_stops(self, provider: Provider) -> None:
+        """Raise when this command may send nothing more: a refused setting, a refused key, a full disk."""
+        if self._rejection is not None:
+            raise model_refused(*self._rejection, self.rejected)
         stopped = self._refusals.get(provider.spec)
         if stopped is not None and stopped >= AUTH_STOP_AFTER:
             raise self._auth_failed(provider)
         if self.store.out_of_space:  # a full disk could not keep this answer: nothing more is paid for
             raise out_of_space(self.store.path.parent)
+
+    async def _dispatch(
+        self,
+        provider: Provider,
+        messages: list[Message],
+        settings: GenerateConfig,
+        role: str,
+        scenario: Scenario | None,
+        request: str,
+        key: str,
+    ) -> CallRecord:
+        self._check_stops(provider)
         stats = self.stats[role]
         price = self.prices.price(provider.spec)
         est_in = sum(estimate_tokens(m.content) for m in messages)
@@ -150,17 +235,17 @@ class Caller:
             stats.errors += 1
             record = CallRecord(key=key, text=None, error=outcome.error, attempts=outcome.attempts)
         else:
-            cost = price.cost(output.input_tokens, output.output_tokens) if price else None
+            cost = call_cost(price, output)
             self.budget.settle(reserve, cost or 0.0)
-            stats.input_tokens += output.input_tokens
-            stats.output_tokens += output.output_tokens
-            stats.cost_usd += cost or 0.0
+            stats.add_output(output, cost)
             record = CallRecord(
                 key=key,
                 text=output.text,
                 finish_reason=output.finish_reason,
                 input_tokens=output.input_tokens,
                 output_tokens=output.output_tokens,
+                cached_input_tokens=output.cached_input_tokens,
+                cache_write_tokens=output.cache_write_tokens,
                 latency_s=output.latency_s,
                 attempts=outcome.attempts,
                 first_token_logprobs=output.first_token_logprobs,
@@ -176,6 +261,8 @@ class Caller:
                 "finish_reason": record.finish_reason,
                 "input_tokens": record.input_tokens,
                 "output_tokens": record.output_tokens,
+                "cached_input_tokens": record.cached_input_tokens,
+                "cache_write_tokens": record.cache_write_tokens,
                 "latency_s": record.latency_s,
                 "error": record.error,
                 "attempts": outcome.attempts,
@@ -196,6 +283,11 @@ class Caller:
                 raise self._auth_failed(provider)
         elif output is not None:
             self._refusals[provider.spec] = 0  # "in a row": an accepted call resets the count
+        if outcome.rejected is not None:  # every later call with these settings would be refused too
+            self.rejected += 1
+            if self._rejection is None:
+                self._rejection = (provider.spec, role, outcome.rejected)
+            raise model_refused(*self._rejection, self.rejected)
         return record
 
     def _auth_failed(self, provider: Provider) -> AuthenticationFailed:
@@ -225,6 +317,14 @@ class Caller:
         # answers of order-dependent providers (cycling scripts) are never replayed
         return self.store.get_call(key) if provider.cacheable() else None
 
+    def totals(self) -> RoleStats:
+        """Every role's counters of this caller added up."""
+        total = RoleStats()
+        for stats in self.stats.values():
+            for name in vars(total):
+                setattr(total, name, getattr(total, name) + getattr(stats, name))
+        return total
+
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""
         roles = [*ROLES, *(role for role in self.stats if role not in ROLES)]  # e.g. "augment"
@@ -237,6 +337,13 @@ def key_refused(provider: Provider, when: str, detail: str) -> AuthenticationFai
     return AuthenticationFailed(
         f"{provider.spec}: the provider refused the credentials {when}, so the stage stopped; {check} ({detail})"
     )
+
+
+def call_cost(price: Price | None, output: ModelOutput) -> float | None:
+    """USD of one answered call, its cached and cache-written prompt tokens at their own rates; None unpriced."""
+    if price is None:
+        return None
+    return price.cost(output.input_tokens, output.output_tokens, output.cached_input_tokens, output.cache_write_tokens)
 
 
 def _settle(future: asyncio.Future[CallRecord], exc: BaseException) -> None:
@@ -257,6 +364,8 @@ def _from_row(row: Any) -> CallRecord:
         finish_reason=row["finish_reason"],
         input_tokens=row["input_tokens"],
         output_tokens=row["output_tokens"],
+        cached_input_tokens=row["cached_input_tokens"],
+        cache_write_tokens=row["cache_write_tokens"],
         latency_s=row["latency_s"],
         attempts=row["attempts"],
         first_token_logprobs=json.loads(logprobs) if logprobs else None,

@@ -16,21 +16,35 @@ BUNDLED_PRICES = Path(str(files("cobe.calls").joinpath("prices.yaml")))
 BATCH_DISCOUNT = 0.5
 
 
+#: the shortest prompt prefix most providers cache (OpenAI, Gemini Flash, most Claude models), where a
+#: price entry does not say
+CACHE_MIN_TOKENS = 1024
+
+
 @dataclass(frozen=True)
 class Price:
-    """USD per million input and output tokens; batch APIs charge `batch_discount` of that."""
+    """USD per million tokens: input, output, and the two parts of the input a prompt cache touches,
+    `cached_input` (read from the cache) and `cache_write` (written to it; Anthropic charges 1.25 times
+    base input). Unset, both cost base input. Batch APIs charge `batch_discount` of all of it.
+    `cache_min_tokens`: the shortest prefix the provider caches at all."""
 
     input: float
     output: float
     batch_discount: float = BATCH_DISCOUNT
+    cached_input: float | None = None
+    cache_write: float | None = None
+    cache_min_tokens: int = CACHE_MIN_TOKENS
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        """USD for one call's tokens."""
-        return (input_tokens * self.input + output_tokens * self.output) / 1e6
+    def cost(self, input_tokens: int, output_tokens: int, cached: int = 0, written: int = 0) -> float:
+        """USD for one call's tokens; `cached` and `written` are parts of `input_tokens`."""
+        fresh = max(0, input_tokens - cached - written)
+        read_rate = self.input if self.cached_input is None else self.cached_input
+        write_rate = self.input if self.cache_write is None else self.cache_write
+        return (fresh * self.input + cached * read_rate + written * write_rate + output_tokens * self.output) / 1e6
 
-    def batch_cost(self, input_tokens: int, output_tokens: int) -> float:
-        """USD for one call's tokens answered through a provider's batch API."""
-        return self.cost(input_tokens, output_tokens) * self.batch_discount
+    def batch_cost(self, input_tokens: int, output_tokens: int, cached: int = 0, written: int = 0) -> float:
+        """USD for one call's tokens answered through a provider's batch API (cache prices discounted alike)."""
+        return self.cost(input_tokens, output_tokens, cached, written) * self.batch_discount
 
 
 FREE = Price(0.0, 0.0)
@@ -74,23 +88,41 @@ def _read(path: Path) -> PriceTable:
     if not isinstance(entries, dict):
         raise InputError(f"{path}: expected 'models:' mapping name -> {{input: USD, output: USD}} per million tokens")
     for name, entry in entries.items():
-        try:
-            discount = float(entry.get("batch_discount", BATCH_DISCOUNT))
-            price = Price(float(entry["input"]), float(entry["output"]), discount)
-        except (AttributeError, TypeError, KeyError, ValueError):
-            raise InputError(
-                f"{path}: model {name!r}: expected {{input: number, output: number, batch_discount?: number}}"
-            ) from None
-        # a negative, infinite or NaN price would turn every budget check into nonsense
-        if not all(math.isfinite(v) and v >= 0 for v in (price.input, price.output)) or not 0 <= discount <= 1:
-            raise InputError(
-                f"{path}: model {name!r}: prices must be finite USD amounts >= 0 and batch_discount between 0 and 1"
-            )
-        models[str(name)] = price
+        models[str(name)] = _price(path, str(name), entry)
     free = data.get("free_prefixes") or []
     if not isinstance(free, list) or not all(isinstance(p, str) for p in free):
         raise InputError(f"{path}: free_prefixes: expected a list of spec prefixes, e.g. [mock/, local/]")
     return PriceTable(models, set(free))
+
+
+_PRICE_FIELDS = ("input", "output", "batch_discount", "cached_input", "cache_write", "cache_min_tokens")
+
+
+def _price(path: Path, name: str, entry: object) -> Price:
+    """One model's entry: {input, output} USD per million tokens, and optionally batch_discount, the
+    cache rates and cache_min_tokens; anything else is a typo, refused in one line."""
+    expected = "{input: number, output: number, batch_discount?, cached_input?, cache_write?, cache_min_tokens?}"
+    if not isinstance(entry, dict):
+        raise InputError(f"{path}: model {name!r}: expected {expected}")
+    unknown = sorted(set(map(str, entry)) - set(_PRICE_FIELDS))
+    if unknown:
+        raise InputError(f"{path}: model {name!r}: unknown field {unknown[0]!r}; known: {', '.join(_PRICE_FIELDS)}")
+    try:
+        rates = [float(entry[k]) if entry.get(k) is not None else None for k in ("cached_input", "cache_write")]
+        discount = float(entry.get("batch_discount", BATCH_DISCOUNT))
+        least = entry.get("cache_min_tokens", CACHE_MIN_TOKENS)
+        if isinstance(least, bool) or not isinstance(least, int) or least < 0:
+            raise ValueError
+        price = Price(float(entry["input"]), float(entry["output"]), discount, rates[0], rates[1], least)
+    except (TypeError, KeyError, ValueError):
+        raise InputError(f"{path}: model {name!r}: expected {expected} (cache_min_tokens a whole number)") from None
+    # a negative, infinite or NaN price would turn every budget check into nonsense
+    amounts = [price.input, price.output, *(rate for rate in rates if rate is not None)]
+    if not all(math.isfinite(v) and v >= 0 for v in amounts) or not 0 <= discount <= 1:
+        raise InputError(
+            f"{path}: model {name!r}: prices must be finite USD amounts >= 0 and batch_discount between 0 and 1"
+        )
+    return price
 
 
 def estimate_tokens(text: str) -> int:

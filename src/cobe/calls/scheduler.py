@@ -11,6 +11,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 from cobe.calls.limits import Limits
 from cobe.core.secrets import scrub
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.refusals import Refusal, refusal
 from cobe.models.retry import status_of
 
 if TYPE_CHECKING:
@@ -37,6 +38,9 @@ class Outcome:
     error: str | None = None
     attempts: int = 1
     refused: bool = False  # the server refused the credentials (401/403): not retried
+    # the server refused the request for its settings or its model (400/404/422 naming one): not retried,
+    # and every call with those settings would be refused too
+    rejected: Refusal | None = None
     closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
 
 
@@ -134,7 +138,7 @@ class Scheduler:
             if provider.refused(exc):
                 return Outcome(None, describe(exc), 1, refused=True)
             if not self._retryable(provider, exc) or self.max_retries == 0:
-                return Outcome(None, describe(exc), 1)
+                return Outcome(None, describe(exc), 1, rejected=refusal(exc))
             try:
                 self._note_retry_after(provider, lane, exc)
             except _WaitTooLong as too_long:
@@ -175,7 +179,8 @@ class Scheduler:
         except _WaitTooLong as too_long:
             return Outcome(None, str(too_long), attempts)
         except Exception as exc:  # noqa: BLE001
-            return Outcome(None, describe(exc), attempts, refused=provider.refused(exc))
+            refused = provider.refused(exc)
+            return Outcome(None, describe(exc), attempts, refused=refused, rejected=None if refused else refusal(exc))
 
     @staticmethod
     def _retryable(provider: Provider, exc: BaseException) -> bool:

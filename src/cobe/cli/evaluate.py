@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from cobe.run.progress import PlainProgress, RichProgress
 
 
+#: the longest stretch of an error the end-of-run line repeats
+ERROR_CHARS = 200
 #: the exit codes, shown under the help of every command that runs models
 EXIT_EPILOG = "\b\nExit codes:\n" + "\n".join(exit_code_lines())
 JUDGE_CHECK = options.option(
@@ -85,9 +87,19 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
                 "run it again to retry failed judge calls, and `cobe eval` with the run's options for failed responses"
             )
         raise RunIncomplete(
-            f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries "
-            f"(see response_error and unscored in {Path(summary.run_dir) / 'results.jsonl'}); {again}"
+            f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries"
+            f"{most_common_error(summary)}; {again}"
         )
+
+
+def most_common_error(summary: RunSummary) -> str:
+    """`, most often: <error> (k of n failed calls)`: the error the run's failed calls ended with most, or ''."""
+    failures = summary.failures
+    if not failures:
+        return ""
+    error, count = max(failures.items(), key=lambda pair: pair[1])
+    shown = error if len(error) <= ERROR_CHARS else error[: ERROR_CHARS - 1] + "…"
+    return f", most often: {shown} ({count} of {sum(failures.values())} failed calls)"
 
 
 def _refresh_report(run_dir: Path) -> None:
@@ -127,6 +139,8 @@ def summary_line(summary: RunSummary) -> str:
             if d.estimated_cost_usd is None
             else f"${d.estimated_cost_usd:.4f}"
         )
+        if d.cached_input_tokens:
+            cost += f" (about {d.cached_input_tokens} input tokens at the prompt-cache rate)"
         return (
             f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
             f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called"
@@ -141,12 +155,12 @@ def summary_line(summary: RunSummary) -> str:
     calls = summary.stats
     made = "; ".join(
         f"{role} {calls[role]['calls_made']} calls ({calls[role]['calls_cached']} from store, {calls[role]['errors']} failed)"
-        for role in ("respondent", "judge")
+        for role in ("respondent", "judge", "preflight")
         if role in calls
     )
     if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
         made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
-    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch") if r in calls)
+    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch", "preflight") if r in calls)
     state = summary.state
     if summary.unfinished:
         state += f" ({summary.unfinished} of {summary.items} items unfinished)"
@@ -200,6 +214,7 @@ def generate_cmd(**params: Any) -> None:
 @options.MODELS_FILE
 @options.PACING
 @options.BUDGET
+@options.PREFLIGHT
 @options.QUIET
 @options.REPORT
 def judge_cmd(

@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any
@@ -68,6 +69,10 @@ def _running_loop() -> Any:
 
 
 def _cancel_every_task(loop: Any) -> None:
+    # a task cancelled before its first step never runs the coroutine it was given (an HTTP client's connection
+    # attempt started a moment before the Ctrl-C, say), and Python warns about that coroutine when it is
+    # collected; after a Ctrl-C that is the expected end of it, not a fault to report
+    warnings.filterwarnings("ignore", message=r"coroutine '.*' was never awaited", category=RuntimeWarning)
     for task in sys.modules["asyncio"].all_tasks(loop):
         task.cancel()
 

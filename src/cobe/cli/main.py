@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.judges:judges",
+    "models": "cobe.cli.models:models",
     "plan": "cobe.cli.plan:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }
@@ -49,6 +50,7 @@ SHORT_HELP: dict[str, str] = {
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
     "judges": "Self-test judges on probes, rank them against human ratings, diff their verdicts.",
+    "models": "Check that models take a run's settings: one minimal call each, before money is spent.",
     "plan": "How many scenarios and human labels a study needs; what difference it detects.",
     "curate": "Build a dataset: contributions, augmentation, checks, review, release.",
 }

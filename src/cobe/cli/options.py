@@ -194,7 +194,19 @@ PRICES = option(
     type=click.Path(path_type=Path, dir_okay=False),
     help="YAML of USD per million tokens, laid over the bundled estimates.",
 )
-DRY_RUN = option("--dry-run", env="COBE_DRY_RUN", is_flag=True, help="Count calls and estimate cost; call nothing.")
+DRY_RUN = option(
+    "--dry-run",
+    env="COBE_DRY_RUN",
+    is_flag=True,
+    help="Count calls and estimate cost (judge prompts' constant heads at the prompt-cache rate); call nothing.",
+)
+PREFLIGHT = option(
+    "--preflight/--no-preflight",
+    env="COBE_PREFLIGHT",
+    default=True,
+    help="First send one minimal call per distinct API model and settings, stored and priced like any call: "
+    "a model that refuses a setting stops the run there (exit 2) before any item is sent.",
+)
 QUIET = option("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
 
 # ---- the respondent's settings ------------------------------------------------------------------------
@@ -362,6 +374,7 @@ RUN_OPTIONS = together(
     PACING,
     BUDGET,
     DRY_RUN,
+    PREFLIGHT,
     TEMPERATURE,
     REASONING_EFFORT,
     MAX_TOKENS,

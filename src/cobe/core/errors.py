@@ -54,6 +54,14 @@ class AuthenticationFailed(RunStopped):
     state = "stopped-auth"
 
 
+class ModelRefused(RunStopped):
+    """A model refused a request for its settings or its name (a 400, 404 or 422 naming a parameter, a value
+    or the model): every call with those settings would be refused too, so the run stopped at once."""
+
+    exit_code = 2
+    state = "incomplete"
+
+
 class DiskFull(RunStopped):
     """The disk (or the user's quota) filled up: the command stopped sending calls, and what was answered is saved."""
 
@@ -77,7 +85,7 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (
         InputError.exit_code,
         "bad input: a flag, file, field or id that is not what was expected "
-        "(also a damaged store, or one a newer cobe made)",
+        "(also a damaged store, one a newer cobe made, or a setting or model name the provider refused)",
     ),
     (ProviderUnavailable.exit_code, "a provider's package, weights or hardware is missing"),
     (BudgetExceeded.exit_code, "stopped by --max-cost; run again (with a higher cap) to resume"),

@@ -118,7 +118,7 @@ class BatchJudge:
     def _estimate(self, todo: list[BatchRequest]) -> float:
         if self.price is None:
             return 0.0
-        est_in = sum(estimate_tokens(m["content"]) for r in todo for m in r.body["messages"])
+        est_in = sum(estimate_tokens(_text(m["content"])) for r in todo for m in r.body["messages"])
         est_in += sum(estimate_tokens(r.body.get("system") or "") for r in todo)  # Anthropic sends it apart
         return self.price.batch_cost(est_in, len(todo) * (self.settings.max_tokens or 1024))
 
@@ -157,7 +157,8 @@ class BatchJudge:
     def _record(self, key: str, request: str, answer: Answer, stamp: str) -> float:
         """Store one batch answer as a finished judge call; returns its cost."""
         n_in, n_out = answer.input_tokens, answer.output_tokens
-        cost = self.price.batch_cost(n_in, n_out) if self.price else None
+        cached, written = answer.cached_input_tokens, answer.cache_write_tokens
+        cost = self.price.batch_cost(n_in, n_out, cached, written) if self.price else None
         self.store.put_call(
             {
                 "key": key,
@@ -168,6 +169,8 @@ class BatchJudge:
                 "finish_reason": answer.finish_reason,
                 "input_tokens": n_in,
                 "output_tokens": n_out,
+                "cached_input_tokens": cached,
+                "cache_write_tokens": written,
                 "latency_s": 0.0,
                 "error": None,
                 "attempts": 1,
@@ -179,6 +182,8 @@ class BatchJudge:
         self.stats.calls_made += 1
         self.stats.input_tokens += n_in
         self.stats.output_tokens += n_out
+        self.stats.cached_input_tokens += cached
+        self.stats.cache_write_tokens += written
         self.stats.cost_usd += cost or 0.0
         return cost or 0.0
 
@@ -186,3 +191,10 @@ class BatchJudge:
         show = getattr(self.progress, "batch", None)  # optional: API callers' progress objects may lack it
         if show is not None:
             show(batch_id, status, done, total)
+
+
+def _text(content: Any) -> str:
+    """A request message's text: plain, or the text blocks of one whose head is marked for the prompt cache."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content if isinstance(block, dict))

@@ -54,9 +54,23 @@ class Judge:
     """A judge provider with its prompt set and call settings (`cobe.judge.lineup.plan_judges` decides them),
     calling through a Caller; commands ask through `cobe.judge.panel.JudgePanel`, which holds one or more."""
 
-    def __init__(self, caller: Caller, provider: Provider, prompts: JudgePromptSet, settings: GenerateConfig) -> None:
+    def __init__(
+        self,
+        caller: Caller,
+        provider: Provider,
+        prompts: JudgePromptSet,
+        settings: GenerateConfig,
+        *,
+        prompt_cache: bool = True,
+    ) -> None:
         refuse_as_judge(provider.spec)
         self.caller, self.provider, self.prompts, self.settings = caller, provider, prompts, settings
+        self.prompt_cache = prompt_cache
+
+    def messages(self, check: str, scenario: Scenario, response: str) -> list[Message]:
+        """What this judge sends for one check: the prompt set's chat, its constant head marked for the
+        provider's prompt cache unless the plan turned caching off (the mark never changes a call's key)."""
+        return self.prompts.messages(check, scenario, response, cache=self.prompt_cache)
 
     def settings_json(self) -> str:
         """The judge settings as stored beside each verdict."""
@@ -67,7 +81,7 @@ class Judge:
 
         `sample` numbers repeated asks of the same check (--judge-samples): each is a call of its own.
         """
-        messages = self.prompts.messages(check, scenario, response)
+        messages = self.messages(check, scenario, response)
         result = CheckResult(check, None, None)
         for attempt in (0, 1):
             record = await self.caller.call(

@@ -123,6 +123,9 @@ class JudgePlan:
     samples: int
     batch_poll_s: float | None  # seconds between batch polls with --judge-batch; None: no batch
     show: bool = True  # the run's exports switch to this judge; False: judge without changing what it shows
+    # mark each check's constant head (instructions, worked examples) for the provider's prompt cache where
+    # the provider takes a mark (Anthropic); it changes what a call costs, never its key or its answer
+    prompt_cache: bool = True
 
     @property
     def spec(self) -> str:
@@ -194,13 +197,15 @@ def plan_judges(
     batch_poll_s: float | None = None,
     show: bool = True,
     models: ModelArgs = NO_MODEL_ARGS,
+    prompt_cache: bool = True,
 ) -> tuple[JudgePlan, list[str]]:
     """(the judging plan, notices about its settings): every command's judge is planned here.
 
     `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
     `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
-    check; with `batch_poll_s` the calls go through each judge's provider batch API first. `models` holds the
-    command's model arguments and models file: each judge's own settings and capabilities.
+    check; with `batch_poll_s` the calls go through each judge's provider batch API first; `prompt_cache`
+    marks each check's constant head for the provider's prompt cache. `models` holds the command's model
+    arguments and models file: each judge's own settings and capabilities.
     """
     specs = split_specs([judge] if isinstance(judge, str) else judge)
     if not specs:
@@ -219,4 +224,4 @@ def plan_judges(
         caps = models.capabilities(spec)
         own = member_settings(caps, models.settings(spec, settings), models.sets(spec, "max_tokens"))
         members.append(MemberPlan(spec, prompt_set, own, caps))
-    return JudgePlan(tuple(members), samples, batch_poll_s, show), [notice] if notice else []
+    return JudgePlan(tuple(members), samples, batch_poll_s, show, prompt_cache), [notice] if notice else []

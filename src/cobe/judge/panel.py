@@ -156,7 +156,9 @@ class JudgePanel:
         lent = dict(providers or {})
         owned = {m.spec: get_provider(m.spec, m.capabilities) for m in plan.members if m.spec not in lent}
         chosen = lent | owned
-        members = [Judge(caller, chosen[m.spec], m.prompts, m.settings) for m in plan.members]
+        members = [
+            Judge(caller, chosen[m.spec], m.prompts, m.settings, prompt_cache=plan.prompt_cache) for m in plan.members
+        ]
         batches = []
         if plan.batch_poll_s is not None:
             batches = [BatchJudge(caller, j.provider, j.settings, plan.batch_poll_s) for j in members]
@@ -187,7 +189,7 @@ class JudgePanel:
         for scenario, response, asks in work:
             for member, check, sample in asks:
                 judge = self.members[member]
-                messages = judge.prompts.messages(check, scenario, response)
+                messages = judge.messages(check, scenario, response)
                 requests[member].append(batch_request(judge.provider, messages, judge.settings, sample))
         waits = (batch.run(todo, progress, notices) for batch, todo in zip(self.batches, requests))
         for outcome in await asyncio.gather(*waits, return_exceptions=True):

@@ -86,8 +86,9 @@ class JudgePromptSet:
     system: str | None = None
     fingerprint: str = field(default="")
 
-    def messages(self, check: str, scenario: Scenario, response: str) -> list[Message]:
-        """The judge's chat for one check of one response."""
+    def messages(self, check: str, scenario: Scenario, response: str, *, cache: bool = False) -> list[Message]:
+        """The judge's chat for one check of one response; with `cache`, its head (what comes before the first
+        placeholder: the instructions and worked examples) is marked for a provider's prompt cache."""
         if check not in self.texts:
             raise InputError(f"unknown judge check {check!r}; known checks: {', '.join(CHECKS)}")
         text = render_judge_text(
@@ -99,7 +100,16 @@ class JudgePromptSet:
             eq2=scenario.change_text,
         )
         chat = [Message(role="system", content=self.system)] if self.system else []
-        return [*chat, Message(role="user", content=text)]
+        head = min(len(constant_head(self.texts[check])), len(text)) if cache else 0
+        return [*chat, Message(role="user", content=text, cache_prefix=head)]
+
+
+def constant_head(text: str) -> str:
+    """The part of a check's text before its first placeholder, as the rendered prompt begins: the same on
+    every call of the check, so it is what a prompt cache can hold (the paper set puts its instructions and
+    every worked example there, the criterion and the rewrite after)."""
+    match = _PLACEHOLDER.search(text)
+    return (text if match is None else text[: match.start()]).lstrip()
 
 
 def _tag_names(text: str) -> set[str]:

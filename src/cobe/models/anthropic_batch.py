@@ -19,6 +19,7 @@ from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.usage import anthropic_usage
 
 KEY_CHARS = 51  # 12 (ref) + 1 + 51 = 64, the custom_id limit; 204 bits still never collide
 # the provider's clock may differ from ours; a batch created this long before the pending row still counts
@@ -105,4 +106,15 @@ class AnthropicBatch(BatchAPI):
                 continue  # foreign, errored, cancelled or expired: the normal path asks it again
             message = entry.result.message
             text = "".join(block.text for block in message.content if block.type == "text")
-            yield key, Answer(text, message.stop_reason, message.usage.input_tokens, message.usage.output_tokens)
+            usage = anthropic_usage(message.usage)
+            yield (
+                key,
+                Answer(
+                    text,
+                    message.stop_reason,
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    cached_input_tokens=usage.cached_input_tokens,
+                    cache_write_tokens=usage.cache_write_tokens,
+                ),
+            )

@@ -16,6 +16,7 @@ from cobe.models.reasoning import REASONING_MAX_TOKENS
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.usage import anthropic_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -36,7 +37,7 @@ def message_kwargs(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
     if limit is None:
         limit = REASONING_MAX_TOKENS if fitted.thinks else DEFAULT_MAX_TOKENS
     kwargs: dict[str, Any] = {
-        "messages": [{"role": m.role, "content": m.content} for m in messages if m.role != "system"],
+        "messages": [{"role": m.role, "content": message_content(m)} for m in messages if m.role != "system"],
         "max_tokens": limit,
     }
     if system:
@@ -53,6 +54,25 @@ def message_kwargs(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
         kwargs["thinking"] = {"type": "adaptive"}
         kwargs["output_config"] = {"effort": thinking.effort}
     return kwargs
+
+
+#: the prompt-cache marker: a prefix cached for five minutes from its last use
+CACHE_CONTROL = {"type": "ephemeral"}
+
+
+def message_content(message: Message) -> str | list[dict[str, Any]]:
+    """A message's content: plain text, or, where its head is the same on every call of its kind
+    (`Message.cache_prefix`), that head as a text block marked for the prompt cache and the rest after it.
+
+    The marked prefix (system text and every message up to the mark) is cached when it reaches the
+    model's minimum length, and read back at a tenth of the input price by the calls that share it;
+    below that length the mark changes nothing.
+    """
+    cut = message.cache_prefix
+    if cut <= 0 or cut >= len(message.content):
+        return message.content
+    head, rest = message.content[:cut], message.content[cut:]
+    return [{"type": "text", "text": head, "cache_control": CACHE_CONTROL}, {"type": "text", "text": rest}]
 
 
 class AnthropicChat(Provider):
@@ -95,11 +115,14 @@ class AnthropicChat(Provider):
         latency = time.perf_counter() - start
         text = "".join(block.text for block in response.content if block.type == "text")
         details = getattr(response.usage, "output_tokens_details", None)
+        usage = anthropic_usage(response.usage)  # cache reads and writes counted into the prompt
         return ModelOutput.model_construct(
             text=text,
             finish_reason=finish_reason(response.stop_reason),
-            input_tokens=response.usage.input_tokens,
-            output_tokens=response.usage.output_tokens,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
+            cache_write_tokens=usage.cache_write_tokens,
             latency_s=latency,
             first_token_logprobs=None,
             reasoning_tokens=(getattr(details, "thinking_tokens", None) or 0) if details else 0,

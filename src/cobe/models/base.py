@@ -33,6 +33,10 @@ class Message(BaseModel):
 
     role: Literal["system", "user", "assistant"]
     content: str
+    # how many leading characters of `content` are the same on every call of its kind (a judge check's
+    # instructions and worked examples): a provider that takes a prompt-cache marker marks them. Not part
+    # of a call's key or of what `cobe prompts show` prints: it changes the price of a call, never its answer
+    cache_prefix: int = Field(default=0, ge=0, exclude=True)
 
 
 # What providers accept, the one rule for flags, API options and judge configs: a value outside
@@ -92,8 +96,10 @@ class ModelOutput(BaseModel):
 
     text: str
     finish_reason: str | None = None
-    input_tokens: int = 0
+    input_tokens: int = 0  # every prompt token, those read from or written to a prompt cache included
     output_tokens: int = 0
+    cached_input_tokens: int = 0  # of input_tokens: read from the provider's prompt cache
+    cache_write_tokens: int = 0  # of input_tokens: written to it (Anthropic charges these above base input)
     latency_s: float = 0.0
     # log-probabilities of the first generated token's top alternatives, token → logprob
     first_token_logprobs: dict[str, float] | None = None
@@ -114,6 +120,8 @@ class CallRecord:
     finish_reason: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
     latency_s: float = 0.0
     attempts: int = 1
     first_token_logprobs: dict[str, float] | None = None

@@ -45,6 +45,8 @@ class Answer:
     input_tokens: int
     output_tokens: int
     logprobs: dict[str, float] | None = None
+    cached_input_tokens: int = 0  # of input_tokens: read from the provider's prompt cache
+    cache_write_tokens: int = 0  # of input_tokens: written to it
 
 
 class BatchAPI(ABC):

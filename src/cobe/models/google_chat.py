@@ -20,6 +20,7 @@ from cobe.models.retry import (
     status_of,
 )
 from cobe.models.sdk import import_sdk, request_timeout
+from cobe.models.usage import google_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -103,14 +104,17 @@ class GoogleChat(Provider):
         latency = time.perf_counter() - start
         candidate = response.candidates[0] if response.candidates else None
         reason = getattr(candidate, "finish_reason", None)
-        usage = response.usage_metadata
-        thoughts = (getattr(usage, "thoughts_token_count", None) or 0) if usage else 0
+        meta = response.usage_metadata
+        usage = google_usage(meta)  # implicit cache hits included
+        thoughts = (getattr(meta, "thoughts_token_count", None) or 0) if meta else 0
         return ModelOutput.model_construct(
             text=response.text or "",
             finish_reason=finish_reason(reason),
-            input_tokens=(usage.prompt_token_count or 0) if usage else 0,
+            input_tokens=usage.input_tokens,
             # thoughts are billed as output: counted in, and apart
-            output_tokens=((usage.candidates_token_count or 0) + thoughts) if usage else 0,
+            output_tokens=usage.output_tokens + thoughts,
+            cached_input_tokens=usage.cached_input_tokens,
+            cache_write_tokens=0,
             latency_s=latency,
             first_token_logprobs=first_token_logprobs(candidate) if config.logprobs and candidate else None,
             reasoning_tokens=thoughts,

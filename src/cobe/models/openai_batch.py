@@ -14,6 +14,7 @@ from typing import Any
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
 from cobe.models.openai_responses import read_response
+from cobe.models.usage import openai_usage
 
 WINDOW = "24h"
 
@@ -90,15 +91,22 @@ class OpenAIBatch(BatchAPI):
             if not body.get("output"):
                 return None
             read = read_response(body, logprobs=self.settings.logprobs)
-            fields = ("text", "finish_reason", "input_tokens", "output_tokens", "first_token_logprobs")
-            return Answer(*(read[name] for name in fields))
+            return Answer(
+                read["text"],
+                read["finish_reason"],
+                read["input_tokens"],
+                read["output_tokens"],
+                read["first_token_logprobs"],
+                cached_input_tokens=read["cached_input_tokens"],
+            )
         if not body.get("choices"):
             return None
-        choice, usage = body["choices"][0], body.get("usage") or {}
+        choice, usage = body["choices"][0], openai_usage(body.get("usage"))
         return Answer(
             (choice.get("message") or {}).get("content") or "",
             choice.get("finish_reason"),
-            usage.get("prompt_tokens", 0),
-            usage.get("completion_tokens", 0),
+            usage.input_tokens,
+            usage.output_tokens,
             _logprobs(choice) if self.settings.logprobs else None,
+            cached_input_tokens=usage.cached_input_tokens,
         )

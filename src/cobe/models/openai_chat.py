@@ -15,6 +15,7 @@ from cobe.models.openai_responses import read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.usage import openai_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -141,14 +142,16 @@ class OpenAIChat(Provider):
         response = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
         choice = response.choices[0]
-        usage = response.usage
-        details = getattr(usage, "completion_tokens_details", None)
+        usage = openai_usage(response.usage)  # cached prompt tokens included
+        details = getattr(response.usage, "completion_tokens_details", None)
         # model_construct: every field is already typed by the SDK, so skip re-validation
         return ModelOutput.model_construct(
             text=choice.message.content or "",
             finish_reason=finish_reason(choice.finish_reason),
-            input_tokens=usage.prompt_tokens if usage else 0,
-            output_tokens=usage.completion_tokens if usage else 0,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            cached_input_tokens=usage.cached_input_tokens,
+            cache_write_tokens=0,
             latency_s=latency,
             first_token_logprobs=first_token_logprobs(choice) if config.logprobs else None,
             reasoning_tokens=(getattr(details, "reasoning_tokens", None) or 0) if details else 0,

@@ -12,6 +12,7 @@ from typing import Any
 
 from cobe.models.base import Message, finish_reason
 from cobe.models.fitting import Fitted
+from cobe.models.usage import openai_usage
 
 ENDPOINT = "/v1/responses"
 TOP_LOGPROBS = 5
@@ -55,9 +56,10 @@ def _first_logprobs(parts: list[dict[str, Any]]) -> dict[str, float] | None:
 
 
 def read_response(body: dict[str, Any], logprobs: bool = False) -> dict[str, Any]:
-    """ModelOutput fields of a Responses reply (as JSON): text, finish reason, tokens, reasoning tokens."""
+    """ModelOutput fields of a Responses reply (as JSON): text, finish reason, tokens (cached ones too), reasoning tokens."""
     parts = _texts(body.get("output") or [])
-    usage = body.get("usage") or {}
+    raw_usage = body.get("usage") or {}
+    usage = openai_usage(raw_usage)  # cached prompt tokens included
     status = body.get("status")
     reason: str | None = "stop" if status == "completed" else status
     if status == "incomplete":
@@ -65,8 +67,10 @@ def read_response(body: dict[str, Any], logprobs: bool = False) -> dict[str, Any
     return {
         "text": "".join(part.get("text") or "" for part in parts),
         "finish_reason": finish_reason(reason),
-        "input_tokens": usage.get("input_tokens", 0),
-        "output_tokens": usage.get("output_tokens", 0),
-        "reasoning_tokens": (usage.get("output_tokens_details") or {}).get("reasoning_tokens", 0),
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cached_input_tokens": usage.cached_input_tokens,
+        "cache_write_tokens": 0,
+        "reasoning_tokens": (raw_usage.get("output_tokens_details") or {}).get("reasoning_tokens", 0),
         "first_token_logprobs": _first_logprobs(parts) if logprobs else None,
     }

@@ -68,6 +68,7 @@ class EvalConfig(BaseModel):
     batch_poll: Positive = 30.0  # seconds between batch status polls
     judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
     judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
+    preflight: bool = True  # first one minimal call per distinct (API model, settings), before money is spent
 
     def __init__(self, **data: Any) -> None:
         """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
@@ -120,7 +121,7 @@ class EvalConfig(BaseModel):
 
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
-        return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run"})
+        return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run", "preflight"})
 
 
 def option_problem(exc: ValidationError) -> str:
@@ -164,6 +165,7 @@ class EvalOptions(TypedDict, total=False):
     batch_poll: float
     judge_check: int | None
     judge_samples: int
+    preflight: bool
 
 
 class DryRunEstimate(BaseModel):
@@ -175,6 +177,7 @@ class DryRunEstimate(BaseModel):
     judge_cached: int = 0
     estimated_cost_usd: float | None = 0.0
     unpriced: list[str] = Field(default_factory=list)  # specs with no known price
+    cached_input_tokens: int = 0  # estimated input tokens read from a prompt cache (priced at its rate)
 
 
 class RunSummary(BaseModel):
@@ -193,3 +196,4 @@ class RunSummary(BaseModel):
     dry_run: DryRunEstimate | None = None
     items: int = 0  # model × scenario × template items of the run
     unfinished: int = 0  # items with no response, or a check not judged, in the store (errors included)
+    failures: dict[str, int] = Field(default_factory=dict)  # error → failed calls of the run that ended with it

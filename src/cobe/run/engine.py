@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
+from cobe.calls.preflight import run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import DiskFull, InputError, RunStopped
 from cobe.core.lock import directory_lock
@@ -66,6 +67,8 @@ class Session:
         self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
         self.check_pool: Sequence[Scenario] = []  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
+        self.preflight_stats: dict[str, Any] = {}  # {"preflight": counts} once the preflight asked something
+        self.store_failures: dict[str, int] = {}  # error → the run's failed calls that ended with it
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -75,16 +78,20 @@ class Session:
         state = "interrupted"
         try:
             try:
+                await self._preflight()
                 await self._judge_check()
-            except RunStopped as exc:  # --max-cost reached, or the judge's provider refuses the key
+            except RunStopped as exc:  # a refused setting, --max-cost reached, or a provider refuses the key
                 self.stopped = exc
             if not self.stopped:
                 await self._pipeline()
             unfinished = self._unfinished()
+            if unfinished:  # read while the store is open: the end-of-run line names the most common one
+                judges = [(m.spec, m.prompts.fingerprint) for m in self.plan.judge.members] if self.plan.judge else []
+                self.store_failures = self.store.failures(self.run_id, judges)
             state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
             wall = time.perf_counter() - start
-            stats = self.caller.stats_dict()
+            stats = self.caller.stats_dict() | self.preflight_stats
             try:
                 summary = self._close_out(session_id, state, stats, wall)
             finally:
@@ -104,6 +111,7 @@ class Session:
             wall_s=wall,
             items=len(self.plan.items),
             unfinished=unfinished,
+            failures=self.store_failures if unfinished else {},
             notices=self.notices,
         )
 
@@ -137,6 +145,11 @@ class Session:
             self.stopped = self.stopped or out_of_space(self.plan.run_dir)
             self.notices.append("the exports were not rewritten (no space left); the next command writes them")
             return fields
+
+    async def _preflight(self) -> None:
+        """Unless --no-preflight, the plan's probes before any item (`cobe.calls.preflight.run_preflight`)."""
+        if self.plan.config.preflight:
+            await run_preflight(self.caller, self.plan.probes(), self.preflight_stats)
 
     async def _judge_check(self) -> None:
         """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)

@@ -10,7 +10,7 @@ import json
 import sqlite3
 
 from cobe.calls.caller import Caller
-from cobe.calls.cost import PriceTable, estimate_tokens, load_prices
+from cobe.calls.cost import Price, PriceTable, estimate_tokens, load_prices
 from cobe.core.results import CHECKS
 from cobe.judge.lineup import JudgePlan
 from cobe.models.base import GenerateConfig, Message, Provider
@@ -30,6 +30,7 @@ class _DryRun:
         self.result = DryRunEstimate()
         self.cost = 0.0
         self.unpriced: set[str] = set()
+        self.cache_heads: set[tuple[str, str]] = set()  # (spec, constant head) a call has already written
 
     def count(self) -> DryRunEstimate:
         """Every item's respondent call and judge calls, then the total price."""
@@ -99,19 +100,40 @@ class _DryRun:
         story = text if text is not None else _stand_in(item)
         for member, check, sample in left:
             spec, prompts, settings = judge.members[member].spec, judge.prompts, judge.members[member].settings
-            messages = prompts.messages(check, item.scenario, story)
+            messages = prompts.messages(check, item.scenario, story, cache=judge.prompt_cache)
             if text is not None and self._stored(self.plan.providers[spec], messages, settings, sample) is not None:
                 self.result.judge_cached += 1
                 continue
             self.result.judge_calls += 1
-            self._price(spec, messages, self._verdict_tokens(spec, settings))
+            self._price(spec, messages, self._verdict_tokens(spec, settings), batch=judge.batch_poll_s is not None)
 
-    def _price(self, spec: str, messages: list[Message], tokens_out: int) -> None:
+    def _price(self, spec: str, messages: list[Message], tokens_out: int, *, batch: bool = False) -> None:
+        """Add one call's price: its constant head read from the prompt cache after the first call that wrote
+        it (where the head reaches the model's cache_min_tokens), and the batch discount with --judge-batch."""
         price = self.prices.price(spec)
         if price is None:
             self.unpriced.add(spec)
-        else:
-            self.cost += price.cost(sum(estimate_tokens(m.content) for m in messages), tokens_out)
+            return
+        tokens_in = sum(estimate_tokens(m.content) for m in messages)
+        cached, written = self._cache(spec, messages, price)
+        self.result.cached_input_tokens += cached
+        self.cost += (price.batch_cost if batch else price.cost)(tokens_in, tokens_out, cached, written)
+
+    def _cache(self, spec: str, messages: list[Message], price: Price) -> tuple[int, int]:
+        """(input tokens read from the prompt cache, tokens written to it) of one call, estimated: the system
+        text and the marked head, cached once the first call with it has written it. A provider without a
+        write price caches that first prefix at no surcharge, so only later calls differ."""
+        heads = [m for m in messages if m.cache_prefix]
+        if not heads:
+            return 0, 0
+        head = "".join(m.content for m in messages if m.role == "system") + heads[0].content[: heads[0].cache_prefix]
+        tokens = estimate_tokens(head)
+        if tokens < price.cache_min_tokens:
+            return 0, 0  # below the model's minimum: billed at the full input price
+        if (spec, head) in self.cache_heads:
+            return tokens, 0
+        self.cache_heads.add((spec, head))
+        return 0, tokens if price.cache_write is not None else 0
 
 
 def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import load_prices
 from cobe.calls.keys import settings_dict
+from cobe.calls.preflight import Probe, distinct, needs_preflight
 from cobe.core.errors import InputError
 from cobe.dataset.queries import UNMATCHED
 from cobe.dataset.schema import Scenario
@@ -128,6 +129,13 @@ class RunPlan:
     def data_fingerprint(self) -> str:
         """The hash of the scenarios this plan evaluates."""
         return str(self.stored_config["data_fingerprint"])
+
+    def probes(self) -> list[Probe]:
+        """The preflight's calls: each distinct (API model, settings) this plan sends, respondents and judges."""
+        wanted = [Probe(self.providers[spec], settings, "respondent") for spec, settings in self.respondents.items()]
+        if self.judge is not None:
+            wanted += [Probe(self.providers[m.spec], m.settings, "judge") for m in self.judge.members]
+        return [probe for probe in distinct(wanted) if needs_preflight(probe.provider)]
 
     def summary_fields(self) -> dict[str, Any]:
         """What summary.json says about the plan: data, templates, skipped counts, respondent settings."""

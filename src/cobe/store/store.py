@@ -53,14 +53,16 @@ class Store:
 
     @makes_room
     def put_call(self, row: dict[str, Any]) -> None:
-        """Record one finished call (success or final error) and commit at once."""
+        """Record one finished call (success or final error) and commit at once; the prompt-cache counts
+        (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them."""
         self.db.execute(
             "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
-            " output_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created, sent,"
-            " reasoning_tokens)"
+            " output_tokens, cached_input_tokens, cache_write_tokens, latency_s, error, attempts,"
+            " first_token_logprobs, cost_usd, created, sent, reasoning_tokens)"
             " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
-            " :latency_s, :error, :attempts, :first_token_logprobs, :cost_usd, :created, :sent, :reasoning_tokens)",
-            {"sent": None, "reasoning_tokens": 0} | row,
+            " :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts, :first_token_logprobs,"
+            " :cost_usd, :created, :sent, :reasoning_tokens)",
+            {"cached_input_tokens": 0, "cache_write_tokens": 0, "sent": None, "reasoning_tokens": 0} | row,
         )
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------
@@ -230,6 +232,19 @@ class Store:
                 " :created)",
                 [{"sample": 0} | row for row in rows],
             )
+
+    def failures(self, run_id: str, judges: Iterable[tuple[str, str]] = ()) -> dict[str, int]:
+        """error → how many of a run's responses, and of its verdicts by `judges` (spec, prompt fingerprint),
+        ended with it: the run's failed calls, by what they said."""
+        pairs = [value for pair in judges for value in pair]
+        wanted = ", ".join("(?, ?)" for _ in range(len(pairs) // 2)) or "(NULL, NULL)"
+        rows = self.db.execute(
+            "SELECT error, count(*) FROM (SELECT error FROM responses WHERE run_id = ? AND error IS NOT NULL"
+            " UNION ALL SELECT error FROM verdicts WHERE run_id = ? AND error IS NOT NULL"
+            f" AND (judge, prompt_fingerprint) IN (VALUES {wanted})) GROUP BY error",
+            (run_id, run_id, *pairs),
+        )
+        return {str(error): int(count) for error, count in rows}
 
     # ---- sessions (one per command) ----------------------------------------------------
     @makes_room

@@ -1,0 +1,62 @@
+"""`cobe models check`: whether models take the settings a run would send them, one minimal call each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cobe.cli import options
+from cobe.core.errors import ModelRefused, RunIncomplete, exit_code_lines
+
+
+@click.group("models")
+def models() -> None:
+    """Check models before a run: one minimal call with the run's exact settings."""
+
+
+@models.command("check", epilog="\b\nExit codes:\n" + "\n".join(exit_code_lines()))
+@click.argument("specs", nargs=-1, required=True, metavar="SPEC...")
+@click.option(
+    "--as",
+    "role",
+    type=click.Choice(["respondent", "judge", "both"]),
+    default="both",
+    show_default=True,
+    help="Check the settings a run sends the model as a respondent, as a judge, or both.",
+)
+@options.TEMPERATURE.but(env=False)
+@options.REASONING_EFFORT.but(env=False)
+@options.MAX_TOKENS.but(env=False)
+@options.MODEL_ARG.but(env=False)
+@options.MODELS_FILE.but(env=False)
+@options.JUDGE_PROMPTS.but(env=False)
+@options.JUDGE_TEMPERATURE.but(env=False)
+@click.option(
+    "--run-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep the calls in this run directory's store [default: $XDG_CACHE_HOME/cobe/models-check].",
+)
+@options.PRICES.but(env=False)
+def check_cmd(specs: tuple[str, ...], role: str, run_dir: Path | None, prices: Path | None, **settings: object) -> None:
+    """Send each SPEC one minimal call with the settings a run would send it, and say, one line each,
+    whether it took them (with the call's cost) or refused one (naming the parameter and the fix).
+
+    Calls are stored: checking again answers from the store and costs nothing.
+    """
+    from cobe.run.models_check import ROLES, check
+
+    roles = ROLES if role == "both" else (role,)
+    results = check(list(specs), roles, run_dir=run_dir, prices=prices, **settings)
+    for result in results:
+        click.echo(result.line())
+    refused = [r for r in results if r.refused is not None]
+    if refused:
+        raise ModelRefused(f"{len(refused)} of {len(results)} checks refused; the first: {refused[0].refused}")
+    failed = [r for r in results if not r.ok]
+    if failed:
+        raise RunIncomplete(
+            f"{len(failed)} of {len(results)} checks failed after their retries (not a refusal of the settings); "
+            "run the same command again to ask them again"
+        )
