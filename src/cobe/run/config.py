@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypedDict
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from cobe.core.errors import InputError
+from cobe.dataset.sample import split_ids
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
@@ -39,6 +40,7 @@ class EvalConfig(BaseModel):
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
     tier: int | None = None
+    ids: list[str] | None = None  # only these scenarios (inspect's --sample-id), in dataset order
     limit: int | None = Field(default=None, ge=1)
     sample: int | None = Field(default=None, ge=1)  # draw this many scenarios (the paper's ablation: 500)
     seed: int = 0  # the seed of --sample: the same seed and data give the same scenarios
@@ -56,6 +58,8 @@ class EvalConfig(BaseModel):
     prices: Path | None = None
     dry_run: bool = False
     temperature: Temperature | None = 0.0  # respondent; recorded with every call
+    # answers per model and item (inspect's --epochs): each epoch a call of its own, judged and stored apart
+    epochs: int = Field(default=1, ge=1, le=1000)
     # respondent thinking / reasoning effort (App. D.1: "medium" or the provider's default); None: not sent
     reasoning_effort: ReasoningEffort | None = None
     # respondent token limit; None: 512, or room for thinking plus the answer when an effort is set
@@ -95,6 +99,17 @@ class EvalConfig(BaseModel):
     @classmethod
     def _unique(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
+
+    @field_validator("ids", mode="before")
+    @classmethod
+    def _ids(cls, value: object) -> object:
+        # "a,b", ["a", "b"] and ["a,b"] all name the scenarios a and b; none given is no selection
+        if value is None or isinstance(value, bool) or not isinstance(value, (str, list, tuple)):
+            return value
+        ids = split_ids([value] if isinstance(value, str) else [str(v) for v in value])
+        if not ids:
+            raise ValueError("expected scenario ids separated by commas, e.g. 115v3,317v3")
+        return ids
 
     @field_validator("reasoning_effort", mode="before")
     @classmethod
@@ -149,6 +164,7 @@ class EvalOptions(TypedDict, total=False):
     judge_prompts: str
     templates: list[str] | None
     tier: int | None
+    ids: list[str] | None
     limit: int | None
     sample: int | None
     seed: int
@@ -166,6 +182,7 @@ class EvalOptions(TypedDict, total=False):
     prices: str | Path | None
     dry_run: bool
     temperature: float | None
+    epochs: int
     reasoning_effort: ReasoningEffort | None
     max_tokens: int | None
     judge_temperature: float | None
@@ -200,5 +217,6 @@ class RunSummary(BaseModel):
     wall_s: float = 0.0
     notices: list[str] = Field(default_factory=list)
     dry_run: DryRunEstimate | None = None
-    items: int = 0  # model × scenario × template items of the run
+    items: int = 0  # model × scenario × template (× epoch) items of the run
     unfinished: int = 0  # items with no response, or a check not judged, in the store (errors included)
+    replaced: str | None = None  # the verdict set the run showed before this command made its own current

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from cobe.calls.caller import Caller
@@ -15,16 +15,18 @@ from cobe.core.lock import directory_lock
 from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
-from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.judge.lineup import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.export import write_exports
-from cobe.run.plan import Item, RunPlan, plan_run
+from cobe.run.items import Item
+from cobe.run.plan import RunPlan, plan_run
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import open_run
+from cobe.run.verdict_sets import describe_judge, replaced_notice, stored_judge
 from cobe.store.directory import open_run_store
 from cobe.store.store import Store, now
 
@@ -61,11 +63,12 @@ class Session:
         # one judge is a panel of one; the plan's providers are lent, and closed with the others in `run`
         self.panel = JudgePanel.from_plan(judge, caller, plan.providers) if judge is not None else None
         # the verdicts the exports show: this command's judge, else the one the run last used
-        self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
+        self.shown_judge = judge.ref if judge and judge.show else stored_judge(store)
         self.done = StoredWork(None, None, None)
-        self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
+        self.judged_at_start: set[tuple[str, str, str, int]] = set()  # items the judge progress counted as done
         self.check_pool: Sequence[Scenario] = []  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
+        self.replaced: JudgeRef | None = None  # the verdict set this command's judge took the place of
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -104,8 +107,15 @@ class Session:
             wall_s=wall,
             items=len(self.plan.items),
             unfinished=unfinished,
-            notices=self.notices,
+            notices=[*self.notices, *self._replaced()],
+            replaced=describe_judge(self.replaced) if self.replaced else None,
         )
+
+    def _replaced(self) -> list[str]:
+        """The line naming the verdict set this command's judge replaced (said on screen, not in report.md)."""
+        if self.replaced is None or self.shown_judge is None:
+            return []
+        return [replaced_notice(self.replaced, self.shown_judge, self.plan.run_dir)]
 
     def _close_out(self, session_id: int, state: str, stats: dict[str, Any], wall: float) -> dict[str, Any]:
         """Record how the command ended and rewrite the exports; returns summary.json's content.
@@ -168,7 +178,7 @@ class Session:
         if plan.respondent is not None:
             self.progress.start("generate", len(plan.items), generated)
         if plan.judge is not None:
-            self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
+            self.judged_at_start = {i.work_key for i in plan.items if self.done.judged(i)}
             total = len(plan.items) if plan.respondent is not None else generated
             self.progress.start("judge", total, len(self.judged_at_start))
         if self.panel is None or not self.panel.batches:
@@ -247,6 +257,7 @@ class Session:
                 self.plan.respondent,
                 role="respondent",
                 scenario=item.scenario,
+                sample=item.epoch - 1,  # a later epoch asks again on purpose: a key of its own, the first's kept
             )
             response_id = self._store_response(item, call)
             self.progress.advance("generate", error=call.error is not None)
@@ -259,7 +270,7 @@ class Session:
             return
         story = judged_text(item.template, text or "", finish).text
         if story is None:  # cut off by the token limit: unscored, and no judge call is made
-            if item.response_key not in self.judged_at_start:
+            if item.work_key not in self.judged_at_start:
                 self.progress.advance("judge", error=True)
             return
         asks = self.done.asks_left(response_id)
@@ -277,6 +288,7 @@ class Session:
                 "model": item.model,
                 "scenario_id": item.scenario_id,
                 "template": item.template.name,
+                "epoch": item.epoch,
                 "call_key": call.key,
                 "prompt": item.prompt,
                 "text": call.text,
@@ -321,8 +333,9 @@ class Session:
         )
 
 
-def _caller(store: Store, config: EvalConfig) -> Caller:
+def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | None = None) -> Caller:
     scheduler = Scheduler(
+        on_event=on_event,
         concurrency=config.concurrency,
         rpm=config.rpm,
         tpm=config.tpm,
@@ -332,13 +345,6 @@ def _caller(store: Store, config: EvalConfig) -> Caller:
         max_retry_wait=config.max_retry_wait,
     )
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
-
-
-def _stored_judge(store: Store) -> JudgeRef | None:
-    row = store.latest_run()
-    if row is None or not row["judge"]:
-        return None
-    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
@@ -352,7 +358,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
             store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
         else:
             run_id = plan.run_id
-        caller = _caller(store, plan.config)
+        caller = _caller(store, plan.config, getattr(progress, "event", None))  # -v: retries as they happen
         if plan.respondent is not None:
             # a stored response is reused by (model, scenario, template): if that template's words have
             # changed since, resuming would mix answers to two different prompts in one run
@@ -362,12 +368,17 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
                     f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
                     f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
                 )
+        replaced = None
         if plan.judge is not None and plan.judge.show:
-            ref = plan.judge.ref
+            ref, before = plan.judge.ref, stored_judge(store)
+            if before is not None and (before.spec, before.identity) != (ref.spec, ref.identity):
+                replaced = before  # kept in the store: `cobe judge RUN --show` makes it current again
             store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
         if plan.run_id is not None:
             store.set_state(run_id, "running")
-        return Session(plan, store, run_id, caller, progress)
+        session = Session(plan, store, run_id, caller, progress)
+        session.replaced = replaced
+        return session
     except BaseException:
         store.close()
         raise
