@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
@@ -24,29 +24,12 @@ from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
+from cobe.run.progress import NoProgress, Progress
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import open_run
-from cobe.run.verdict_sets import describe_judge, replaced_notice, stored_judge
+from cobe.run.verdict_sets import describe_judge, make_current, replaced_notice, stored_judge
 from cobe.store.directory import open_run_store
 from cobe.store.store import Store, now
-
-
-class Progress(Protocol):
-    """What the engine reports while it works; the CLI draws it, the API may ignore it."""
-
-    def start(self, stage: str, total: int, done: int) -> None:
-        """A stage (generate / judge) has `total` items, `done` of them already in the store."""
-
-    def advance(self, stage: str, error: bool = False) -> None:
-        """One more item of a stage finished (with an error or unscored check when `error`)."""
-
-
-class _NoProgress:
-    def start(self, stage: str, total: int, done: int) -> None:
-        pass
-
-    def advance(self, stage: str, error: bool = False) -> None:
-        pass
 
 
 class Session:
@@ -56,7 +39,7 @@ class Session:
         self, plan: RunPlan, store: Store, run_id: str, caller: Caller, progress: Progress | None = None
     ) -> None:
         self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
-        self.progress: Progress = progress or _NoProgress()
+        self.progress: Progress = progress or NoProgress()
         self.notices = list(plan.notices)
         self.stopped: RunStopped | None = None  # a budget or authentication stop
         judge = plan.judge
@@ -368,12 +351,8 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
                     f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
                     f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
                 )
-        replaced = None
-        if plan.judge is not None and plan.judge.show:
-            ref, before = plan.judge.ref, stored_judge(store)
-            if before is not None and (before.spec, before.identity) != (ref.spec, ref.identity):
-                replaced = before  # kept in the store: `cobe judge RUN --show` makes it current again
-            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+        # the set shown before stays in the store: `cobe judge RUN --show` makes it current again
+        replaced = make_current(store, run_id, plan.judge.ref) if plan.judge is not None and plan.judge.show else None
         if plan.run_id is not None:
             store.set_state(run_id, "running")
         session = Session(plan, store, run_id, caller, progress)

@@ -12,9 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from typing import Any, Protocol, TextIO
 
 #: the longest a plain display stays silent while a stage runs, in seconds
 PLAIN_EVERY_S = 10.0
@@ -26,10 +24,32 @@ PLAIN_GAP_S = 1.0
 PREFIX = "progress: "
 
 
+class Progress(Protocol):
+    """What the engine reports while it works; the CLI draws it, the API may ignore it."""
+
+    def start(self, stage: str, total: int, done: int) -> None:
+        """A stage (generate / judge) has `total` items, `done` of them already in the store."""
+
+    def advance(self, stage: str, error: bool = False) -> None:
+        """One more item of a stage finished (with an error or unscored check when `error`)."""
+
+
+class NoProgress:
+    """The engine's progress when nobody watches."""
+
+    def start(self, stage: str, total: int, done: int) -> None:
+        pass
+
+    def advance(self, stage: str, error: bool = False) -> None:
+        pass
+
+
 class RichProgress:
     """Implements the engine's Progress protocol with one bar per stage; redraws are rate-limited by rich."""
 
     def __init__(self, verbose: bool = False) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
         self._bars = Progress(
             TextColumn("{task.description:<9}"),
             BarColumn(),

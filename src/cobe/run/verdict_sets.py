@@ -74,6 +74,13 @@ def replaced_notice(before: JudgeRef, after: JudgeRef, run_dir: Path) -> str:
     )
 
 
+def make_current(store: Store, run_id: str, ref: JudgeRef) -> JudgeRef | None:
+    """Record `ref` as the verdict set the run shows; returns the set it replaced, where it was another."""
+    before = stored_judge(store)
+    store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+    return before if before is not None and not _same(before, ref) else None
+
+
 def verdict_sets(store: Store, run_id: str) -> list[VerdictSet]:
     """Every verdict set of a run: the current one first, then those shown before (latest first), then the rest."""
     current = stored_judge(store)
@@ -143,8 +150,8 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             plan = plan_exports(store, run_dir)
             assert plan.run_id is not None  # a stored run's plan names its run
             chosen = choose(verdict_sets(store, plan.run_id), which, run_dir)
-            before, ref = stored_judge(store), chosen.ref
-            store.set_judge(plan.run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+            ref = chosen.ref
+            before = make_current(store, plan.run_id, ref)
             state = str(_run_row(store)["state"])
             wall = time.perf_counter() - start
             fields = plan.summary_fields() | {
@@ -158,8 +165,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             unfinished = sum(1 for item in plan.items if not left.judged(item))
         finally:
             store.close()
-    replaced = describe_judge(before) if before is not None and not _same(before, ref) else None
-    if replaced is not None and before is not None:
+    if before is not None:
         notices.append(replaced_notice(before, ref, run_dir))
     if unfinished:
         notices.append(
@@ -178,7 +184,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
         items=len(plan.items),
         unfinished=unfinished,
         notices=notices,
-        replaced=replaced,
+        replaced=describe_judge(before) if before is not None else None,
     )
 
 
