@@ -43,6 +43,7 @@ def test_the_table_names_the_top_reasons_for_unscored_and_errored_rows(tmp_path,
     (model,) = table["models"]
     assert (model["model"], model["unscored"], model["errors"], model["accuracy"]) == (SPEC, 6, 0, None)
     assert table["judge"] == "mock/fixed:perhaps" and table["judge_prompts"] == "paper" and table["report"] is None
+    assert table["judge_fingerprint"] == json.loads((tmp_path / "r" / "summary.json").read_text())["judge_fingerprint"]
 
 
 def test_retries_and_rate_limit_waits_are_counted_and_shown_with_v(tmp_path, openai_server):

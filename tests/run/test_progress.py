@@ -135,7 +135,7 @@ def test_a_piped_eval_shows_progress_at_least_every_10_s(tmp_path: Path, openai_
         later = [stream.next() for _ in range(2)]  # both stages again, though no call has ended
         assert [line for _, line in later] == [line for _, line in starts]
         gap = later[0][0] - starts[0][0]
-        assert 9.0 <= gap <= 12.0, gap  # every 10 s (with room for a busy machine's scheduling)
+        assert 9.5 <= gap <= 12.5, gap  # every 10 s (with room for a busy machine's scheduling)
         openai_server.control(hold_after=None)
         out, _ = proc.communicate(timeout=HUNG_S)
     finally:

@@ -78,3 +78,26 @@ def test_a_panels_members_are_sets_of_their_own(data_file):
     show_verdict_set(panel.run_dir, back[0].ref.identity)
     # the panel of a pass and a fail judge ties on every check: unscored
     assert statuses(panel.run_dir) == {("unscored", back[0].ref.spec)}
+
+
+def test_the_cli_lists_the_sets_without_writing_and_switches_back(rejudged):
+    from support.cli import run_cobe
+
+    before = sorted(p.name for p in rejudged.iterdir())
+    listed = run_cobe("runs", str(rejudged), "--verdict-sets", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [(s["judge"], s["current"], s["responses"]) for s in json.loads(listed.stdout)] == [
+        ("mock/judge-fail", True, 6),
+        ("mock/judge-pass", False, 6),
+    ]
+    table = run_cobe("runs", str(rejudged), "--verdict-sets").stdout
+    assert "mock/judge-pass" in table and "yes" in table
+    assert sorted(p.name for p in rejudged.iterdir()) == before  # a listing writes nothing there
+    switched = run_cobe("judge", str(rejudged), "--show", "mock/judge-pass", "--no-report")
+    assert switched.returncode == 0, switched.stderr
+    assert "now shows the verdicts of mock/judge-pass (prompts paper) instead of mock/judge-fail" in switched.stderr
+    assert "mock/judge-pass (paper)" in switched.stdout and statuses(rejudged) == {("passed", "mock/judge-pass")}
+    both = run_cobe("judge", str(rejudged), "--show", "1", "--judge", "mock/judge-pass")
+    assert both.returncode == 2 and "--show and --judge" in both.stderr
+    neither = run_cobe("judge", str(rejudged))
+    assert neither.returncode == 2 and "--judge: expected a judge spec" in neither.stderr

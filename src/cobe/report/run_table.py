@@ -65,6 +65,7 @@ class RunTable:
     items: int
     unfinished: int
     report: str | None = None
+    judge_fingerprint: str | None = None  # the prompt fingerprint (or a panel's) behind every verdict shown
     replaced: str | None = None  # the verdict set this command's judge took the place of
     notices: list[str] = field(default_factory=list)
 
@@ -179,6 +180,7 @@ def run_table(summary: RunSummary, report: Path | None = None) -> RunTable:
         items=summary.items,
         unfinished=summary.unfinished,
         report=str(report) if report is not None else None,
+        judge_fingerprint=summary.summary.get("judge_fingerprint"),
         replaced=summary.replaced,
         notices=list(summary.notices),
     )

@@ -9,23 +9,21 @@ one, the other prompt set of `cobe judges diff`) are read from the verdicts them
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.core.lock import directory_lock
+from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
 from cobe.judge.lineup import JudgeRef, stored_ref
 from cobe.run.config import RunSummary
 from cobe.run.export import write_exports
 from cobe.run.resume import StoredWork
 from cobe.store.directory import find_store
-from cobe.store.store import Store, now
-
-if TYPE_CHECKING:
-    import sqlite3
+from cobe.store.store import ReadOnlyStore, Store, now
 
 
 @dataclass(frozen=True)
@@ -111,11 +109,14 @@ def _same(ref: JudgeRef, other: JudgeRef | None) -> bool:
 
 
 def list_verdict_sets(run_dir: str | Path) -> list[VerdictSet]:
-    """The verdict sets of a run directory's run (`cobe runs RUN --verdict-sets`)."""
-    store = Store(find_store(Path(run_dir)))
+    """The verdict sets of a run directory's run (`cobe runs RUN --verdict-sets`), read without writing there."""
+    run_dir = Path(run_dir)
+    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
     try:
         row = store.latest_run()
         return verdict_sets(store, row["id"]) if row is not None else []
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
     finally:
         store.close()
 
