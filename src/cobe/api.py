@@ -45,8 +45,9 @@ def leaderboard(
     *,
     study: str | Path | None = None,
 ) -> pd.DataFrame:
-    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs, and
-    beside it the human-calibrated pass rate where a rating study (`<run>/study/` or `study`) labels the run."""
+    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs, the judge
+    and judge prompt set of each row, and beside it the human-calibrated pass rate where a rating study
+    (`<run>/study/` or `study`) labels the run."""
     from cobe.annotate.labels import run_labels
     from cobe.report.load import load_runs
     from cobe.report.tables import build_tables
@@ -64,15 +65,18 @@ def report(
     resamples: int = 1000,
     seed: int = 0,
     study: str | Path | None = None,
+    across_judges: bool = False,
 ) -> Report:
     """`cobe report`: every table, figure, report.md and report.html (`formats` defaults to all of them);
-    a rating study (`<run>/study/` or `study`) adds the human-calibrated pass rates."""
+    a rating study (`<run>/study/` or `study`) adds the human-calibrated pass rates. Several runs judged by
+    different judges or prompt sets are refused unless `across_judges`."""
     from cobe.annotate.labels import run_labels
     from cobe.report.writer import DEFAULT_FORMATS, build_report
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
     chosen = DEFAULT_FORMATS if formats is None else formats
-    return build_report(paths, out, chosen, resamples, seed, human=run_labels(paths, study))
+    human = run_labels(paths, study)
+    return build_report(paths, out, chosen, resamples, seed, human=human, across_judges=across_judges)
 
 
 def judges_diff(

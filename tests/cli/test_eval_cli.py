@@ -47,23 +47,29 @@ def data(tmp_path: Path) -> Path:
     return write_data(tmp_path / "data.jsonl")
 
 
-def test_eval_with_mocks_prints_one_summary_line(tmp_path, data):
+def test_eval_with_mocks_ends_with_its_table(tmp_path, data):
     r = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert len(lines) == 1 and "complete" in lines[0] and "mock/echo 100.0%" in lines[0]  # no progress off a TTY
+    assert lines[0].startswith("runs/mock_echo__data: complete")  # progress goes to stderr, the table to stdout
+    (row,) = [line for line in lines if line.strip().startswith("mock/echo")]
+    assert row.split()[:7] == ["mock/echo", "100.0", "±", "0.0", "[100.0,", "100.0]", "6"]
+    assert "mock/judge-pass (paper)" in row
     run_dir = tmp_path / "runs" / "mock_echo__data"
     assert (run_dir / "results.jsonl").is_file() and (run_dir / "summary.json").is_file()
-    assert (run_dir / "report.html").is_file() and "report.html" in r.stderr
+    assert (run_dir / "report.html").is_file() and "Report: runs/mock_echo__data/report.html" in r.stdout
+    drawn = (run_dir / "report.html").stat().st_mtime_ns
     again = cobe("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), cwd=tmp_path)
     assert "respondent 0 calls" in again.stdout and "judge 0 calls" in again.stdout
-    assert "report.html" not in again.stderr  # unchanged results: the report is not redrawn
+    assert (run_dir / "report.html").stat().st_mtime_ns == drawn  # unchanged results: the report is not redrawn
     listed = cobe("runs", cwd=tmp_path)
     assert "runs/mock_echo__data" in listed.stdout and "complete" in listed.stdout
     (entry,) = json.loads(cobe("runs", "--json", cwd=tmp_path).stdout)
     assert entry["state"] == "complete" and entry["models"] == ["mock/echo"] and entry["responses"] == 6
-    rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", cwd=tmp_path)
-    assert rejudged.returncode == 0 and "mock/echo 0.0%" in rejudged.stdout and "respondent 0 calls" in rejudged.stdout
+    rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", "--json", cwd=tmp_path)
+    table = json.loads(rejudged.stdout)
+    assert rejudged.returncode == 0 and table["models"][0]["accuracy"] == 0.0 and table["models"][0]["failed"] == 6
+    assert table["calls"]["respondent"]["calls_made"] == 0 and table["judge"] == "mock/judge-fail"
 
 
 def test_envvars_set_options(tmp_path, data):
@@ -82,8 +88,8 @@ def test_envvars_set_options(tmp_path, data):
 def test_generate_then_judge(tmp_path, data):
     r = cobe("generate", "--model", "baseline/identity", "--data", str(data), "--run-dir", "g", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    j = cobe("judge", "g", "--judge", "mock/judge-pass", cwd=tmp_path)
-    assert j.returncode == 0 and "baseline/identity 100.0%" in j.stdout
+    j = cobe("judge", "g", "--judge", "mock/judge-pass", "--json", cwd=tmp_path)
+    assert j.returncode == 0 and json.loads(j.stdout)["models"][0]["accuracy"] == 100.0
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,6 @@ def test_judge_samples_from_the_command_line(tmp_path):
         "--run-dir",
         "s",
         "--no-report",
-        "-q",
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr

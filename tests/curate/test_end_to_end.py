@@ -132,7 +132,7 @@ def test_build_a_small_dataset_into_a_release(tmp_path: Path) -> None:
         str(tmp_path / "run"),
         cwd=tmp_path,
     )
-    assert "100.0%" in run.stdout + run.stderr
+    assert "100.0 ± 0.0" in run.stdout
 
     # after the release, the check finds no leakage and each released item carries its history
     assert "leakage" not in cobe("curate", "check", str(proj), check=False).stdout

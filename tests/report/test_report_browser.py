@@ -68,3 +68,40 @@ def test_report_in_headless_chromium(report_html, tmp_path):
         assert page.evaluate("window.__xss") is None
         browser.close()
     assert errors == []
+
+
+def test_report_names_each_runs_judge_and_prompt_set_in_chromium(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    runs = []
+    for name, judge, prompts in (("a", "mock/judge-pass", "paper"), ("b", "openai/gpt-5.4", "contextual")):
+        rows = make_rows(f"mock/{name}", 12, 0.5, run_id=name)
+        for row in rows:
+            row["judge"], row["judge_prompts"] = judge, prompts
+        runs.append(write_run(tmp_path / name, rows))
+    report = build_report(runs, out=tmp_path / "report", formats="html", resamples=50, across_judges=True)
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto((report.out / "report.html").as_uri())
+        listed = page.locator("#runs tbody tr")
+        assert listed.count() == 2
+        cells = [[c.strip() for c in row.split("\t")] for row in listed.all_inner_texts()]
+        assert [(c[0], c[2], c[3]) for c in cells] == [
+            ("a", "mock/judge-pass", "paper"),
+            ("b", "openai/gpt-5.4", "contextual"),
+        ]
+        board = page.locator("#leaderboard table").first.locator("tbody tr")
+        judged = {
+            board.nth(i).locator("td.label").inner_text(): (
+                board.nth(i).locator("td.judge code").inner_text(),
+                board.nth(i).locator("td.judge .judge-prompts").inner_text().strip("()"),
+            )
+            for i in range(board.count())
+        }
+        assert judged == {"mock/a": ("mock/judge-pass", "paper"), "mock/b": ("openai/gpt-5.4", "contextual")}
+        note = page.locator("#leaderboard .judge-note").first
+        assert note.is_visible() and "judged differently" in note.inner_text()
+        browser.close()
+    assert errors == []

@@ -34,7 +34,9 @@ def test_embedded_model_end_to_end(tmp_path):
     # the main job ends with the embedded judge's measured self-test, not only a notice
     out = r.stdout.strip().splitlines()
     start = next(i for i, line in enumerate(out) if line.startswith("Judge self-test of local/gemma-3-270m"))
-    assert start == 1 and "on 2 scenarios" in out[start]  # the summary line, then the self-test to the end
+    # the run's table (its title, models, reasons, calls, cost, report), then the self-test to the end
+    assert out[0].startswith("runs/local_gemma-3-270m__starter__tpl-A__limit-2: ")
+    assert out[start - 1].startswith("Report: ") and "on 2 scenarios" in out[start]
     assert out[-1].startswith("Judge self-test verdict: ") and "judge calls: 10 made" in r.stdout
     assert any(line.startswith("  unchanged story → change F: ") for line in out[start:])
     run_dir = tmp_path / "runs" / "local_gemma-3-270m__starter__tpl-A__limit-2"

@@ -223,3 +223,48 @@ def test_calls_stored_before_0008_read_as_having_touched_no_prompt_cache(tmp_pat
     new = _from_row(store.get_call("new"))
     assert (new.cached_input_tokens, new.cache_write_tokens) == (600, 0)
     store.close()
+
+
+def test_responses_stored_before_0009_are_the_first_epoch_and_the_shown_judge_is_a_verdict_set(tmp_path):
+    path = tmp_path / "cobe.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)"
+    )
+    for version, name, sql in _migrations():
+        if version >= 9:
+            break
+        db.executescript(sql)
+        db.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)", (version, name, now()))
+    db.execute(
+        "INSERT INTO runs (id, created, updated, config, state, cobe_version, judge, judge_prompts, judge_fingerprint)"
+        " VALUES ('r1', 'a', '2025-01-02T00:00:00Z', '{}', 'complete', '0', 'mock/j', 'paper', 'fp')"
+    )
+    db.execute(
+        "INSERT INTO responses (id, run_id, model, scenario_id, template, text, finish_reason, created)"
+        " VALUES (7, 'r1', 'm', 's', 'A', 'an answer', 'stop', 'x')"
+    )
+    db.execute(
+        "INSERT INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint, check_name, verdict,"
+        " judge_settings, created) VALUES ('r1', 7, 'mock/j', 'paper', 'fp', 'preserve', 'T', '{}', 'x')"
+    )
+    db.commit()
+    db.close()
+    store = Store(path)
+    first = store.response("r1", "m", "s", "A")
+    assert (first["id"], first["epoch"], first["text"], first["finish_reason"]) == (7, 1, "an answer", "stop")
+    assert store.response("r1", "m", "s", "A", epoch=2) is None
+    assert store.verdicts("r1", "mock/j", "fp")[(7, "preserve")]["verdict"] == "T"  # still points at response 7
+    (shown,) = store.verdict_sets("r1")
+    assert (shown["judge"], shown["judge_prompts"], shown["identity"], shown["shown"]) == (
+        "mock/j",
+        "paper",
+        "fp",
+        "2025-01-02T00:00:00Z",
+    )
+    second = dict(first) | {"epoch": 2, "text": "another answer"}
+    del second["id"]
+    assert store.put_response(second) != 7  # a second epoch sits beside the first
+    assert store.response("r1", "m", "s", "A", epoch=2)["text"] == "another answer"
+    assert list(store.responses("r1")) == [("m", "s", "A")]  # the first epoch's, keyed as before
+    store.close()

@@ -51,11 +51,12 @@ def run_cobe(*args: str, cwd: Path | str | None = None, env: dict[str, str | Non
 def assert_one_line_error(result: CliResult, *needles: str) -> None:
     """A failed command printed exactly one `error: ...` line holding every needle, and no traceback.
 
-    `note: ...` lines (notices a run gives before it ends, such as a self-preference warning) are not errors.
+    `note: ...` lines (notices a run gives before it ends, such as a self-preference warning) and `progress: ...`
+    lines (a run's progress off a terminal) are not errors.
     """
     assert result.returncode != 0, result.stdout
     assert "Traceback" not in result.stderr
-    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith("note: ")]
+    lines = [line for line in result.stderr.strip().splitlines() if not line.startswith(("note: ", "progress: "))]
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
     for needle in needles:
         assert needle in lines[0], lines[0]

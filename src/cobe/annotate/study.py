@@ -56,8 +56,11 @@ def read_results(run_dir: str | Path) -> list[ResultRow]:
 
 
 def rateable(rows: list[ResultRow]) -> list[ResultRow]:
-    """Rows with a response to rate (errored or empty generations have nothing to judge)."""
-    return [row for row in rows if row.response and row.response.strip() and row.response_error is None]
+    """Rows with a response to rate (errored or empty generations have nothing to judge); of a run with several
+    epochs, the first epoch's, so each item is rated once and keeps its key."""
+    return [
+        row for row in rows if row.response and row.response.strip() and row.response_error is None and row.epoch == 1
+    ]
 
 
 def allocate(sizes: dict[str, int], n: int) -> dict[str, int]:

@@ -328,7 +328,9 @@ class Caller:
     def stats_dict(self) -> dict[str, Any]:
         """Per-role counters of this caller, for summaries."""
         roles = [*ROLES, *(role for role in self.stats if role not in ROLES)]  # e.g. "augment"
-        return {role: self.stats[role].as_dict() for role in roles} | {"retries": self.scheduler.retries}
+        stats = {role: self.stats[role].as_dict() for role in roles} | {"retries": self.scheduler.retries}
+        pacing = {"rate_limited": self.scheduler.rate_limited, "retry_wait_s": round(self.scheduler.waited_s, 3)}
+        return stats | {k: v for k, v in pacing.items() if v}  # only when some: earlier summaries read as before
 
 
 def key_refused(provider: Provider, when: str, detail: str) -> AuthenticationFailed:

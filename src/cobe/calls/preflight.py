@@ -12,7 +12,7 @@ calls and reports every probe instead of stopping at the first refusal.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,10 +115,13 @@ def needs_preflight(provider: Provider) -> bool:
     return provider.key_env is not None
 
 
-async def preflight(caller: Caller, probes: Sequence[Probe]) -> list[CallRecord]:
+async def preflight(
+    caller: Caller, probes: Sequence[Probe], on_done: Callable[[bool], None] | None = None
+) -> list[CallRecord]:
     """Send each probe through `caller`, AT_ONCE at a time; raise ModelRefused at the first refusal (the
     probes not yet sent are not sent). Returns the records, failed ones included: a call that failed for
-    another reason (a timeout, a 5xx after its retries) is not a verdict on the settings."""
+    another reason (a timeout, a 5xx after its retries) is not a verdict on the settings. `on_done(failed)`
+    hears of each probe as it ends (a run's progress)."""
     gate = asyncio.Semaphore(AT_ONCE)
     stop: list[ModelRefused] = []
 
@@ -127,10 +130,13 @@ async def preflight(caller: Caller, probes: Sequence[Probe]) -> list[CallRecord]
             if stop:
                 return None
             try:
-                return await caller.call(probe.provider, probe.messages(), probe.settings, role=probe.role)
+                record = await caller.call(probe.provider, probe.messages(), probe.settings, role=probe.role)
             except ModelRefused as exc:
                 stop.append(exc)
                 return None
+            if on_done is not None:
+                on_done(record.error is not None)
+            return record
 
     records = await asyncio.gather(*(one(probe) for probe in distinct(probes)))
     if stop:
@@ -142,7 +148,9 @@ async def preflight(caller: Caller, probes: Sequence[Probe]) -> list[CallRecord]
     return [record for record in records if record is not None]
 
 
-async def run_preflight(caller: Caller, probes: Sequence[Probe], stats: dict[str, Any]) -> None:
+async def run_preflight(
+    caller: Caller, probes: Sequence[Probe], stats: dict[str, Any], on_done: Callable[[bool], None] | None = None
+) -> None:
     """A run's preflight: `preflight` through a caller of its own on `caller`'s store, scheduler, prices and
     budget, so its calls are stored and priced like any other and counted apart, in `stats["preflight"]`
     however it ends (nothing when there is nothing to probe)."""
@@ -150,7 +158,7 @@ async def run_preflight(caller: Caller, probes: Sequence[Probe], stats: dict[str
         return
     own = Caller(caller.store, caller.scheduler, caller.prices, caller.budget)
     try:
-        await preflight(own, probes)
+        await preflight(own, probes, on_done)
     finally:
         stats["preflight"] = own.totals().as_dict()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,7 @@ class Scheduler:
         backoff: float = 1.0,
         backoff_max: float = 60.0,
         max_retry_wait: float = MAX_RETRY_WAIT_S,
+        on_event: Callable[[str], None] | None = None,
     ) -> None:
         self.concurrency = concurrency
         self.rpm, self.tpm = rpm, tpm
@@ -81,6 +83,9 @@ class Scheduler:
         self.max_retry_wait = max_retry_wait
         self.lanes: dict[str, Limits] = {}
         self.retries = 0  # attempts beyond the first, over all calls
+        self.rate_limited = 0  # answers that were 429s
+        self.waited_s = 0.0  # seconds calls slept before a retry (backoff and Retry-After together)
+        self.on_event = on_event  # told of each retry, refusal and given-up call as it happens (-v)
 
     def limits(self, provider: Provider) -> Limits:
         """The pacing of one provider (specs share it, so respondent and judge on one server do too)."""
@@ -114,6 +119,7 @@ class Scheduler:
         except Exception as exc:
             if status_of(exc) == 429:  # the provider's limit, whatever --rpm says: fewer calls in flight
                 lane.slots.rate_limited(granted)
+                self.rate_limited += 1
             raise
         finally:
             lane.slots.release()
@@ -136,13 +142,13 @@ class Scheduler:
             return Outcome(None, None, 0, closed=True)
         except Exception as exc:  # noqa: BLE001 - every provider error becomes a recorded call error
             if provider.refused(exc):
-                return Outcome(None, describe(exc), 1, refused=True)
+                return self._ended(provider, Outcome(None, describe(exc), 1, refused=True))
             if not self._retryable(provider, exc) or self.max_retries == 0:
-                return Outcome(None, describe(exc), 1, rejected=refusal(exc))
+                return self._ended(provider, Outcome(None, describe(exc), 1, rejected=refusal(exc)))
             try:
                 self._note_retry_after(provider, lane, exc)
             except _WaitTooLong as too_long:
-                return Outcome(None, str(too_long), 1)
+                return self._ended(provider, Outcome(None, str(too_long), 1))
             first = exc
         base_wait = wait_exponential_jitter(initial=self.backoff, max=self.backoff_max, jitter=self.backoff)
 
@@ -151,10 +157,13 @@ class Scheduler:
             # already backs the provider off); without one, exponential backoff with jitter
             exc = state.outcome.exception() if state.outcome else first
             asked = provider.retry_after(exc) if exc is not None else None
-            return asked if asked else base_wait(state)
+            seconds = asked if asked else base_wait(state)
+            self._retrying(provider, state.attempt_number + 1, seconds, exc)
+            return seconds
 
         attempts = 1
         first_wait = max(self.backoff, provider.retry_after(first) or 0.0)
+        self._retrying(provider, 1, first_wait, first)
         await asyncio.sleep(first_wait)
         try:
             async for attempt in AsyncRetrying(
@@ -177,10 +186,30 @@ class Scheduler:
             self.retries -= 1  # counted as it began, but nothing was sent
             return Outcome(None, None, attempts - 1, closed=True)
         except _WaitTooLong as too_long:
-            return Outcome(None, str(too_long), attempts)
+            return self._ended(provider, Outcome(None, str(too_long), attempts))
         except Exception as exc:  # noqa: BLE001
             refused = provider.refused(exc)
-            return Outcome(None, describe(exc), attempts, refused=refused, rejected=None if refused else refusal(exc))
+            rejected = None if refused else refusal(exc)
+            return self._ended(provider, Outcome(None, describe(exc), attempts, refused=refused, rejected=rejected))
+
+    def _retrying(self, provider: Provider, retry: int, seconds: float, exc: BaseException | None) -> None:
+        """Count a retry's wait and tell the observer (-v)."""
+        self.waited_s += seconds
+        if self.on_event is not None:
+            cause = describe(exc) if exc is not None else "no answer"
+            self.on_event(
+                f"retry {retry} of {self.max_retries} for a call to {provider.spec} in {seconds:.1f} s ({cause})"
+            )
+
+    def _ended(self, provider: Provider, outcome: Outcome) -> Outcome:
+        """Tell the observer (-v) of a call refused or given up, as it happens."""
+        if self.on_event is not None:
+            if outcome.refused or outcome.rejected is not None:
+                self.on_event(f"{provider.spec} refused a call: {outcome.error}")
+            else:
+                tries = f" after {outcome.attempts} attempts" if outcome.attempts > 1 else ""
+                self.on_event(f"a call to {provider.spec} failed{tries}: {outcome.error}")
+        return outcome
 
     @staticmethod
     def _retryable(provider: Provider, exc: BaseException) -> bool:

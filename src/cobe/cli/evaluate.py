@@ -1,4 +1,4 @@
-"""`cobe eval`, `cobe generate`, `cobe judge`, `cobe runs`: thin wrappers over cobe.run."""
+"""`cobe eval`, `cobe generate`, `cobe judge`: thin wrappers over cobe.run, each ending with the run's table."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ import asyncio
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from cobe.cli import options
-from cobe.core.errors import INTERRUPTED, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
+from cobe.cli.run_end import dry_run_line
+from cobe.core.errors import INTERRUPTED, InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
 from cobe.judge.panel import split_specs
 from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
@@ -35,29 +37,37 @@ JUDGE_CHECK = options.option(
 )
 
 
-def _config(params: dict[str, Any]) -> EvalConfig:
-    """The EvalConfig of a command's options; a value providers would refuse is an InputError naming the flag."""
-    fields = set(EvalConfig.model_fields)
-    data = {k: v for k, v in params.items() if k in fields and v is not None}
-    data["models"] = list(params.get("models") or [])
-    return EvalConfig(**data)
+@dataclass(frozen=True)
+class Output:
+    """How a run command shows itself: progress and notes (unless quiet), retries (verbose), its end as JSON."""
+
+    quiet: bool = False
+    verbose: bool = False
+    as_json: bool = False
+    report: bool = False
+
+    @classmethod
+    def of(cls, params: dict[str, Any], report: bool = False) -> Output:
+        """The output options among a command's parameters."""
+        if params.get("quiet") and params.get("verbose"):
+            raise InputError("--quiet and --verbose: choose one")
+        return cls(bool(params.get("quiet")), bool(params.get("verbose")), bool(params.get("as_json")), report)
 
 
-def _progress(quiet: bool) -> PlainProgress | RichProgress | None:
-    """A rich progress display on a terminal; off a TTY (CI logs) only batch status lines on stderr."""
-    if quiet:
+def _progress(out: Output) -> PlainProgress | RichProgress | None:
+    """Rich bars on a terminal; elsewhere (CI logs, nohup, pipes) a plain line on stderr every 10 s or 5%."""
+    if out.quiet:
         return None
     from cobe.run.progress import PlainProgress, RichProgress
 
     if not sys.stdout.isatty():
-        return PlainProgress()
+        return PlainProgress(out.verbose)
+    return RichProgress(out.verbose)
 
-    return RichProgress()
 
-
-def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool, report: bool = False) -> None:
-    """Run with progress, then print one summary line; stops, unfinished items and Ctrl-C end with their exit code."""
-    progress = _progress(quiet)
+def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output) -> None:
+    """Run with progress, then end with the run's table; stops, unfinished items and Ctrl-C end with their exit code."""
+    progress = _progress(out)
     try:
         if progress is not None:
             with progress:
@@ -70,17 +80,37 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, quiet: bool,
         sys.exit(INTERRUPTED)
     except RunStopped as exc:  # --max-cost, or a provider refusing the key: the same command resumes
         raise type(exc)(f"{exc} (run dir: {run_dir})") from None
-    for notice in summary.notices:
-        click.echo(f"note: {notice}", err=True)
-    click.echo(summary_line(summary))
-    if report and summary.dry_run is None and summary.judge:
-        _refresh_report(summary.run_dir)
-    if summary.summary.get("judge_check"):  # last, so a run ends by saying how far its judge can be trusted
-        from cobe.judge.selftest_result import SelfTest
+    if not out.quiet:
+        for notice in summary.notices:
+            click.echo(f"note: {notice}", err=True)
+    if summary.dry_run is not None:
+        click.echo(json.dumps(summary.dry_run.model_dump(), indent=2) if out.as_json else dry_run_line(summary))
+        return
+    _finish(summary, out)
 
-        for line in SelfTest.model_validate(summary.summary["judge_check"]).lines():
-            click.echo(line)
-    if summary.dry_run is None and summary.state == RunIncomplete.state:
+
+def _finish(summary: RunSummary, out: Output) -> None:
+    """The run's table (or its JSON), then the judge self-test's lines; an unfinished run then exits 5."""
+    from cobe.report.run_table import run_table
+
+    report = _refresh_report(summary.run_dir) if out.report and summary.judge else None
+    table = run_table(summary, report)
+    check = summary.summary.get("judge_check")
+    if out.as_json:
+        click.echo(json.dumps(table.as_dict() | ({"judge_check": check} if check else {}), indent=2, default=str))
+    else:
+        from cobe.cli.display import plain_console
+        from cobe.cli.run_end import print_run_end
+
+        console = plain_console()
+        # piped output has no width to detect: wide enough that no name is cut (a table takes only what it needs)
+        print_run_end(table, console if console.is_terminal else plain_console(width=240))
+        if check:  # last, so a run ends by saying how far its judge can be trusted
+            from cobe.judge.selftest_result import SelfTest
+
+            for line in SelfTest.model_validate(check).lines():
+                click.echo(line)
+    if summary.state == RunIncomplete.state:
         again = "run the same command again to retry them"
         if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
             again = (
@@ -102,19 +132,18 @@ def most_common_error(summary: RunSummary) -> str:
     return f", most often: {shown} ({count} of {sum(failures.values())} failed calls)"
 
 
-def _refresh_report(run_dir: Path) -> None:
-    """Redraw the run's report.html, under the run directory's lock like every write there."""
+def _refresh_report(run_dir: Path) -> Path | None:
+    """Redraw the run's report.html, under the run directory's lock like every write there; its path, if any."""
     from cobe.core.lock import directory_lock
     from cobe.report.writer import refresh_run_report
 
     try:
         with directory_lock(run_dir, "report"):
-            drawn = refresh_run_report(run_dir, human=_study_labels(Path(run_dir)))
+            refresh_run_report(run_dir, human=_study_labels(Path(run_dir)))
     except RunDirBusy as exc:  # another command took the directory the moment this one let go
         click.echo(f"note: report not redrawn; {exc}", err=True)
-        return
-    if drawn:
-        click.echo(f"report: {Path(run_dir) / 'report.html'}", err=True)
+    path = Path(run_dir) / "report.html"
+    return path if path.is_file() else None
 
 
 def _study_labels(run_dir: Path) -> dict[str, dict[str, list[str]]] | None:
@@ -126,45 +155,17 @@ def _study_labels(run_dir: Path) -> dict[str, dict[str, list[str]]] | None:
     return run_labels([run_dir])
 
 
-def _fmt_acc(value: Any) -> str:
-    return "–" if value is None else f"{value:.1f}%"
+def _config(params: dict[str, Any]) -> EvalConfig:
+    """The EvalConfig of a command's options; a value providers would refuse is an InputError naming the flag."""
+    fields = set(EvalConfig.model_fields)
+    data = {k: v for k, v in params.items() if k in fields and v is not None}
+    data["models"] = list(params.get("models") or [])
+    if params.get("ids") or params.get("ids_file"):  # --ids and --ids-file together: both lists
+        from cobe.dataset.sample import read_id_file, split_ids
 
-
-def summary_line(summary: RunSummary) -> str:
-    """One line: run dir, state, accuracy per model, calls made vs from the store, cost."""
-    if summary.dry_run is not None:
-        d = summary.dry_run
-        cost = (
-            "unknown (no price for " + ", ".join(d.unpriced) + ")"
-            if d.estimated_cost_usd is None
-            else f"${d.estimated_cost_usd:.4f}"
-        )
-        if d.cached_input_tokens:
-            cost += f" (about {d.cached_input_tokens} input tokens at the prompt-cache rate)"
-        return (
-            f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
-            f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called"
-        )
-    models = summary.summary.get("models", {})
-    scores = ", ".join(
-        f"{m} {_fmt_acc(v.get('accuracy'))} ± {v.get('std') or 0:.1f} (n={v.get('n')}, unscored {v.get('unscored')}, errors {v.get('errors')})"
-        if summary.judge
-        else f"{m} n={v.get('n')} errors {v.get('errors')}"
-        for m, v in models.items()
-    )
-    calls = summary.stats
-    made = "; ".join(
-        f"{role} {calls[role]['calls_made']} calls ({calls[role]['calls_cached']} from store, {calls[role]['errors']} failed)"
-        for role in ("respondent", "judge", "preflight")
-        if role in calls
-    )
-    if "judge-batch" in calls:  # answers from a provider batch; the judge pass then reads them from the store
-        made += f"; judge batch {calls['judge-batch']['calls_made']} answers"
-    cost = sum(calls[r]["cost_usd"] for r in ("respondent", "judge", "judge-batch", "preflight") if r in calls)
-    state = summary.state
-    if summary.unfinished:
-        state += f" ({summary.unfinished} of {summary.items} items unfinished)"
-    return f"{summary.run_dir}: {state}; {scores}; {made}; ${cost:.4f}; {summary.wall_s:.1f} s"
+        listed = read_id_file(params["ids_file"]) if params.get("ids_file") else []
+        data["ids"] = split_ids([params.get("ids") or "", *listed])
+    return EvalConfig(**data)
 
 
 @click.command("eval", epilog=EXIT_EPILOG)
@@ -173,18 +174,20 @@ def summary_line(summary: RunSummary) -> str:
 @options.JUDGE_OPTIONS
 @JUDGE_CHECK
 @options.REPORT
+@options.JSON
 def eval_cmd(**params: Any) -> None:
-    """Generate responses and judge them (the whole pipeline).
+    """Generate responses and judge them (the whole pipeline), ending with a table per model.
 
     With neither --model nor --judge, runs the embedded local/gemma-3-270m as both on
     builtin:starter: a smoke test of the machinery, whose scores mean nothing; the judge
     self-test it runs first says so in numbers, on the last lines.
     Repeating a command resumes its run: nothing finished is called again.
     """
+    out = Output.of(params, params["report"])
     if not params["models"] and not params["judge"]:
         params["models"], params["judge"] = [EMBEDDED_MODEL], [EMBEDDED_MODEL]
-        # the plan's own notice says what the smoke-test model's scores mean, once, with the run's other notes
-        click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both", err=True)
+        if not out.quiet:  # the plan's own notice says what the smoke-test model's scores mean
+            click.echo(f"note: no --model or --judge given; using {EMBEDDED_MODEL} for both", err=True)
     if params["judge_check"] is None and EMBEDDED_MODEL in split_specs(params["judge"]):
         params["judge_check"] = EMBEDDED_JUDGE_CHECK  # the smoke-test judge always shows its measured trust
     params["judge_check"] = params["judge_check"] or None
@@ -192,23 +195,32 @@ def eval_cmd(**params: Any) -> None:
     from cobe.run.engine import evaluate
 
     run_dir = config.run_dir or (default_run_dir(config) if config.models else None)
-    _run(lambda progress: evaluate(config, progress), run_dir, params["quiet"], params["report"])
+    _run(lambda progress: evaluate(config, progress), run_dir, out)
 
 
 @click.command("generate", epilog=EXIT_EPILOG)
 @options.RUN_OPTIONS
+@options.JSON
 def generate_cmd(**params: Any) -> None:
     """Generate responses only; judge them later with `cobe judge RUN_DIR --judge SPEC`."""
+    out = Output.of(params)
     config = _config(params)
     from cobe.run.engine import generate
 
     run_dir = config.run_dir or (default_run_dir(config) if config.models else None)
-    _run(lambda progress: generate(config, progress), run_dir, params["quiet"])
+    _run(lambda progress: generate(config, progress), run_dir, out)
 
 
 @click.command("judge", epilog=EXIT_EPILOG)
 @click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
-@options.JUDGE.but(required=True)
+@options.JUDGE
+@click.option(
+    "--show",
+    metavar="SET",
+    default=None,
+    help="Make one of the run's verdict sets current again, with no call: its judge spec, its number or "
+    "fingerprint in `cobe runs RUN --verdict-sets`.",
+)
 @options.JUDGE_OPTIONS
 @options.MODEL_ARG
 @options.MODELS_FILE
@@ -216,59 +228,28 @@ def generate_cmd(**params: Any) -> None:
 @options.BUDGET
 @options.PREFLIGHT
 @options.QUIET
+@options.VERBOSE
 @options.REPORT
-def judge_cmd(
-    run_dir: Path, judge: tuple[str, ...], judge_prompts: str, quiet: bool, report: bool, **options: Any
-) -> None:
+@options.JSON
+def judge_cmd(run_dir: Path, judge: tuple[str, ...], judge_prompts: str, show: str | None, **params: Any) -> None:
     """Judge a run's stored responses again with another judge, panel or prompt set; no respondent call.
 
-    Verdicts of earlier judges stay in the store; results.jsonl and summary.json show this judge.
+    Every judge's verdicts stay in the store as a verdict set of the run; results.jsonl and summary.json
+    show this judge's, and the command says which set it replaced. --show switches back to an earlier set.
     """
+    out = Output.of(params, params.pop("report"))
+    for name in ("quiet", "verbose", "as_json"):
+        params.pop(name)
+    if show is not None:
+        if judge:
+            raise InputError("--show and --judge: --show switches to a verdict set the run holds; drop --judge")
+        from cobe.run.verdict_sets import show_verdict_set
+
+        _run(lambda _progress: show_verdict_set(run_dir, show), run_dir, out)
+        return
+    if not judge:
+        raise InputError("--judge: expected a judge spec (or --show SET for a verdict set the run already holds)")
     from cobe.run.rejudge import judge_run
 
     specs = list(judge)
-    _run(
-        lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **options), run_dir, quiet, report
-    )
-
-
-@click.command("runs")
-@click.argument("root", type=click.Path(path_type=Path, file_okay=False), default=Path("runs"), envvar="COBE_RUNS_ROOT")
-@options.JSON.but(dest="json_out")
-def runs_cmd(root: Path, json_out: bool) -> None:
-    """List run directories under ROOT (default runs/) with state, models, counts and accuracy."""
-    from cobe.run.rundir import list_runs
-
-    runs = list_runs(root)
-    if not runs:
-        click.echo(f"no runs under {root}")
-        return
-    if json_out:
-        click.echo(json.dumps(runs, indent=2, default=str))
-        return
-    if not sys.stdout.isatty():  # pipes and logs get one tab-separated line per run
-        for entry in runs:
-            acc = entry.get("accuracy") or {}
-            scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
-            click.echo(
-                f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
-                f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}"
-            )
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("run dir", "state", "models", "judge", "responses", "accuracy", "updated")
-    for entry in runs:
-        acc = entry.get("accuracy") or {}
-        scores = "\n".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
-        table.add_row(
-            entry["run_dir"],
-            entry["state"],
-            "\n".join(entry["models"]),
-            entry.get("judge") or "-",
-            str(entry.get("responses", 0)),
-            scores,
-            entry.get("updated") or "",
-        )
-    Console().print(table)
+    _run(lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **params), run_dir, out)

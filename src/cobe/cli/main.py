@@ -23,7 +23,7 @@ COMMANDS: dict[str, str] = {
     "generate": "cobe.cli.evaluate:generate_cmd",
     "judge": "cobe.cli.evaluate:judge_cmd",
     "prompts": "cobe.cli.prompts:prompts",
-    "runs": "cobe.cli.evaluate:runs_cmd",
+    "runs": "cobe.cli.runs:runs_cmd",
     "report": "cobe.cli.report:report_cmd",
     "compare": "cobe.cli.report:compare_cmd",
     "import": "cobe.cli.report:import_cmd",

@@ -114,6 +114,30 @@ TEMPLATES = option(
 )
 TIER = option("--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4).")
 LIMIT = option("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios.")
+IDS = option(
+    "--ids",
+    env="COBE_IDS",
+    metavar="ID,ID",
+    help="Only these scenarios, by id, e.g. 115v3,317v3 (inspect: --sample-id); --sample and --limit then "
+    "choose among them.",
+)
+IDS_FILE = option(
+    "--ids-file",
+    env="COBE_IDS_FILE",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="Only the scenarios a file lists, one id per line (# starts a comment); adds to --ids.",
+)
+EPOCHS = option(
+    "--epochs",
+    env="COBE_EPOCHS",
+    type=click.IntRange(1, 1000),
+    default=1,
+    metavar="K",
+    help="Ask each model K times per item (inspect: --epochs), each answer a call of its own, judged and kept "
+    "per epoch; needs a --temperature above 0. Accuracy is the mean over epochs; reports show each epoch "
+    "and their spread.",
+)
 SAMPLE = option(
     "--sample",
     env="COBE_SAMPLE",
@@ -207,7 +231,20 @@ PREFLIGHT = option(
     help="First send one minimal call per distinct API model and settings, stored and priced like any call: "
     "a model that refuses a setting stops the run there (exit 2) before any item is sent.",
 )
-QUIET = option("--quiet", "-q", env="COBE_QUIET", is_flag=True, help="Only the final summary line.")
+QUIET = option(
+    "--quiet",
+    "-q",
+    env="COBE_QUIET",
+    is_flag=True,
+    help="No progress and no notes: only the final table (inspect: --display none).",
+)
+VERBOSE = option(
+    "--verbose",
+    "-v",
+    env="COBE_VERBOSE",
+    is_flag=True,
+    help="Also print each retry, rate-limit wait and refused call as it happens (inspect: --log-level info).",
+)
 
 # ---- the respondent's settings ------------------------------------------------------------------------
 TEMPERATURE = option(
@@ -326,6 +363,12 @@ STUDY = option(
     help="The run's rating study, for human-calibrated pass rates [default: RUN/study/ where it exists].",
 )
 JSON = option("--json", "as_json", is_flag=True, help="Print JSON instead of tables or text.")
+ACROSS_JUDGES = option(
+    "--across-judges",
+    is_flag=True,
+    help="Rank runs judged by different judges or prompt sets all the same (refused without it); every table "
+    "then says how each run was judged.",
+)
 
 # ---- the web apps and their private links -------------------------------------------------------------
 BASE_URL = option(
@@ -365,6 +408,8 @@ RUN_OPTIONS = together(
     DATA,
     TEMPLATES,
     TIER,
+    IDS,
+    IDS_FILE,
     LIMIT,
     SAMPLE,
     SEED,
@@ -376,11 +421,13 @@ RUN_OPTIONS = together(
     DRY_RUN,
     PREFLIGHT,
     TEMPERATURE,
+    EPOCHS,
     REASONING_EFFORT,
     MAX_TOKENS,
     MODEL_ARG,
     MODELS_FILE,
     QUIET,
+    VERBOSE,
 )
 #: how the judge is asked: `cobe eval` and `cobe judge`
 JUDGE_OPTIONS = together(JUDGE_PROMPTS, JUDGE_TEMPERATURE, JUDGE_SAMPLES, JUDGE_BATCH, BATCH_POLL)

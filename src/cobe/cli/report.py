@@ -35,8 +35,8 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame) -> Table:
-    """The leaderboard as a rich table, narrow enough for 80 columns."""
+def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Table:
+    """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
@@ -53,10 +53,16 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
         ("passes/scored", "right"),
         ("unscored", "right"),
         ("errors", "right"),
+        ("judge", "left"),
     ]
     for name, justify in columns:
-        # numbers never wrap; only the model name may
-        out.add_column(name, justify=justify, no_wrap=name != "model")
+        # numbers never wrap; only the names may
+        out.add_column(
+            name,
+            justify=justify,
+            no_wrap=name not in ("model", "judge"),
+            overflow="fold" if name == "judge" else "ellipsis",
+        )
     row: Any  # a namedtuple of the leaderboard's columns
     for rank, row in enumerate(table.itertuples(index=False), start=1):
         ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
@@ -71,11 +77,22 @@ def leaderboard_table(table: pd.DataFrame) -> Table:
             f"{row.passes}/{row.scored}",
             str(row.unscored),
             str(row.errors),
+            _judge(row),
         ]
         out.add_row(*cells)
+    captions = [f"Note: {judge_note}."] if judge_note else []
     if not table.empty and table["ci_low"].notna().any():
-        out.caption = f"95% CI: bootstrap over {resampling_note(table)}"
+        captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
+    out.caption = "\n".join(captions) or None
     return out
+
+
+def _judge(row: Any) -> str:
+    judge = getattr(row, "judge", None)
+    if not isinstance(judge, str):
+        return "–"
+    prompts = getattr(row, "judge_prompts", None)
+    return f"{judge} ({prompts})" if isinstance(prompts, str) else judge
 
 
 def _calibrated(row: Any) -> str:
@@ -101,10 +118,20 @@ def _calibrated(row: Any) -> str:
 )
 @options.BOOTSTRAP
 @options.STUDY
+@options.ACROSS_JUDGES
 def report_cmd(
-    runs: tuple[str, ...], out: str | None, formats: str, resamples: int, seed: int, study: str | None
+    runs: tuple[str, ...],
+    out: str | None,
+    formats: str,
+    resamples: int,
+    seed: int,
+    study: str | None,
+    across_judges: bool,
 ) -> None:
-    """Tables, figures, report.md and a self-contained report.html from one or many runs."""
+    """Tables, figures, report.md and a self-contained report.html from one or many runs.
+
+    Several runs are ranked only when one judge with one prompt set judged them all (else exit 2, naming
+    them), unless --across-judges."""
     from cobe.annotate.labels import run_labels
     from cobe.core.lock import directory_lock
 
@@ -113,9 +140,17 @@ def report_cmd(
     # writing into a directory that exists (a run directory, by default) waits for no one: a command
     # at work there holds its lock, and this report would be overwritten by that command's anyway
     with directory_lock(target, "report") if target.is_dir() else contextlib.nullcontext():
-        report = build_report(list(runs), out=out, formats=formats, resamples=resamples, seed=seed, human=human)
+        report = build_report(
+            list(runs),
+            out=out,
+            formats=formats,
+            resamples=resamples,
+            seed=seed,
+            human=human,
+            across_judges=across_judges,
+        )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
@@ -129,6 +164,7 @@ def report_cmd(
 @click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
 @options.BOOTSTRAP
 @options.ALPHA_OPTION
+@options.ACROSS_JUDGES
 @options.JSON
 def compare_cmd(
     run_a: str,
@@ -138,22 +174,30 @@ def compare_cmd(
     resamples: int,
     seed: int,
     alpha: float,
+    across_judges: bool,
     as_json: bool,
 ) -> None:
-    """Paired comparison of two runs on the items scored in both: bootstrap CI and exact McNemar test."""
+    """Paired comparison of two runs on the items scored in both: bootstrap CI and exact McNemar test.
+
+    Runs judged by different judges or prompt sets are refused (exit 2, naming both) unless --across-judges."""
+    from cobe.report.judged import judges_of, require_alike
     from cobe.report.load import load_runs
     from cobe.score.compare import paired_comparison, select_model
 
     # loaded one at a time so that each run keeps its own labels
-    df_a, label_a = select_model(load_runs([run_a]).frame, model_a, "RUN_A")
-    df_b, label_b = select_model(load_runs([run_b]).frame, model_b, "RUN_B")
+    frame_a, frame_b = load_runs([run_a]).frame, load_runs([run_b]).frame
+    note = require_alike(judges_of([run_a, run_b], [frame_a, frame_b]), across_judges, "comparison")
+    df_a, label_a = select_model(frame_a, model_a, "RUN_A")
+    df_b, label_b = select_model(frame_b, model_b, "RUN_B")
     if label_a == label_b:
         label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"
     result = paired_comparison(df_a, df_b, label_a, label_b, resamples=resamples, seed=seed, alpha=alpha)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json.dumps(result.to_dict() | {"judges_differ": note}, indent=2))
         return
     table = Table(title=f"Paired comparison on {result.items} items ({result.scenarios} scenarios)")
+    if note:
+        table.caption = f"Note: {note}."
     table.add_column("")
     table.add_column(label_a, justify="right")
     table.add_column(label_b, justify="right")

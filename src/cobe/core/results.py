@@ -41,6 +41,9 @@ class ResultRow(BaseModel):
     failure_modes: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
     template: str  # "A".."G", "H1", "H2"
+    # which of a model's answers to this scenario and template (--epochs K: 1..K); results.jsonl writes it
+    # for runs of several epochs only
+    epoch: int = Field(default=1, ge=1)
     tier: int = 1
     phrasing: int = 0  # index of the phrasing within its tier (0..2 for A..C)
     story: str = ""

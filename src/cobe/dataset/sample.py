@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from cobe.core.errors import InputError
+from cobe.core.jsonfile import text_lines
 from cobe.dataset.schema import Scenario
+
+#: unknown ids an error names before it says how many more there are
+_SHOWN_IDS = 5
 
 
 def sample_scenarios(scenarios: list[Scenario], n: int, seed: int, by_core: bool = False) -> list[Scenario]:
@@ -41,3 +46,33 @@ def sample_positions(keys: Sequence[tuple[int, int]], n: int, seed: int, by_core
             break
         chosen.extend(by_core_id[core])
     return sorted(chosen, key=keys.__getitem__)
+
+
+def split_ids(values: Iterable[str]) -> list[str]:
+    """Scenario ids from comma-separated values (`--ids 115v3,317v3`), each once, in the order given."""
+    ids = [part.strip() for value in values for part in value.split(",")]
+    return list(dict.fromkeys(part for part in ids if part))
+
+
+def read_id_file(path: str | Path) -> list[str]:
+    """The scenario ids a file lists (`--ids-file`): one per line or comma-separated; `#` starts a comment."""
+    lines = (line.split("#", 1)[0] for _, line in text_lines(path, "a file of scenario ids"))
+    ids = split_ids(lines)
+    if not ids:
+        raise InputError(f"{path}: no scenario id; expected one id per line, e.g. 317v3")
+    return ids
+
+
+def id_positions(ids: Sequence[str], wanted: Sequence[str], source: str) -> list[int]:
+    """The positions of the `wanted` ids in a dataset's `ids`, in dataset order; an id the dataset lacks is an
+    InputError naming it."""
+    where = {sid: position for position, sid in enumerate(ids)}
+    missing = [sid for sid in wanted if sid not in where]
+    if missing:
+        more = f" and {len(missing) - _SHOWN_IDS} more" if len(missing) > _SHOWN_IDS else ""
+        example = f" (its ids look like {', '.join(ids[:3])})" if ids else ""
+        raise InputError(
+            f"--ids: {len(missing)} of {len(wanted)} scenario ids are not in {source}: "
+            f"{', '.join(missing[:_SHOWN_IDS])}{more}{example}"
+        )
+    return sorted(where[sid] for sid in wanted)

@@ -94,6 +94,11 @@ def load_run(path: str | Path) -> RunExport:
     rows = read_results(results)
     if not rows:
         raise InputError(f"{results}: no result rows; nothing to export")
+    if any(row.get("epoch", 1) > 1 for row in rows):  # the formats below hold one answer per item
+        raise InputError(
+            f"{results}: the run holds several epochs (--epochs); exports take runs of one epoch, "
+            "e.g. `cobe eval` with --epochs 1 in another --run-dir"
+        )
     summary = _summary(run_dir / "summary.json")
     fingerprint = summary.get("judge_fingerprint")
     judged = next((row for row in rows if row.get("judge")), {})

@@ -18,3 +18,6 @@ class ReportContent:
     agreement: dict[str, dict] = field(default_factory=dict)  # run → its judge–human agreement report
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run → its judge self-test
     settings: dict[str, dict] = field(default_factory=dict)  # run → how each model was asked (summary.json)
+    # run → (its directory, each judge that judged it: spec, prompt set, prompt fingerprint)
+    judges: dict[str, tuple[str, list[dict[str, str | None]]]] = field(default_factory=dict)
+    judge_note: str | None = None  # runs judged differently (--across-judges): said on every table

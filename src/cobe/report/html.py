@@ -134,6 +134,15 @@ def breakable(text: object) -> Markup:
     return Markup("<wbr>").join(escape(part) for part in parts)
 
 
+def _run_judges(content: ReportContent) -> list[dict[str, str | None]]:
+    """One row per run and judge: the run, its directory, and the judge, prompt set and fingerprint."""
+    rows = []
+    for run, (source, judges) in content.judges.items():
+        for judged in judges or [{"judge": None, "prompts": None, "fingerprint": None}]:
+            rows.append({"run": run, "source": source, **judged})
+    return rows
+
+
 def _environment() -> jinja2.Environment:
     loader = jinja2.FunctionLoader(lambda name: _TEMPLATES.joinpath(name).read_text(encoding="utf-8"))
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
@@ -179,6 +188,9 @@ def render_html(
         leaderboard=_table_records(tables["leaderboard"]),
         status=_table_records(tables["status"]),
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
+        epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
+        run_judges=_run_judges(content),
+        judge_note=content.judge_note,
         figures=figure_list,
         runs=content.runs,
         agreement=agreement_blocks,

@@ -15,6 +15,7 @@ from cobe.score.calibration import PER_CHECK_NOTE
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),
+    ("epochs", "By epoch"),
     ("tiers", "Prompt tiers (Table 7)"),
     ("phrasing", "By phrasing (Fig. 8)"),
     ("graph_type", "By causal graph type (Fig. 7)"),
@@ -29,6 +30,8 @@ NOTES: dict[str, str] = {
     "responses that failed, among the scenarios tagged numeric / latent.",
     "tiers": "Every tier on one shared set of scenarios (those every model and tier answered; `scenarios` is its "
     "size, `left_out` how many answered scenarios fall outside it).",
+    "epochs": "Each epoch's accuracy (mean over phrasings ± std across them); a model's headline accuracy is the "
+    "mean over its epochs, and the leaderboard's `spread` is the sample std across epochs.",
 }
 #: columns the Markdown tables leave out (they are in the CSV/JSON tables)
 HIDDEN = {"model", "run", "phrasings_empty", "failure_mode", "check", "error"}
@@ -42,6 +45,7 @@ HEADERS = {
     "std_incl_errors": "± (errors as failures)",
     "cut_off": "cut off",
     "no_marker": "no marker",
+    "judge_prompts": "judge prompts",
 }
 
 
@@ -85,8 +89,13 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             "passes": table["passes"],
             "unscored": table["unscored"],
             "errors": table["errors"],
+            "judge": _column(table, "judge"),
+            "judge prompts": _column(table, "judge_prompts"),
         }
     )
+    if "epochs" in table.columns:  # --epochs K: how many, and the sample std of their accuracies
+        shown.insert(4, "epochs", table["epochs"])
+        shown.insert(5, "spread", [f"{s:.2f}" if not math.isnan(s) else "–" for s in table["epoch_std"]])
     if "calibrated" in table.columns:  # beside the judge-only figure, where a rating study calibrates it
         shown.insert(
             5,
@@ -98,6 +107,21 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
         )
         shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
     return markdown_table(shown, columns=list(shown.columns))
+
+
+def _column(table: pd.DataFrame, name: str) -> list[str]:
+    values = table[name] if name in table.columns else [None] * len(table)
+    return [f"`{v}`" if isinstance(v, str) else "–" for v in values]
+
+
+def runs_markdown(content: ReportContent) -> list[str]:
+    """The runs of a report, each with the judge, prompt set and prompt fingerprint behind its verdicts."""
+    lines = ["| run | directory | judge | judge prompts | fingerprint |", "|---|---|---|---|---|"]
+    for run, (source, judges) in content.judges.items():
+        for judged in judges or [{"judge": None, "prompts": None, "fingerprint": None}]:
+            cells = [judged["judge"] or "none", judged["prompts"] or "–", judged["fingerprint"] or "–"]
+            lines.append(f"| `{run}` | {_cell(source)} | " + " | ".join(_cell(c) for c in cells) + " |")
+    return lines
 
 
 def calibration_markdown(table: pd.DataFrame) -> list[str]:
@@ -131,10 +155,11 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "missing. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
         "respondent errors counted as failed responses.",
         "",
-        "## Leaderboard (Table 5)",
-        "",
-        leaderboard_markdown(tables["leaderboard"]),
     ]
+    note = [f"> **Note:** {content.judge_note}; rank them together with care.", ""] if content.judge_note else []
+    if content.judges:
+        parts += ["## Runs and their judges", "", *note, *runs_markdown(content), ""]
+    parts += ["## Leaderboard (Table 5)", "", *note, leaderboard_markdown(tables["leaderboard"])]
     if "calibration" in tables:
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
     for run, check in content.judge_checks.items():
@@ -145,7 +170,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         table = tables.get(name)
         if table is None or table.empty:
             continue
-        parts += ["", f"## {title}", ""]
+        parts += ["", f"## {title}", "", *note]
         if name in NOTES:
             parts += [NOTES[name], ""]
         parts.append(markdown_table(table))

@@ -9,7 +9,16 @@ import pandas as pd
 from cobe.core.results import CHECK_LABELS
 from cobe.dataset.schema import FAILURE_MODE_LABELS
 from cobe.report.panel import panel_tables
-from cobe.score.accuracy import accuracy, breakdown, by_phrasing, check_failure_rates, error_type_rates
+from cobe.score.accuracy import (
+    accuracy,
+    breakdown,
+    by_epoch,
+    by_phrasing,
+    check_failure_rates,
+    epoch_spread,
+    error_type_rates,
+    several_epochs,
+)
 from cobe.score.bootstrap import bootstrap_accuracy
 from cobe.score.calibration import HUMAN, calibration_table
 
@@ -28,29 +37,57 @@ def primary_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, and the counts.
+    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, the counts, and the judge and
+    judge prompt set behind each row (several, joined with ' + ', where a label's rows name several).
 
     `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures. The CI
     resamples core examples where scenarios come in families: `ci_unit` says which unit was drawn and
     `clusters` how many there were.
     """
     table = accuracy(df, by=["label"])
-    meta = df.groupby("label").agg(model=("model", "first"), run=("run", "first"), tier=("tier", "min")).reset_index()
+    frame = df.assign(**{c: df[c] if c in df.columns else None for c in ("judge", "judge_prompts")})
+    meta = (
+        frame.groupby("label", dropna=False)
+        .agg(
+            model=("model", "first"),
+            run=("run", "first"),
+            tier=("tier", "min"),
+            judge=("judge", _judges),
+            judge_prompts=("judge_prompts", _judges),
+        )
+        .reset_index()
+    )
     table = table.merge(meta, on="label")
+    epochs = several_epochs(df)
+    if epochs:  # --epochs K: how many, and the spread of their accuracies
+        table = table.merge(epoch_spread(df, by=["label"]), on="label")
     if resamples > 0:
         table = table.merge(bootstrap_accuracy(df, by=["label"], resamples=resamples, seed=seed), on="label")
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
         table["ci_unit"], table["clusters"] = None, 0
     columns = [
-        *["label", "model", "run", "tier", "accuracy", "std", "ci_low", "ci_high", "ci_unit", "clusters"],
-        *["accuracy_incl_errors", "std_incl_errors", "phrasings", *COUNTS],
+        *["label", "model", "run", "judge", "judge_prompts", "tier", "accuracy", "std", "ci_low", "ci_high"],
+        *["ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings", *COUNTS],
+        *(["epochs", "epoch_std"] if epochs else []),
     ]
     return (
         table[columns]
         .sort_values(["accuracy", "label"], ascending=[False, True], na_position="last")
         .reset_index(drop=True)
     )
+
+
+def _judges(values: pd.Series) -> str | None:
+    """The judges (or prompt sets) a label's rows name, in the order met; None where no row names one."""
+    named = [str(v) for v in dict.fromkeys(values.dropna())]
+    return " + ".join(named) if named else None
+
+
+def epoch_table(df: pd.DataFrame) -> pd.DataFrame:
+    """--epochs K: the accuracy of each epoch per model (mean over phrasings ± std across them), with the counts."""
+    table = by_epoch(df, by=["label"])
+    return table[["label", "epoch", "accuracy", "std", "phrasings", *COUNTS]]
 
 
 def phrasing_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -146,6 +183,8 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
     tables.update(panel_tables(main, df))  # judges: panels, samples, self-preference
     if df["tier"].nunique() > 1:
         tables["tiers"] = tier_table(df)
+    if several_epochs(main):
+        tables["epochs"] = epoch_table(main)
     if HUMAN in main.columns and main[HUMAN].notna().any():
         tables["calibration"] = calibration_table(main)
         tables["leaderboard"] = with_calibration(tables["leaderboard"], tables["calibration"])

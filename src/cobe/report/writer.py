@@ -14,6 +14,7 @@ import pandas as pd
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.report.content import ReportContent
+from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
 from cobe.report.tables import build_tables, write_tables
 
@@ -30,6 +31,7 @@ class Report:
     tables: dict[str, pd.DataFrame]
     out: Path
     files: list[Path] = field(default_factory=list)
+    judge_note: str | None = None  # how runs judged differently were judged (--across-judges)
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -69,6 +71,20 @@ def _write_parquet(frame: pd.DataFrame, path: Path) -> Path:
     return path
 
 
+def _judges_by_run(frame: pd.DataFrame, judges: dict[str, list[Judged]]) -> dict[str, tuple[str, list[dict]]]:
+    """Run → (its directory, its judges as {judge, prompts, fingerprint}), for the reports' list of runs."""
+    if frame.empty:
+        return {}
+    sources = frame.groupby("run", sort=True)["source"].first()
+    return {
+        str(run): (
+            str(source),
+            [{"judge": j.judge, "prompts": j.prompts, "fingerprint": j.fingerprint} for j in judges.get(source, [])],
+        )
+        for run, source in sources.items()
+    }
+
+
 def default_out(paths: Sequence[str | Path]) -> Path:
     """The single run's directory, or ./report for several runs."""
     if len(paths) == 1:
@@ -84,15 +100,23 @@ def build_report(
     resamples: int = 1000,
     seed: int = 0,
     human: HumanLabels | None = None,
+    *,
+    across_judges: bool = False,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
-    `human` (rating-study answers per run directory) adds the human-calibrated pass rates."""
+    `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
+
+    Several runs judged by different judges or prompt sets are refused (InputError naming them) unless
+    `across_judges`, and then every table says how they were judged."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
     if resamples < 0:
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
     runs = load_runs(paths, human)
+    judges = run_judges(runs.frame)
+    # several runs are ranked only when judged alike; one run whose rows name several judges (an import) is said
+    judge_note = require_alike(judges, across_judges or len(judges) < 2)
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
@@ -100,7 +124,7 @@ def build_report(
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
             labels.append(label)
-    report = Report(runs=runs, tables=tables, out=out_dir)
+    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note)
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -109,6 +133,8 @@ def build_report(
         agreement=runs.agreement,
         judge_checks=runs.judge_checks,
         settings=runs.settings,
+        judges=_judges_by_run(runs.frame, judges),
+        judge_note=judge_note,
     )
 
     if chosen & {"csv", "json"}:

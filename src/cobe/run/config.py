@@ -8,6 +8,7 @@ from typing import Annotated, Any, TypedDict
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cobe.core.errors import InputError
+from cobe.dataset.sample import split_ids
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
@@ -38,6 +39,7 @@ class EvalConfig(BaseModel):
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
     tier: int | None = None
+    ids: list[str] | None = None  # only these scenarios (inspect's --sample-id), in dataset order
     limit: int | None = Field(default=None, ge=1)
     sample: int | None = Field(default=None, ge=1)  # draw this many scenarios (the paper's ablation: 500)
     seed: int = 0  # the seed of --sample: the same seed and data give the same scenarios
@@ -55,6 +57,8 @@ class EvalConfig(BaseModel):
     prices: Path | None = None
     dry_run: bool = False
     temperature: Temperature | None = 0.0  # respondent; recorded with every call
+    # answers per model and item (inspect's --epochs): each epoch a call of its own, judged and stored apart
+    epochs: int = Field(default=1, ge=1, le=1000)
     # respondent thinking / reasoning effort; None: App. D.1 per model (thinking on wherever a model has it, at
     # the provider's default or "medium"; its row in cobe.models.capabilities says which); "none": off
     reasoning_effort: ReasoningEffort | None = None
@@ -100,6 +104,17 @@ class EvalConfig(BaseModel):
     def _unique(cls, value: list[str]) -> list[str]:
         return list(dict.fromkeys(value))
 
+    @field_validator("ids", mode="before")
+    @classmethod
+    def _ids(cls, value: object) -> object:
+        # "a,b", ["a", "b"] and ["a,b"] all name the scenarios a and b; none given is no selection
+        if value is None or isinstance(value, bool) or not isinstance(value, (str, list, tuple)):
+            return value
+        ids = split_ids([value] if isinstance(value, str) else [str(v) for v in value])
+        if not ids:
+            raise ValueError("expected scenario ids separated by commas, e.g. 115v3,317v3")
+        return ids
+
     @field_validator("reasoning_effort", mode="before")
     @classmethod
     def _provider_default(cls, value: object) -> object:
@@ -139,6 +154,7 @@ class EvalOptions(TypedDict, total=False):
     judge_prompts: str
     templates: list[str] | None
     tier: int | None
+    ids: list[str] | None
     limit: int | None
     sample: int | None
     seed: int
@@ -156,6 +172,7 @@ class EvalOptions(TypedDict, total=False):
     prices: str | Path | None
     dry_run: bool
     temperature: float | None
+    epochs: int
     reasoning_effort: ReasoningEffort | None
     max_tokens: int | None
     model_args: list[str]
@@ -194,6 +211,7 @@ class RunSummary(BaseModel):
     wall_s: float = 0.0
     notices: list[str] = Field(default_factory=list)
     dry_run: DryRunEstimate | None = None
-    items: int = 0  # model × scenario × template items of the run
+    items: int = 0  # model × scenario × template (× epoch) items of the run
     unfinished: int = 0  # items with no response, or a check not judged, in the store (errors included)
     failures: dict[str, int] = Field(default_factory=dict)  # error → failed calls of the run that ended with it
+    replaced: str | None = None  # the verdict set the run showed before this command made its own current

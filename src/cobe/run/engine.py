@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
@@ -16,36 +16,21 @@ from cobe.core.lock import directory_lock
 from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
-from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.judge.lineup import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.export import write_exports
-from cobe.run.plan import Item, RunPlan, plan_run
+from cobe.run.items import Item
+from cobe.run.plan import RunPlan, plan_run
+from cobe.run.progress import NoProgress, Progress
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import open_run
+from cobe.run.verdict_sets import describe_judge, make_current, replaced_notice, stored_judge
 from cobe.store.directory import open_run_store
 from cobe.store.store import Store, now
-
-
-class Progress(Protocol):
-    """What the engine reports while it works; the CLI draws it, the API may ignore it."""
-
-    def start(self, stage: str, total: int, done: int) -> None:
-        """A stage (generate / judge) has `total` items, `done` of them already in the store."""
-
-    def advance(self, stage: str, error: bool = False) -> None:
-        """One more item of a stage finished (with an error or unscored check when `error`)."""
-
-
-class _NoProgress:
-    def start(self, stage: str, total: int, done: int) -> None:
-        pass
-
-    def advance(self, stage: str, error: bool = False) -> None:
-        pass
 
 
 class Session:
@@ -55,20 +40,21 @@ class Session:
         self, plan: RunPlan, store: Store, run_id: str, caller: Caller, progress: Progress | None = None
     ) -> None:
         self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
-        self.progress: Progress = progress or _NoProgress()
+        self.progress: Progress = progress or NoProgress()
         self.notices = list(plan.notices)
         self.stopped: RunStopped | None = None  # a budget or authentication stop
         judge = plan.judge
         # one judge is a panel of one; the plan's providers are lent, and closed with the others in `run`
         self.panel = JudgePanel.from_plan(judge, caller, plan.providers) if judge is not None else None
         # the verdicts the exports show: this command's judge, else the one the run last used
-        self.shown_judge = judge.ref if judge and judge.show else _stored_judge(store)
+        self.shown_judge = judge.ref if judge and judge.show else stored_judge(store)
         self.done = StoredWork(None, None, None)
-        self.judged_at_start: set[tuple[str, str, str]] = set()  # items the judge progress counted as done
+        self.judged_at_start: set[tuple[str, str, str, int]] = set()  # items the judge progress counted as done
         self.check_pool: Sequence[Scenario] = []  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
         self.preflight_stats: dict[str, Any] = {}  # {"preflight": counts} once the preflight asked something
         self.store_failures: dict[str, int] = {}  # error → the run's failed calls that ended with it
+        self.replaced: JudgeRef | None = None  # the verdict set this command's judge took the place of
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -112,8 +98,15 @@ class Session:
             items=len(self.plan.items),
             unfinished=unfinished,
             failures=self.store_failures if unfinished else {},
-            notices=self.notices,
+            notices=[*self.notices, *self._replaced()],
+            replaced=describe_judge(self.replaced) if self.replaced else None,
         )
+
+    def _replaced(self) -> list[str]:
+        """The line naming the verdict set this command's judge replaced (said on screen, not in report.md)."""
+        if self.replaced is None or self.shown_judge is None:
+            return []
+        return [replaced_notice(self.replaced, self.shown_judge, self.plan.run_dir)]
 
     def _close_out(self, session_id: int, state: str, stats: dict[str, Any], wall: float) -> dict[str, Any]:
         """Record how the command ended and rewrite the exports; returns summary.json's content.
@@ -148,8 +141,16 @@ class Session:
 
     async def _preflight(self) -> None:
         """Unless --no-preflight, the plan's probes before any item (`cobe.calls.preflight.run_preflight`)."""
-        if self.plan.config.preflight:
-            await run_preflight(self.caller, self.plan.probes(), self.preflight_stats)
+        if not self.plan.config.preflight:
+            return
+        probes = self.plan.probes()
+        if probes:  # a stage of its own: a server that holds the probes still shows the run alive
+            self.progress.start("preflight", len(probes), 0)
+
+        def done(failed: bool) -> None:
+            self.progress.advance("preflight", error=failed)
+
+        await run_preflight(self.caller, probes, self.preflight_stats, done)
 
     async def _judge_check(self) -> None:
         """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
@@ -181,7 +182,7 @@ class Session:
         if plan.respondent is not None:
             self.progress.start("generate", len(plan.items), generated)
         if plan.judge is not None:
-            self.judged_at_start = {i.response_key for i in plan.items if self.done.judged(i)}
+            self.judged_at_start = {i.work_key for i in plan.items if self.done.judged(i)}
             total = len(plan.items) if plan.respondent is not None else generated
             self.progress.start("judge", total, len(self.judged_at_start))
         if self.panel is None or not self.panel.batches:
@@ -260,6 +261,7 @@ class Session:
                 self.plan.respondents[item.model],
                 role="respondent",
                 scenario=item.scenario,
+                sample=item.epoch - 1,  # a later epoch asks again on purpose: a key of its own, the first's kept
             )
             response_id = self._store_response(item, call)
             self.progress.advance("generate", error=call.error is not None)
@@ -272,7 +274,7 @@ class Session:
             return
         story = judged_text(item.template, text or "", finish).text
         if story is None:  # cut off by the token limit: unscored, and no judge call is made
-            if item.response_key not in self.judged_at_start:
+            if item.work_key not in self.judged_at_start:
                 self.progress.advance("judge", error=True)
             return
         asks = self.done.asks_left(response_id)
@@ -290,6 +292,7 @@ class Session:
                 "model": item.model,
                 "scenario_id": item.scenario_id,
                 "template": item.template.name,
+                "epoch": item.epoch,
                 "call_key": call.key,
                 "prompt": item.prompt,
                 "text": call.text,
@@ -334,8 +337,9 @@ class Session:
         )
 
 
-def _caller(store: Store, config: EvalConfig) -> Caller:
+def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | None = None) -> Caller:
     scheduler = Scheduler(
+        on_event=on_event,
         concurrency=config.concurrency,
         rpm=config.rpm,
         tpm=config.tpm,
@@ -345,13 +349,6 @@ def _caller(store: Store, config: EvalConfig) -> Caller:
         max_retry_wait=config.max_retry_wait,
     )
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
-
-
-def _stored_judge(store: Store) -> JudgeRef | None:
-    row = store.latest_run()
-    if row is None or not row["judge"]:
-        return None
-    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
@@ -365,7 +362,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
             store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
         else:
             run_id = plan.run_id
-        caller = _caller(store, plan.config)
+        caller = _caller(store, plan.config, getattr(progress, "event", None))  # -v: retries as they happen
         if plan.respondent is not None:
             # a stored response is reused by (model, scenario, template): if that template's words have
             # changed since, resuming would mix answers to two different prompts in one run
@@ -375,12 +372,13 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
                     f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
                     f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
                 )
-        if plan.judge is not None and plan.judge.show:
-            ref = plan.judge.ref
-            store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+        # the set shown before stays in the store: `cobe judge RUN --show` makes it current again
+        replaced = make_current(store, run_id, plan.judge.ref) if plan.judge is not None and plan.judge.show else None
         if plan.run_id is not None:
             store.set_state(run_id, "running")
-        return Session(plan, store, run_id, caller, progress)
+        session = Session(plan, store, run_id, caller, progress)
+        session.replaced = replaced
+        return session
     except BaseException:
         store.close()
         raise

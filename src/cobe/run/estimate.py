@@ -17,7 +17,8 @@ from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.reasoning import THINKING_BUDGET
 from cobe.prompts.render import judged_text
 from cobe.run.config import DryRunEstimate, RunSummary
-from cobe.run.plan import Item, RunPlan
+from cobe.run.items import Item
+from cobe.run.plan import RunPlan
 from cobe.run.resume import StoredWork, shown
 from cobe.store.store import STORE_NAME, Store
 
@@ -59,7 +60,9 @@ class _DryRun:
         if self.plan.respondent is None:
             return None, False  # a re-judge never generates
         messages = list(item.messages)
-        answer = self._stored(self.plan.providers[item.model], messages, self.plan.respondents[item.model])
+        answer = self._stored(
+            self.plan.providers[item.model], messages, self.plan.respondents[item.model], item.epoch - 1
+        )
         if answer is not None:
             self.result.respondent_cached += 1
             view = judged_text(item.template, str(answer["response"] or ""), answer["finish_reason"])

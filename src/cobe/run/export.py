@@ -16,10 +16,18 @@ from cobe.judge.panel_analysis import PANEL, panel_summary
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
-from cobe.run.plan import Item
+from cobe.run.items import Item
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
-from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates, rows_frame
+from cobe.score.accuracy import (
+    accuracy,
+    by_epoch,
+    by_phrasing,
+    check_failure_rates,
+    epoch_spread,
+    rows_frame,
+    several_epochs,
+)
 from cobe.store.store import Store
 
 
@@ -39,7 +47,8 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
     verdicts = ShownVerdicts(store, run_id, judge)
     for item in items:
         s, t = item.scenario, item.template
-        response_row = store.response(run_id, *item.response_key)  # one at a time: nothing grows with the run
+        # one at a time: nothing grows with the run
+        response_row = store.response(run_id, *item.response_key, epoch=item.epoch)
         row: dict[str, Any] = {
             "run_id": run_id,
             "model": item.model,
@@ -53,6 +62,7 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "failure_modes": [m.value for m in s.failure_modes],
             "tags": list(s.tags),
             "template": t.name,
+            "epoch": item.epoch,
             "tier": t.tier,
             "phrasing": t.phrasing,
             "story": s.story,
@@ -133,6 +143,8 @@ def build_summary(
             models[rec["model"]].setdefault("per_template", {})[rec["template"]] = {
                 k: _num(rec[k]) for k in ("accuracy", "n", "scored", "passes", "unscored", "errors")
             }
+        if several_epochs(df):  # --epochs K: each epoch's accuracy, and their spread
+            _epochs(models, df)
         for rec in check_failure_rates(df).to_dict("records"):
             models[rec["model"]].setdefault("check_failure_rates", {})[rec["check"]] = {
                 k: _num(rec[k]) for k in ("failure_rate", "failed", "judged", "unscored")
@@ -151,6 +163,17 @@ def build_summary(
     if judge is not None and judge.combined and not df.empty:
         summary["panel"] = panel_summary(df)
     return summary
+
+
+def _epochs(models: dict[str, dict[str, Any]], df: Any) -> None:
+    """summary.json's per-epoch accuracies and their sample std across epochs, per model."""
+    for rec in by_epoch(df).to_dict("records"):
+        models[rec["model"]].setdefault("per_epoch", {})[str(rec["epoch"])] = {
+            k: _num(rec[k]) for k in ("accuracy", "std", "n", "scored", "passes", "unscored", "errors")
+        }
+    for rec in epoch_spread(df).to_dict("records"):
+        models[rec["model"]]["epochs"] = _num(rec["epochs"])
+        models[rec["model"]]["epoch_std"] = _num(rec["epoch_std"])
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -185,6 +208,7 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
             + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
             f" | {m.get('no_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
+    lines += _epochs_markdown(summary["models"])
     cmd = summary.get("command", {})
     if cmd:
         lines += ["", f"Last command `{cmd.get('name')}`: {cmd.get('wall_s', 0):.1f} s."]
@@ -212,6 +236,25 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     if summary.get("judge_check"):
         lines += ["", "## Judge self-test", "", *judge_check_markdown(summary["judge_check"])]
     return "\n".join(lines) + "\n"
+
+
+def _epochs_markdown(models: dict[str, dict[str, Any]]) -> list[str]:
+    """report.md's accuracy per epoch (--epochs K), with their spread; nothing for a run of one epoch."""
+    epochs = sorted({int(e) for m in models.values() for e in m.get("per_epoch", {})})
+    if not epochs:
+        return []
+    lines = [
+        "",
+        "Accuracy % per epoch (each epoch: mean over phrasings); the headline accuracy is their mean, and the "
+        "spread the sample std across epochs:",
+        "",
+        "| model | " + " | ".join(f"epoch {e}" for e in epochs) + " | spread |",
+        "|---|" + "---:|" * (len(epochs) + 1),
+    ]
+    for model, m in models.items():
+        per = [_fmt(m.get("per_epoch", {}).get(str(e), {}).get("accuracy")) for e in epochs]
+        lines.append(f"| `{model}` | " + " | ".join(per) + f" | {_fmt(m.get('epoch_std'))} |")
+    return lines
 
 
 def panel_markdown(panel: dict[str, Any], samples: int) -> list[str]:
@@ -266,13 +309,18 @@ def write_exports(
     # rows that score alike share one slim dict: the summary needs a row per item, not a copy per item,
     # so what the run holds here stays a pointer per item (the scorers never change a row)
     alike: dict[tuple[Any, ...], dict[str, Any]] = {}
+    one_epoch = all(item.epoch == 1 for item in items)  # its rows read as before epochs existed
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
             # one judge asked once writes the row exactly as before panels existed, and a reply with its
             # marker (or of a template without one) as before marker-less replies were judged
             exclude = {
                 name
-                for name, empty in (("member_verdicts", not row.member_verdicts), ("no_marker", not row.no_marker))
+                for name, empty in (
+                    ("member_verdicts", not row.member_verdicts),
+                    ("no_marker", not row.no_marker),
+                    ("epoch", one_epoch),
+                )
                 if empty
             }
             handle.write(row.model_dump_json(exclude=exclude or None))
@@ -281,6 +329,7 @@ def write_exports(
             key = (
                 row.model,
                 row.template,
+                row.epoch,
                 row.status,
                 verdicts,
                 row.unjudged,
@@ -292,6 +341,7 @@ def write_exports(
                 shared = alike[key] = {
                     "model": row.model,
                     "template": row.template,
+                    "epoch": row.epoch,
                     "status": row.status,
                     "verdicts": row.verdicts,
                     "unjudged": row.unjudged,

@@ -10,7 +10,7 @@ each, in an unnamed temporary file (`ScenarioSpool`), so a plan's memory does no
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,65 +19,27 @@ from cobe.calls.cost import load_prices
 from cobe.calls.keys import settings_dict
 from cobe.calls.preflight import Probe, distinct, needs_preflight
 from cobe.core.errors import InputError
-from cobe.dataset.queries import UNMATCHED
-from cobe.dataset.schema import Scenario
 from cobe.dataset.spool import ScenarioSpool
 from cobe.judge.lineup import JudgePlan, plan_judges
 from cobe.judge.panel import self_preference_notices
-from cobe.models.base import GenerateConfig, Message, Provider
+from cobe.models.base import GenerateConfig, Provider
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.fitting import effective_settings
 from cobe.models.model_args import ModelArgs
 from cobe.models.registry import get_provider
-from cobe.prompts.completion import completion_messages
-from cobe.prompts.render import respondent_messages, select_templates, wording_kind
+from cobe.prompts.render import select_templates
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
+from cobe.run.items import Coverage, Item, build_items, stored_items
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from cobe.store.store import Store
 
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One unit of work: a model answering one scenario under one template. The scenario is read from the
-    plan's spool and the messages built when asked for, so a plan of many items holds no scenario or prompt."""
-
-    model: str
-    scenarios: ScenarioSpool
-    position: int  # the scenario's index in `scenarios`
-    template: Template
-    completion: bool = False  # a base model without a chat template: the prompt in the plain completion format
-
-    @property
-    def scenario(self) -> Scenario:
-        """The scenario this item answers."""
-        return self.scenarios[self.position]
-
-    @property
-    def scenario_id(self) -> str:
-        """The scenario's id, without reading the scenario."""
-        return self.scenarios.ids[self.position]
-
-    @property
-    def messages(self) -> tuple[Message, ...]:
-        """The messages this item sends."""
-        chat = respondent_messages(self.scenario, self.template)
-        if chat is None:  # the plan keeps only pairs the template fills
-            raise ValueError(f"template {self.template.name} cannot fill scenario {self.scenario.id}")
-        return tuple(completion_messages(chat)) if self.completion else tuple(chat)
-
-    @property
-    def prompt(self) -> str:
-        """The last message's text: the prompt as the store and results.jsonl record it."""
-        return self.messages[-1].content
-
-    @property
-    def response_key(self) -> tuple[str, str, str]:
-        """(model, scenario id, template): how the store finds this item's response."""
-        return self.model, self.scenario_id, self.template.name
+__all__ = ["Coverage", "Item", "RunPlan", "build_items", "plan_exports", "plan_rejudge", "plan_run"]
 
 
 @dataclass
@@ -98,6 +60,7 @@ class RunPlan:
     notices: list[str]
     run_id: str | None = None  # the stored run a re-judge works on; eval and generate open theirs
     unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4 template → ids it cannot phrase
+    epochs: int = 1  # answers per model, scenario and template
     # a re-judge: each respondent's settings as the stored run asked them, with what it accepts, for "settings"
     recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
 
@@ -146,6 +109,8 @@ class RunPlan:
         }
         if self.unphrased:  # only when some were, so the summaries of other runs read as before
             fields["unphrased"] = self.unphrased
+        if self.epochs > 1:  # likewise: a run of one epoch reads as before epochs existed
+            fields["epochs"] = self.epochs
         if self.respondent is not None:
             later = {"thinking_budget"} if self.respondent.thinking_budget is None else set()  # as summaries had it
             fields["respondent_settings"] = self.respondent.model_dump(mode="json", exclude=later)
@@ -154,19 +119,26 @@ class RunPlan:
 
 
 def load_scenarios(config: EvalConfig) -> tuple[ScenarioSpool, int]:
-    """The scenarios of `config.data`: `config.sample` of them drawn with `config.seed`, then cut to `config.limit`;
-    and how many the data holds.
+    """The scenarios of `config.data`: those `config.ids` names (all by default), `config.sample` of them drawn
+    with `config.seed`, then cut to `config.limit`; and how many the data holds.
 
     They are spooled to disk as they are read, so the plan of a large dataset holds none of them parsed.
     """
     from cobe.dataset.loaders import spool_dataset  # the loader pulls in every file shape; only when needed
-    from cobe.dataset.sample import sample_positions
+    from cobe.dataset.sample import id_positions, sample_positions
 
     spool = spool_dataset(config.data)
     available = len(spool)
     positions: range | list[int] = range(available)
-    if config.sample:
-        positions = sample_positions(spool.keys, config.sample, config.seed)
+    try:
+        if config.ids:
+            positions = id_positions(spool.ids, config.ids, config.data)
+        if config.sample:
+            keys = [spool.keys[p] for p in positions]
+            positions = [positions[i] for i in sample_positions(keys, config.sample, config.seed)]
+    except BaseException:
+        spool.close()
+        raise
     if config.limit:
         positions = positions[: config.limit]
     if positions == range(available):  # every scenario in file order: the spool as read
@@ -186,84 +158,6 @@ def fit_sample(config: EvalConfig, available: int) -> tuple[EvalConfig, list[str
         f"evaluated (recorded as --sample {available})"
     )
     return config.model_copy(update={"sample": available}), [notice]
-
-
-@dataclass
-class Coverage:
-    """What a plan leaves out or words differently, per template, found in the one pass that builds its items."""
-
-    skipped: dict[str, int] = field(default_factory=dict)  # scenarios each template skips
-    unphrased: dict[str, list[str]] = field(default_factory=dict)  # tier 2-4: the ids it cannot phrase
-    fallback: dict[str, int] = field(default_factory=dict)  # stated without the original condition
-    had_form: dict[str, int] = field(default_factory=dict)  # stated in the "had …" form, all the queries give
-
-    def notices(self, scenarios: int, *, wordings: bool = True, shown: int = 10) -> list[str]:
-        """The lines a run prints and report.md shows about skipped pairs (and, with `wordings`, other wordings)."""
-        lines = []
-        missing = {name: count for name, count in self.skipped.items() if name not in self.unphrased}
-        if missing:
-            detail = ", ".join(f"{name}: {count}" for name, count in missing.items())
-            lines.append(
-                f"skipped {sum(missing.values())} scenario × template pairs whose scenario has no query in that "
-                f"phrasing: {detail}"
-            )
-        for name, ids in self.unphrased.items():
-            more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
-            lines.append(
-                f"template {name} skipped {len(ids)} of {scenarios} scenarios from which no intervention could be "
-                f"read (no `intervention` field, no query that states the change): {', '.join(ids[:shown])}{more}"
-            )
-        if not wordings:
-            return lines
-        lines += _count_notice(
-            self.fallback,
-            "state the change without the original condition, which those scenarios do not give "
-            "(the template's fallback wording)",
-        )
-        return lines + _count_notice(
-            self.had_form, "state the change in its 'had …' form, the only form those scenarios' queries give"
-        )
-
-
-def _count_notice(counts: dict[str, int], what: str) -> list[str]:
-    used = {name: count for name, count in counts.items() if count}
-    if not used:
-        return []
-    detail = ", ".join(f"{name}: {count}" for name, count in used.items())
-    return [f"{sum(used.values())} scenario × template pairs {what}: {detail}"]
-
-
-def build_items(
-    models: list[str], scenarios: ScenarioSpool, templates: list[Template], completion: Collection[str] = ()
-) -> tuple[list[Item], Coverage]:
-    """Every model × scenario × template, and the plan's `Coverage`; one pass reads each scenario once.
-
-    A pair that cannot be made never stops the plan: a tier-1 phrasing the scenario has no query in, or a
-    tier 2-4 template that cannot be phrased for it (its id is kept), is skipped and counted. Models in
-    `completion` (base models without a chat template) get each prompt in the plain completion format.
-    """
-    chats: list[tuple[int, Template]] = []
-    cover = Coverage()
-    for position, scenario in enumerate(scenarios):
-        for template in templates:
-            kind = wording_kind(scenario, template)
-            if kind is not None:
-                chats.append((position, template))
-                counts = {"fallback": cover.fallback, "had": cover.had_form}.get(kind)
-                if counts is not None:
-                    counts[template.name] = counts.get(template.name, 0) + 1
-                continue
-            if template.name == UNMATCHED:  # a scenario is not expected to hold a query in no phrasing
-                continue
-            cover.skipped[template.name] = cover.skipped.get(template.name, 0) + 1
-            if template.tier > 1:
-                cover.unphrased.setdefault(template.name, []).append(scenario.id)
-    items = [
-        Item(model, scenarios, position, template, model in completion)
-        for model in models
-        for position, template in chats
-    ]
-    return items, cover
 
 
 def _providers(specs: list[str], models: ModelArgs) -> dict[str, Provider]:
@@ -307,6 +201,21 @@ def _notices(specs: list[str]) -> list[str]:
     return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
 
 
+def epochs_notice(config: EvalConfig) -> list[str]:
+    """--epochs K asks each item K times: at temperature 0 that is one answer K times, so it is refused;
+    with no temperature sent (the provider's default) it is said."""
+    if config.epochs == 1:
+        return []
+    if config.temperature == 0:
+        raise InputError(
+            f"--epochs {config.epochs} asks each model {config.epochs} times per item, which at --temperature 0 "
+            "gives one answer again and again; choose a temperature above 0 (e.g. --temperature 0.7)"
+        )
+    if config.temperature is None:
+        return [f"--epochs {config.epochs}: no temperature is sent; each provider samples at its own default"]
+    return []
+
+
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
     """The plan of `eval` (or of `generate` with `with_judge=False`) from its config."""
     if not config.models:
@@ -315,6 +224,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
     specs = [*config.models, *(config.judge_specs if with_judge else [])]
     models = command_model_args(config, specs)
+    epoch_notices = epochs_notice(config)
     judge, judge_notices = _judge(config, config.models, args=models) if with_judge else (None, [])
     scenarios, available = load_scenarios(config)
     if not scenarios:
@@ -326,7 +236,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
         provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
-    items, cover = build_items(config.models, scenarios, templates, completion)
+    items, cover = build_items(config.models, scenarios, templates, completion, config.epochs)
     if not items:
         raise InputError("no scenario has a query in the chosen phrasings, or can be phrased by the chosen templates")
     respondents = {spec: respondent_settings(config, providers[spec].capabilities, models) for spec in config.models}
@@ -344,6 +254,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         + sample_notices
         + cover.notices(len(scenarios))
         + reasoning_notice(providers, config.models, respondents)
+        + epoch_notices
         + judge_notices
     )
     return RunPlan(
@@ -360,7 +271,15 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         judge=judge,
         stored_config=stored,
         notices=notices,
+        epochs=config.epochs,
     )
+
+
+def _stored_run(store: Store, run_dir: Path) -> sqlite3.Row:
+    row = store.latest_run()
+    if row is None:
+        raise InputError(f"{run_dir}: the store holds no run")
+    return row
 
 
 def plan_rejudge(
@@ -374,9 +293,7 @@ def plan_rejudge(
 ) -> RunPlan:
     """The plan of `judge`: the stored run's items, judged by `judge` (one spec or a panel's); `options` are
     EvalConfig fields. With `show=False` the run's exports keep showing the judge they showed."""
-    row = store.latest_run()
-    if row is None:
-        raise InputError(f"{run_dir}: the store holds no run")
+    row = _stored_run(store, run_dir)
     stored = json.loads(row["config"])
     config = EvalConfig(
         **{k: v for k, v in options.items() if v is not None},
@@ -391,27 +308,46 @@ def plan_rejudge(
     providers = _providers(config.judge_specs, models)
     for member in judging.members:
         providers[member.spec].check_config(member.settings)
-    scenarios = ScenarioSpool()
-    for doc in store.scenarios(row["id"]):
-        scenarios.append(Scenario.model_validate_json(doc), doc)
-    templates = select_templates(stored["template_names"])
-    items, cover = build_items(stored["models"], scenarios, templates)
+    plan = _stored_plan(store, run_dir, row, config, judging, providers, models)
+    plan.notices += judge_notices
+    return plan
+
+
+def plan_exports(store: Store, run_dir: Path) -> RunPlan:
+    """The plan of a command that only rewrites a stored run's exports (`cobe judge RUN --show`): its items,
+    and neither a judge nor a provider."""
+    row = _stored_run(store, run_dir)
+    stored = json.loads(row["config"])
+    config = EvalConfig(models=stored["models"], data=stored["data"])
+    return _stored_plan(store, run_dir, row, config, None, {}, ModelArgs())
+
+
+def _stored_plan(
+    store: Store,
+    run_dir: Path,
+    row: sqlite3.Row,
+    config: EvalConfig,
+    judging: JudgePlan | None,
+    providers: dict[str, Provider],
+    args: ModelArgs,
+) -> RunPlan:
+    stored = stored_items(store, row)
+    models = stored.config["models"]
     return RunPlan(
         command="judge",
         config=config,
         run_dir=run_dir,
-        scenarios=scenarios,
-        templates=templates,
-        items=items,
-        skipped=cover.skipped,
-        unphrased=cover.unphrased,
+        scenarios=stored.scenarios,
+        templates=stored.templates,
+        items=stored.items,
+        skipped=stored.cover.skipped,
+        unphrased=stored.cover.unphrased,
         providers=providers,
         respondents={},
         judge=judging,
-        stored_config=stored,
-        notices=_notices([*stored["models"], *config.judge_specs])
-        + cover.notices(len(scenarios), wordings=False)
-        + judge_notices,
+        stored_config=stored.config,
+        notices=_notices([*models, *config.judge_specs]) + stored.cover.notices(len(stored.scenarios), wordings=False),
         run_id=row["id"],
-        recorded=recorded_respondents(stored, models),
+        epochs=stored.epochs,
+        recorded=recorded_respondents(stored.config, args),
     )

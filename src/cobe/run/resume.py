@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from cobe.judge.lineup import JudgeRef
-    from cobe.run.plan import Item
+    from cobe.run.items import Item
     from cobe.store.store import Store
 
 
@@ -34,7 +34,7 @@ class StoredWork:
     def _row(self, item: Item) -> sqlite3.Row | None:
         if self.store is None or self.run_id is None:
             return None
-        return self.store.response(self.run_id, *item.response_key)
+        return self.store.response(self.run_id, *item.response_key, epoch=item.epoch)
 
     def response(self, item: Item) -> sqlite3.Row | None:
         """The item's stored response row when it finished without error; None means: generate it."""

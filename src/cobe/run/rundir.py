@@ -41,20 +41,33 @@ def data_slug(data: str) -> str:
 
 
 def default_run_dir(config: EvalConfig) -> Path:
-    """`<root>/<models>__<data>[__tpl-…][__tier-N][__limit-N][__sample-N-seed-S][__effort-E]`: the same
-    command finds the same dir."""
+    """`<root>/<models>__<data>[__tpl-…][__tier-N][__ids-…][__limit-N][__sample-N-seed-S][__effort-E][__epochs-K]`:
+    the same command finds the same dir."""
     parts = ["+".join(m.replace("/", "_") for m in config.models), data_slug(config.data)]
     if config.templates:
         parts.append("tpl-" + "-".join(config.templates))
     if config.tier is not None:
         parts.append(f"tier-{config.tier}")
+    if config.ids:
+        parts.append(ids_slug(config.ids))
     if config.limit is not None:
         parts.append(f"limit-{config.limit}")
     if config.sample is not None:
         parts.append(f"sample-{config.sample}-seed-{config.seed}")
     if config.reasoning_effort is not None:
         parts.append(f"effort-{config.reasoning_effort}")
+    if config.epochs > 1:
+        parts.append(f"epochs-{config.epochs}")
     return config.runs_root / "__".join(slug(p) for p in parts)
+
+
+def ids_slug(ids: list[str]) -> str:
+    """`ids-115v3-317v3` for a few ids; `ids-<count>-<hash>` for many, so any choice names its own dir."""
+    named = "ids-" + "-".join(ids)
+    if len(ids) <= 4 and len(named) <= 40:
+        return named
+    digest = hashlib.sha256(",".join(sorted(ids)).encode()).hexdigest()[:8]
+    return f"ids-{len(ids)}-{digest}"
 
 
 def data_fingerprint(scenario_json: Iterable[str]) -> str:

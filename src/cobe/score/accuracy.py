@@ -17,6 +17,8 @@ from cobe.core.results import CHECK_LABELS
 
 #: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
 PHRASING = "template"
+#: the column that numbers a model's repeated answers to one item (--epochs); absent or constant: one epoch
+EPOCH = "epoch"
 #: the paper's Fig. 6 error types, in its order: (code, label, kind, key). E1-E3 are the judge
 #: checks (the share of a check's verdicts that are F); E4 and E5 are the failure rates of the
 #: responses to scenarios tagged numeric / latent (the share of scored responses that failed).
@@ -52,9 +54,27 @@ def rows_frame(rows: Iterable[dict]) -> pd.DataFrame:
     return df
 
 
+def several_epochs(df: pd.DataFrame) -> bool:
+    """Whether the rows hold more than one epoch (--epochs K) of some item."""
+    return EPOCH in df.columns and not df.empty and df[EPOCH].nunique() > 1
+
+
 def _per_phrasing(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     if "cut_off" not in df.columns:  # a frame built without rows_frame: nothing was cut off
         df = df.assign(cut_off=False)
+    if EPOCH in keys or not several_epochs(df):
+        return _cells(df, keys)
+    # several epochs: a phrasing's accuracy is the mean over epochs of its passes / scored in each, so every
+    # epoch weighs alike (docs/SCORING.md); the counts are those of every epoch together
+    cells = _cells(df, keys + [EPOCH])
+    grouped = cells.groupby(keys + [PHRASING], sort=True, dropna=False)
+    counts = {name: (name, "sum") for name in ("n", "scored", "passes", "unscored", "errors", "cut_off")}
+    means = {name: (name, "mean") for name in ("accuracy", "accuracy_incl_errors")}
+    return grouped.agg(**counts, **means).reset_index()
+
+
+def _cells(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Counts and accuracy per group and phrasing, every row of a cell pooled."""
     grouped = df.groupby(keys + [PHRASING], sort=True, dropna=False)
     table = grouped.agg(
         n=("status", "size"),
@@ -133,6 +153,26 @@ def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.Data
 def by_phrasing(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Accuracy (%) of each phrasing separately, with its counts (the paper's Fig. 8)."""
     return _per_phrasing(df, list(by))
+
+
+def by_epoch(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Accuracy (%) of each epoch separately (--epochs): mean over phrasings ± std across them, with the counts."""
+    frame = df if EPOCH in df.columns else df.assign(**{EPOCH: 1})
+    return accuracy(frame, by=[*by, EPOCH])
+
+
+def epoch_spread(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group: how many epochs it holds and the sample std (ddof = 1) of their accuracies (0 for one epoch)."""
+    keys = list(by)
+    per = by_epoch(df, by=keys)
+    if per.empty:
+        return pd.DataFrame(columns=[*keys, "epochs", "epoch_std"])
+    records = []
+    for group, part in per.groupby(keys, sort=True, dropna=False):
+        group = group if isinstance(group, tuple) else (group,)
+        values = part["accuracy"].dropna().tolist()
+        records.append({**dict(zip(keys, group)), "epochs": len(part), "epoch_std": mean_and_std(values)[1]})
+    return pd.DataFrame(records)
 
 
 def breakdown(df: pd.DataFrame, key: str, by: Sequence[str] = ("model",)) -> pd.DataFrame:

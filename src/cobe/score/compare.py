@@ -14,7 +14,7 @@ import pandas as pd
 from scipy.stats import binom
 
 from cobe.core.errors import InputError
-from cobe.score.accuracy import PHRASING
+from cobe.score.accuracy import EPOCH, PHRASING
 from cobe.score.bootstrap import (
     bootstrap_blocks,
     item_matrix,
@@ -23,7 +23,8 @@ from cobe.score.bootstrap import (
     resampling_unit,
 )
 
-ITEM = ["scenario_id", PHRASING]
+#: one item of a comparison: a scenario in a phrasing, in one epoch (--epochs; runs of one epoch hold epoch 1)
+ITEM = ["scenario_id", PHRASING, EPOCH]
 
 
 @dataclass
@@ -105,6 +106,8 @@ def select_model(df: pd.DataFrame, model: str | None, name: str) -> tuple[pd.Dat
 def _item_status(df: pd.DataFrame) -> pd.DataFrame:
     # one row per item; a duplicated item (several rows) passes only if every copy passed
     scored = df[df["scored"]]
+    if EPOCH not in scored.columns:
+        scored = scored.assign(**{EPOCH: 1})
     status = scored.groupby(ITEM, sort=True)["pass"].all().rename("pass").reset_index()
     if "core_id" in scored.columns:  # the item's family, for the cluster bootstrap
         cores = scored.groupby(ITEM, sort=True)["core_id"].first().reset_index()
@@ -126,7 +129,7 @@ def paired_comparison(
     seed: int = 0,
     alpha: float = 0.05,
 ) -> Comparison:
-    """Compare two runs on the scenario × template items scored in both."""
+    """Compare two runs on the scenario × template items scored in both (epoch by epoch, where runs have several)."""
     items_a, items_b = _item_status(df_a), _item_status(df_b).drop(columns="core_id", errors="ignore")
     both = items_a.merge(items_b, on=ITEM, suffixes=("_a", "_b"))
     if both.empty:

@@ -12,7 +12,7 @@ from typing import Any
 from cobe.core.clock import now  # the run modules stamp through it, imported from here
 from cobe.core.errors import InputError
 from cobe.core.reserve import DiskReserve, makes_room
-from cobe.core.sqlite import MEMORY, Migration, migrations_in, open_database, write_transaction
+from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
@@ -146,12 +146,38 @@ class Store:
     def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str, members: str | None = None) -> None:
         """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
         samples as JSON; None for one judge asked once)."""
+        stamp = now()
         with write_transaction(self.db):
             self.db.execute(
                 "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, judge_members = ?, updated = ?"
                 " WHERE id = ?",
-                (judge, prompts, fingerprint, members, now(), run_id),
+                (judge, prompts, fingerprint, members, stamp, run_id),
             )
+            # the run's list of verdict sets: a later judge never takes this one's name with it
+            self.db.execute(
+                "INSERT INTO verdict_sets (run_id, judge, judge_prompts, identity, members, shown)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, judge, identity) DO UPDATE SET"
+                " judge_prompts = excluded.judge_prompts, members = excluded.members, shown = excluded.shown",
+                (run_id, judge, prompts, fingerprint, members, stamp),
+            )
+
+    def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:
+        """The verdict sets a run's exports have shown, the latest first."""
+        return self.db.execute(
+            "SELECT * FROM verdict_sets WHERE run_id = ? ORDER BY shown DESC, rowid DESC", (run_id,)
+        ).fetchall()
+
+    def judged_sets(self, run_id: str) -> list[sqlite3.Row]:
+        """Every (judge, prompt_set, prompt_fingerprint) with first-ask verdicts in a run: the responses it
+        judged (every check answered without a failed call) and when it last answered."""
+        return self.db.execute(
+            "SELECT judge, prompt_set, prompt_fingerprint, count(*) AS responses, max(last) AS last FROM"
+            " (SELECT judge, prompt_set, prompt_fingerprint, response_id, max(created) AS last FROM verdicts"
+            "  WHERE run_id = ? AND sample = 0 AND error IS NULL"
+            "  GROUP BY judge, prompt_set, prompt_fingerprint, response_id HAVING count(*) >= 3)"
+            " GROUP BY judge, prompt_set, prompt_fingerprint ORDER BY last DESC",
+            (run_id,),
+        ).fetchall()
 
     # ---- scenarios ----------------------------------------------------------------------
     @makes_room
@@ -169,32 +195,33 @@ class Store:
         return (row[0] for row in rows)
 
     # ---- responses ----------------------------------------------------------------------
-    def responses(self, run_id: str) -> dict[tuple[str, str, str], sqlite3.Row]:
-        """Every stored response of a run by (model, scenario_id, template)."""
-        rows = self.db.execute("SELECT * FROM responses WHERE run_id = ?", (run_id,))
+    def responses(self, run_id: str, epoch: int = 1) -> dict[tuple[str, str, str], sqlite3.Row]:
+        """Every stored response of a run in one epoch (the first by default) by (model, scenario_id, template)."""
+        rows = self.db.execute("SELECT * FROM responses WHERE run_id = ? AND epoch = ?", (run_id, epoch))
         return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
 
-    def response(self, run_id: str, model: str, scenario_id: str, template: str) -> sqlite3.Row | None:
-        """One stored response of a run (the UNIQUE index answers it), or None."""
+    def response(self, run_id: str, model: str, scenario_id: str, template: str, epoch: int = 1) -> sqlite3.Row | None:
+        """One stored response of a run in one epoch (the UNIQUE index answers it), or None."""
         return self.db.execute(
-            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ?",
-            (run_id, model, scenario_id, template),
+            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ? AND epoch = ?",
+            (run_id, model, scenario_id, template, epoch),
         ).fetchone()
 
     @makes_room
     def put_response(self, row: dict[str, Any]) -> int:
-        """Insert or replace one response and commit; returns its id (stable across replacement)."""
+        """Insert or replace one response (epoch 1 unless the row says) and commit; returns its id (stable
+        across replacement)."""
         with write_transaction(self.db):
             cur = self.db.execute(
-                "INSERT INTO responses (run_id, model, scenario_id, template, call_key, prompt, text, error,"
+                "INSERT INTO responses (run_id, model, scenario_id, template, epoch, call_key, prompt, text, error,"
                 " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
-                " :scenario_id, :template, :call_key, :prompt, :text, :error, :finish_reason, :input_tokens,"
+                " :scenario_id, :template, :epoch, :call_key, :prompt, :text, :error, :finish_reason, :input_tokens,"
                 " :output_tokens, :cost_usd, :created)"
-                " ON CONFLICT (run_id, model, scenario_id, template) DO UPDATE SET call_key = excluded.call_key,"
+                " ON CONFLICT (run_id, model, scenario_id, template, epoch) DO UPDATE SET call_key = excluded.call_key,"
                 " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
                 " finish_reason = excluded.finish_reason, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
                 " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
-                row,
+                {"epoch": 1} | row,
             )
             (response_id,) = cur.fetchall()[0]  # read to the end, so the statement is done before COMMIT
         return int(response_id)
@@ -265,3 +292,21 @@ class Store:
                 "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
                 (now(), state, json.dumps(stats, sort_keys=True), session_id),
             )
+
+
+class ReadOnlyStore(Store):
+    """A store read without writing anything beside it (no migration, no -wal or -shm where none is needed), for
+    listings; a store older than a query's table answers it with nothing."""
+
+    def __init__(self, path: str | Path, *, idle: bool) -> None:
+        self.path = Path(path)
+        self.db = connect_read_only(self.path, idle=idle)
+        self.db.row_factory = sqlite3.Row
+        self.reserve, self.out_of_space = None, False
+
+    def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:
+        """As `Store.verdict_sets`; none in a store made before the list existed."""
+        try:
+            return super().verdict_sets(run_id)
+        except sqlite3.OperationalError:  # no such table: migration 0009 is applied by the next writer
+            return []

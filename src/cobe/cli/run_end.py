@@ -1,0 +1,94 @@
+"""How `cobe eval`, `generate` and `judge` end: the run's table in words (cobe.report.run_table), or as JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.table import Table
+
+if TYPE_CHECKING:  # the table's module loads pandas: only once a run has ended
+    from rich.console import Console
+
+    from cobe.report.run_table import ModelLine, RunTable
+    from cobe.run.config import RunSummary
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def _accuracy(line: ModelLine) -> str:
+    return "–" if line.accuracy is None else f"{line.accuracy:.1f} ± {line.std or 0.0:.1f}"
+
+
+def _ci(line: ModelLine) -> str:
+    return "–" if line.ci_low is None or line.ci_high is None else f"[{line.ci_low:.1f}, {line.ci_high:.1f}]"
+
+
+def model_table(table: RunTable) -> Table:
+    """Per model: accuracy ± std, 95% CI, passed / failed / unscored / errors (and pending), judge."""
+    epochs = any(line.epochs > 1 for line in table.models)
+    pending = any(line.pending for line in table.models)
+    state = table.state + (f" ({table.unfinished} of {table.items} items unfinished)" if table.unfinished else "")
+    out = Table(box=box.SIMPLE_HEAD, title=f"{table.run_dir}: {state}", title_justify="left")
+    # the names are what a reader looks for: they keep their width (up to a point), the numbers never wrap
+    longest = max((len(line.model) for line in table.models), default=5)
+    out.add_column("model", overflow="fold", min_width=min(longest, 40))
+    numbers = ["accuracy %", "95% CI", *(("epochs", "spread") if epochs else ()), "passed", "failed", "unscored"]
+    for name in [*numbers, "errors", *(("pending",) if pending else ())]:
+        out.add_column(name, justify="right", no_wrap=True)
+    judge = "–" if table.judge is None else f"{table.judge} ({table.judge_prompts})"
+    out.add_column("judge", overflow="fold", min_width=min(len(judge), 40))
+    for line in table.models:
+        spread = (str(line.epochs), _pct(line.epoch_std)) if epochs else ()
+        counts = [line.passed, line.failed, line.unscored, line.errors, *((line.pending,) if pending else ())]
+        out.add_row(line.model, _accuracy(line), _ci(line), *spread, *(str(c) for c in counts), judge)
+    return out
+
+
+def footer_lines(table: RunTable) -> list[str]:
+    """What follows the models: top reasons, calls, retries and rate-limit waits, cost and time, the report."""
+    lines = []
+    if table.reasons:
+        lines.append("Top reasons for unscored and errored rows:")
+        width = max(len(str(r["count"])) for r in table.reasons)
+        lines += [f"  {r['count']:>{width}}  {r['status']:<8}  {r['reason']}" for r in table.reasons]
+    calls = "; ".join(
+        f"{role} {s['calls_made']} calls ({s['calls_cached']} from store, {s['errors']} failed)"
+        for role, s in table.calls.items()
+        if role != "judge-batch"
+    )
+    if "judge-batch" in table.calls:  # answers from a provider batch; the judge pass then reads them from the store
+        calls += f"; judge batch {table.calls['judge-batch']['calls_made']} answers"
+    waits = f"{table.rate_limited} rate-limited answers" if table.rate_limited else "no rate limit met"
+    lines.append(f"Calls: {calls or 'none'}")
+    lines.append(f"Retries: {table.retries} ({waits}; {table.retry_wait_s:.1f} s waited before retrying)")
+    lines.append(f"Cost: ${table.cost_usd:.4f}; wall time {table.wall_s:.1f} s")
+    if table.report:
+        lines.append(f"Report: {table.report}")
+    return lines
+
+
+def print_run_end(table: RunTable, console: Console) -> None:
+    """The whole end of a run, on `console`."""
+    console.print(model_table(table))
+    for line in footer_lines(table):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def dry_run_line(summary: RunSummary) -> str:
+    """What a --dry-run would call and cost: one line."""
+    assert summary.dry_run is not None
+    d = summary.dry_run
+    cost = (
+        "unknown (no price for " + ", ".join(d.unpriced) + ")"
+        if d.estimated_cost_usd is None
+        else f"${d.estimated_cost_usd:.4f}"
+    )
+    if d.cached_input_tokens:
+        cost += f" (about {d.cached_input_tokens} input tokens at the prompt-cache rate)"
+    return (
+        f"dry run for {summary.run_dir}: {d.respondent_calls} respondent calls ({d.respondent_cached} already stored), "
+        f"{d.judge_calls} judge calls ({d.judge_cached} already stored), estimated cost {cost}; nothing was called"
+    )

@@ -1,0 +1,186 @@
+"""The table a run command ends with (`cobe eval`, `generate`, `judge`): per model the accuracy ± std, its
+95% CI, passed / failed / unscored / errors and the judge; then the commonest reasons rows were left
+unscored or errored, the retries and rate-limit waits, the cost, the wall time and the report's path.
+The CLI prints it as a table, or with --json as the same content for scripts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cobe.core.errors import InputError
+from cobe.report.load import RESULTS_FILE, load_runs
+from cobe.report.tables import leaderboard
+from cobe.run.config import RunSummary
+from cobe.score.accuracy import epoch_spread, several_epochs
+
+#: reasons the table lists at most
+TOP_REASONS = 5
+#: the roles whose calls a run pays for
+PAID_ROLES = ("preflight", "respondent", "judge", "judge-batch")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+@dataclass
+class ModelLine:
+    """One model's row of the table."""
+
+    model: str
+    accuracy: float | None
+    std: float | None
+    ci_low: float | None
+    ci_high: float | None
+    passed: int
+    failed: int
+    unscored: int
+    errors: int
+    pending: int
+    epochs: int = 1
+    epoch_std: float | None = None  # the sample std of the epochs' accuracies (--epochs K)
+
+
+@dataclass
+class RunTable:
+    """Everything the end of a run says, as data."""
+
+    run_dir: str
+    state: str
+    judge: str | None
+    judge_prompts: str | None
+    models: list[ModelLine]
+    reasons: list[dict[str, Any]]  # {"status", "reason", "count"}, commonest first
+    calls: dict[str, dict[str, Any]]  # role → calls made, from the store, failed, tokens, cost
+    retries: int
+    rate_limited: int
+    retry_wait_s: float
+    cost_usd: float
+    wall_s: float
+    items: int
+    unfinished: int
+    report: str | None = None
+    judge_fingerprint: str | None = None  # the prompt fingerprint (or a panel's) behind every verdict shown
+    replaced: str | None = None  # the verdict set this command's judge took the place of
+    notices: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The table as JSON-ready data (`--json`)."""
+        return asdict(self)
+
+
+def _num(value: Any) -> float | None:
+    if value is None:
+        return None
+    number = float(value)
+    return None if math.isnan(number) else round(number, 4)
+
+
+def top_reasons(frame: pd.DataFrame, limit: int = TOP_REASONS) -> list[dict[str, Any]]:
+    """The commonest reasons rows were errored (the respondent's call failed) or unscored, with their counts.
+
+    A reason names its kind, not its instance: quoted text (an unparseable verdict's words) is left out,
+    so one cause counts once however its rows worded it; a row counts once per distinct reason it holds.
+    """
+    counts: Counter[tuple[str, str]] = Counter()
+    for rec in frame.to_dict("records"):
+        status = rec.get("status")
+        if status == "error":
+            counts[("error", _kind(rec.get("response_error") or "respondent call failed"))] += 1
+        elif status == "unscored":
+            # a reply never judged (cut off) carries its reason on every check, like any other
+            reasons = {_kind(r) for r in (rec.get("unscored") or {}).values() if r}
+            for reason in reasons or {"a verdict is missing"}:
+                counts[("unscored", reason)] += 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return [{"status": status, "reason": reason, "count": count} for (status, reason), count in ranked]
+
+
+def _kind(reason: str) -> str:
+    text = " ".join(_QUOTED.sub("'…'", str(reason)).split())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _lines_from_rows(frame: pd.DataFrame) -> list[ModelLine]:
+    board = leaderboard(frame.assign(label=frame["model"]))
+    spread = epoch_spread(frame) if several_epochs(frame) else None
+    lines = []
+    for rec in board.to_dict("records"):
+        pending = int(rec["n"] - rec["scored"] - rec["unscored"] - rec["errors"])
+        line = ModelLine(
+            model=str(rec["model"]),
+            accuracy=_num(rec["accuracy"]),
+            std=_num(rec["std"]),
+            ci_low=_num(rec["ci_low"]),
+            ci_high=_num(rec["ci_high"]),
+            passed=int(rec["passes"]),
+            failed=int(rec["scored"] - rec["passes"]),
+            unscored=int(rec["unscored"]),
+            errors=int(rec["errors"]),
+            pending=pending,
+        )
+        if spread is not None:
+            mine = spread[spread["model"] == line.model].iloc[0]
+            line.epochs, line.epoch_std = int(mine["epochs"]), _num(mine["epoch_std"])
+        lines.append(line)
+    return lines
+
+
+def _lines_from_summary(models: dict[str, dict[str, Any]]) -> list[ModelLine]:
+    # the exports could not be read (a full disk): summary.json's figures, without an interval
+    return [
+        ModelLine(
+            model=model,
+            accuracy=_num(m.get("accuracy")),
+            std=_num(m.get("std")),
+            ci_low=None,
+            ci_high=None,
+            passed=int(m.get("passes") or 0),
+            failed=int((m.get("scored") or 0) - (m.get("passes") or 0)),
+            unscored=int(m.get("unscored") or 0),
+            errors=int(m.get("errors") or 0),
+            pending=int(m.get("pending") or 0),
+        )
+        for model, m in models.items()
+    ]
+
+
+def run_table(summary: RunSummary, report: Path | None = None) -> RunTable:
+    """The end-of-run table of a command's summary, read from its run directory's results.jsonl."""
+    results = Path(summary.run_dir) / RESULTS_FILE
+    frame: pd.DataFrame | None = None
+    if results.is_file() and results.stat().st_size:
+        try:
+            frame = load_runs([summary.run_dir]).frame
+        except InputError:
+            frame = None  # a half-written export: the summary's figures below
+    if frame is not None and not frame.empty:
+        models, reasons = _lines_from_rows(frame), top_reasons(frame)
+    else:
+        models, reasons = _lines_from_summary(summary.summary.get("models", {})), []
+    stats = summary.stats
+    return RunTable(
+        run_dir=str(summary.run_dir),
+        state=summary.state,
+        judge=summary.judge,
+        judge_prompts=summary.judge_prompts,
+        models=models,
+        reasons=reasons,
+        calls={role: stats[role] for role in PAID_ROLES if role in stats},
+        retries=int(stats.get("retries", 0)),
+        rate_limited=int(stats.get("rate_limited", 0)),
+        retry_wait_s=float(stats.get("retry_wait_s", 0.0)),
+        cost_usd=round(sum(float(stats[r].get("cost_usd") or 0.0) for r in PAID_ROLES if r in stats), 6),
+        wall_s=round(summary.wall_s, 3),
+        items=summary.items,
+        unfinished=summary.unfinished,
+        report=str(report) if report is not None else None,
+        judge_fingerprint=summary.summary.get("judge_fingerprint"),
+        replaced=summary.replaced,
+        notices=list(summary.notices),
+    )

@@ -1,0 +1,195 @@
+"""A run's verdict sets: every judge (panel, or prompt set) whose verdicts its store holds, which one its
+exports show now, and making an earlier one current again without a model call.
+
+Re-judging never overwrites: each judge's verdicts sit beside the others' in the store, under its spec
+and prompt fingerprint. The run names the set its exports show (runs.judge …) and remembers every set it
+has shown (the `verdict_sets` table, with a panel's members); sets never shown (a panel's members one by
+one, the other prompt set of `cobe judges diff`) are read from the verdicts themselves.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.core.lock import directory_lock, lock_holder
+from cobe.core.reserve import disk_reserve
+from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.run.config import RunSummary
+from cobe.run.export import write_exports
+from cobe.run.resume import StoredWork
+from cobe.store.directory import find_store
+from cobe.store.store import ReadOnlyStore, Store, now
+
+
+@dataclass(frozen=True)
+class VerdictSet:
+    """One judge's (or panel's) verdicts on a run."""
+
+    ref: JudgeRef
+    responses: int  # responses every check of which it answered (a panel: the fewest of any member)
+    current: bool  # the set the run's exports show
+    shown: str | None  # when it last became the run's current set; None: never shown
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: judge, prompt set, fingerprint, members and samples, counts, current."""
+        return {
+            "judge": self.ref.spec,
+            "judge_prompts": self.ref.prompt_set,
+            "judge_fingerprint": self.ref.identity,
+            "members": [m.spec for m in self.ref.judges] if self.ref.combined else [],
+            "samples": self.ref.samples,
+            "responses": self.responses,
+            "current": self.current,
+            "shown": self.shown,
+        }
+
+
+def stored_judge(store: Store) -> JudgeRef | None:
+    """The verdict set the store's run shows now, or None before any judge."""
+    row = store.latest_run()
+    if row is None or not row["judge"]:
+        return None
+    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
+
+
+def describe_judge(ref: JudgeRef) -> str:
+    """A verdict set in words: `spec (prompts NAME)`, with a judge's samples where it has several."""
+    samples = f", {ref.samples} samples" if ref.samples > 1 else ""
+    return f"{ref.spec} (prompts {ref.prompt_set}{samples})"
+
+
+def replaced_notice(before: JudgeRef, after: JudgeRef, run_dir: Path) -> str:
+    """The line saying which verdict set a judge replaced as the one the run shows, and how to go back."""
+    return (
+        f"{run_dir} now shows the verdicts of {describe_judge(after)} instead of {describe_judge(before)}; "
+        f"both sets are kept (`cobe runs {run_dir} --verdict-sets` lists them, "
+        f"`cobe judge {run_dir} --show {before.spec}` makes the earlier one current again)"
+    )
+
+
+def make_current(store: Store, run_id: str, ref: JudgeRef) -> JudgeRef | None:
+    """Record `ref` as the verdict set the run shows; returns the set it replaced, where it was another."""
+    before = stored_judge(store)
+    store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+    return before if before is not None and not _same(before, ref) else None
+
+
+def verdict_sets(store: Store, run_id: str) -> list[VerdictSet]:
+    """Every verdict set of a run: the current one first, then those shown before (latest first), then the rest."""
+    current = stored_judge(store)
+    judged = {(r["judge"], r["prompt_fingerprint"]): r for r in store.judged_sets(run_id)}
+
+    def answered(ref: JudgeRef) -> int:
+        counts = [
+            judged[(j.spec, j.fingerprint)]["responses"] if (j.spec, j.fingerprint) in judged else 0 for j in ref.judges
+        ]
+        return min(counts)
+
+    sets: dict[tuple[str, str], VerdictSet] = {}
+    for row in store.verdict_sets(run_id):
+        ref = stored_ref(row["judge"], row["judge_prompts"], row["identity"], row["members"])
+        sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), row["shown"])
+    for (spec, fingerprint), row in judged.items():
+        if (spec, fingerprint) not in sets:
+            ref = JudgeRef(spec, row["prompt_set"], fingerprint)
+            sets[(spec, fingerprint)] = VerdictSet(ref, int(row["responses"]), _same(ref, current), None)
+    if current is not None and (current.spec, current.identity) not in sets:  # a store made before the list
+        sets[(current.spec, current.identity)] = VerdictSet(current, answered(current), True, None)
+    latest_first = sorted(sets.values(), key=lambda v: v.shown or "", reverse=True)
+    return sorted(latest_first, key=lambda v: (not v.current, v.shown is None))  # a stable sort keeps the order
+
+
+def _same(ref: JudgeRef, other: JudgeRef | None) -> bool:
+    return other is not None and (ref.spec, ref.identity) == (other.spec, other.identity)
+
+
+def list_verdict_sets(run_dir: str | Path) -> list[VerdictSet]:
+    """The verdict sets of a run directory's run (`cobe runs RUN --verdict-sets`), read without writing there."""
+    run_dir = Path(run_dir)
+    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
+    try:
+        row = store.latest_run()
+        return verdict_sets(store, row["id"]) if row is not None else []
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
+    finally:
+        store.close()
+
+
+def choose(sets: list[VerdictSet], which: str, run_dir: Path) -> VerdictSet:
+    """The set `which` names: its number in the listing, its judge spec, or the start of its fingerprint."""
+    listing = "; ".join(f"{n} {describe_judge(v.ref)} [{v.ref.identity}]" for n, v in enumerate(sets, 1))
+    if not sets:
+        raise InputError(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
+    if which.isdigit() and 1 <= int(which) <= len(sets):
+        return sets[int(which) - 1]
+    found = [v for v in sets if v.ref.spec == which] or [
+        v for v in sets if len(which) >= 4 and v.ref.identity.startswith(which)
+    ]
+    if len(found) == 1:
+        return found[0]
+    problem = f"names {len(found)} verdict sets" if found else "names no verdict set"
+    raise InputError(f"--show {which}: {problem} of {run_dir}; give its number or fingerprint from: {listing}")
+
+
+def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
+    """Make one of a run's verdict sets the one its exports show, and rewrite them; no model is called."""
+    from cobe.run.plan import plan_exports  # the plan module loads providers' registry; only when needed
+
+    run_dir = Path(run_dir)
+    path = find_store(run_dir)
+    start = time.perf_counter()
+    with directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
+        store = Store(path)
+        store.reserve = reserve
+        try:
+            plan = plan_exports(store, run_dir)
+            assert plan.run_id is not None  # a stored run's plan names its run
+            chosen = choose(verdict_sets(store, plan.run_id), which, run_dir)
+            ref = chosen.ref
+            before = make_current(store, plan.run_id, ref)
+            state = str(_run_row(store)["state"])
+            wall = time.perf_counter() - start
+            fields = plan.summary_fields() | {
+                "state": state,
+                "command": {"name": "judge", "calls": {}, "wall_s": round(wall, 3)},
+                "updated": now(),
+            }
+            notices = list(plan.notices)
+            summary = write_exports(run_dir, store, plan.run_id, plan.items, ref, fields, notices)
+            left = StoredWork(store, plan.run_id, ref)
+            unfinished = sum(1 for item in plan.items if not left.judged(item))
+        finally:
+            store.close()
+    if before is not None:
+        notices.append(replaced_notice(before, ref, run_dir))
+    if unfinished:
+        notices.append(
+            f"{describe_judge(ref)} has not judged {unfinished} of {len(plan.items)} items; "
+            f"`cobe judge {run_dir} --judge {ref.spec}` judges them"
+        )
+    return RunSummary(
+        run_dir=run_dir,
+        run_id=plan.run_id,
+        state=state,
+        models=sorted({i.model for i in plan.items}),
+        judge=ref.spec,
+        judge_prompts=ref.prompt_set,
+        summary=summary,
+        wall_s=time.perf_counter() - start,
+        items=len(plan.items),
+        unfinished=unfinished,
+        notices=notices,
+        replaced=describe_judge(before) if before is not None else None,
+    )
+
+
+def _run_row(store: Store) -> sqlite3.Row:
+    row = store.latest_run()
+    assert row is not None  # the plan found it
+    return row
