@@ -198,6 +198,7 @@ def generate_cmd(**params: Any) -> None:
 @options.JUDGE_OPTIONS
 @options.PACING
 @options.BUDGET
+@options.EXECUTOR
 @options.QUIET
 @options.REPORT
 def judge_cmd(

@@ -60,6 +60,14 @@ def sampling_kwargs(config: GenerateConfig, *, plain: bool) -> dict[str, Any]:
     return kwargs
 
 
+def llama_threads() -> int:
+    """CPU threads per model: COBE_LLAMA_THREADS (a Ray worker sets it to its share), else every core."""
+    raw = os.environ.get("COBE_LLAMA_THREADS", "")
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return os.cpu_count() or 1
+
+
 def _new_llama(path: Path, *, logits_all: bool) -> Any:
     import llama_cpp.llama as llama_module
     from llama_cpp import Llama
@@ -80,7 +88,7 @@ def _new_llama(path: Path, *, logits_all: bool) -> Any:
             return Llama(
                 model_path=str(path),
                 n_ctx=N_CTX,
-                n_threads=os.cpu_count(),
+                n_threads=llama_threads(),
                 verbose=False,
                 seed=0,
                 logits_all=logits_all,

@@ -21,6 +21,7 @@ from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
+from cobe.run.executor import cluster, parse_executor
 from cobe.run.export import write_exports
 from cobe.run.plan import Item, RunPlan, plan_run
 from cobe.run.resume import StoredWork, shown
@@ -75,11 +76,11 @@ class Session:
         state = "interrupted"
         try:
             try:
-                await self._judge_check()
-            except RunStopped as exc:  # --max-cost reached, or the judge's provider refuses the key
-                self.stopped = exc
-            if not self.stopped:
-                await self._pipeline()
+                # the scheduler carries the stages: locally it just awaits them; the Ray executor's sends
+                # the calls they park out in waves meanwhile
+                await self.caller.scheduler.carry(self._stages())
+            except RunStopped as exc:  # a full disk met while a batch of answers was committed
+                self.stopped = self.stopped or exc
             unfinished = self._unfinished()
             state = self.stopped.state if self.stopped else "incomplete" if unfinished else "complete"
         finally:
@@ -106,6 +107,15 @@ class Session:
             unfinished=unfinished,
             notices=self.notices,
         )
+
+    async def _stages(self) -> None:
+        """The judge self-test (--judge-check), then the pipeline."""
+        try:
+            await self._judge_check()
+        except RunStopped as exc:  # --max-cost reached, or the judge's provider refuses the key
+            self.stopped = exc
+        if not self.stopped:
+            await self._pipeline()
 
     def _close_out(self, session_id: int, state: str, stats: dict[str, Any], wall: float) -> dict[str, Any]:
         """Record how the command ended and rewrite the exports; returns summary.json's content.
@@ -212,7 +222,8 @@ class Session:
         """Run every item through `_item` with enough workers to keep each provider's lane busy."""
         work = iter(self.plan.items)
         lanes = [self.caller.scheduler.limits(p).concurrency for p in self.plan.providers.values()]
-        workers = max(4, min(2048, 2 * max(lanes)))  # enough items in flight to keep every lane busy
+        # enough items in flight to keep every lane busy (under the Ray executor: every item, one wave per stage)
+        workers = max(4, min(self.caller.scheduler.MAX_ITEMS_IN_FLIGHT, 2 * max(lanes), len(self.plan.items)))
 
         failed: list[BaseException] = []
 
@@ -321,16 +332,23 @@ class Session:
         )
 
 
-def _caller(store: Store, config: EvalConfig) -> Caller:
-    scheduler = Scheduler(
-        concurrency=config.concurrency,
-        rpm=config.rpm,
-        tpm=config.tpm,
-        timeout=config.timeout,
-        max_retries=config.max_retries,
-        backoff=config.retry_backoff,
-        max_retry_wait=config.max_retry_wait,
-    )
+def _caller(store: Store, config: EvalConfig, ray: Any = None) -> Caller:
+    """The command's call path; with `ray` (the Ray executor's cluster) its calls leave in waves."""
+    options: dict[str, Any] = {
+        "concurrency": config.concurrency,
+        "rpm": config.rpm,
+        "tpm": config.tpm,
+        "timeout": config.timeout,
+        "max_retries": config.max_retries,
+        "backoff": config.retry_backoff,
+        "max_retry_wait": config.max_retry_wait,
+    }
+    if ray is None:
+        scheduler = Scheduler(**options)
+    else:
+        from cobe.run.ray_waves import WaveScheduler  # only the Ray executor needs it
+
+        scheduler = WaveScheduler(ray, store, **options)
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
 
@@ -341,8 +359,9 @@ def _stored_judge(store: Store) -> JudgeRef | None:
     return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
 
 
-def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
-    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded.
+def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, ray: Any = None) -> Session:
+    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded;
+    with `ray`, its calls run on that Ray cluster (`cobe.run.executor.cluster`).
 
     The store is closed if anything here fails; once the session exists, `Session.run` closes it.
     """
@@ -352,7 +371,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
             store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
         else:
             run_id = plan.run_id
-        caller = _caller(store, plan.config)
+        caller = _caller(store, plan.config, ray)
         if plan.respondent is not None:
             # a stored response is reused by (model, scenario, template): if that template's words have
             # changed since, resuming would mix answers to two different prompts in one run
@@ -382,11 +401,16 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
     pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
-    # one writer per run directory for the whole command, with room kept for its last writes on a full disk
-    with directory_lock(plan.run_dir, plan.command), disk_reserve(plan.run_dir) as reserve:
+    # Ray missing, or no cluster at the address, is refused before the run directory is touched; then one
+    # writer per run directory for the whole command, with room kept for its last writes on a full disk
+    with (
+        cluster(parse_executor(plan.config.executor)) as ray,
+        directory_lock(plan.run_dir, plan.command),
+        disk_reserve(plan.run_dir) as reserve,
+    ):
         store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
         store.reserve = reserve
-        session = open_session(plan, store, progress)
+        session = open_session(plan, store, progress, ray)
         session.notices.extend(set_aside)
         session.check_pool = pool
         return await session.run()

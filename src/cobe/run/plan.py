@@ -28,6 +28,7 @@ from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
+from cobe.run.executor import parse_executor
 from cobe.run.rundir import data_fingerprint, default_run_dir
 
 if TYPE_CHECKING:
@@ -228,12 +229,14 @@ def reasoning_notice(providers: dict[str, Provider], models: list[str], responde
     ]
 
 
-def _providers(specs: list[str]) -> dict[str, Provider]:
-    """One provider per distinct spec, so a model judging itself shares one connection pool and lane."""
+def _providers(specs: list[str], config: EvalConfig) -> dict[str, Provider]:
+    """One provider per distinct spec, so a model judging itself shares one connection pool and lane; under
+    the Ray executor each as the driver holds it (a vLLM engine then loads on the cluster only)."""
+    remote = parse_executor(config.executor).remote
     out: dict[str, Provider] = {}
     for spec in specs:
         if spec not in out:
-            out[spec] = get_provider(spec)
+            out[spec] = get_provider(spec, remote=remote)
     return out
 
 
@@ -287,7 +290,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     templates = select_templates(config.templates, config.tier)
     specs = [*config.models, *(config.judge_specs if judge else [])]
     _check_prices(config, specs)
-    providers = _providers(specs)
+    providers = _providers(specs, config)
     for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
         provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
@@ -348,7 +351,7 @@ def plan_rejudge(
     )
     judging, judge_notices = _judge(config, stored["models"], show)
     _check_prices(config, config.judge_specs)
-    providers = _providers(config.judge_specs)
+    providers = _providers(config.judge_specs, config)
     scenarios = ScenarioSpool()
     for doc in store.scenarios(row["id"]):
         scenarios.append(Scenario.model_validate_json(doc), doc)
