@@ -227,7 +227,9 @@ class WaveScheduler(Scheduler):
         resources = ray.cluster_resources()
         parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
         stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
-        yield from stream.iter_batches(batch_size=None, batch_format="numpy")
+        # no prefetch: a prefetched batch is held back until the one after it is ready, and an answer must
+        # reach the store as soon as its batch ends (a driver killed later then never repeats it)
+        yield from stream.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0)
 
     def _dataset(self, provider: Provider, wave: list[_Parked], ids: list[int], resources: dict[str, float]) -> Any:
         """One model's part of a wave: its request rows, answered by its worker pool or its own stage."""
