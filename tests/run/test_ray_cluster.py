@@ -86,19 +86,26 @@ def test_embedded_model_over_two_nodes_with_one_removed_gives_the_local_results(
     here = evaluate(EvalConfig(**base, run_dir=Path("local")))
     assert here.state == "complete"
 
-    removed: list[bool] = []
+    outcome: list[object] = []
 
-    def remove_worker() -> None:
-        wait_until(lambda: stored_calls(tmp_path / "ray") >= 1)
+    def run_on_ray() -> None:
+        try:
+            outcome.append(evaluate(EvalConfig(**base, run_dir=Path("ray"), executor=f"ray:{cluster.address}")))
+        except BaseException as exc:  # handed to the test's thread
+            outcome.append(exc)
+
+    driver = threading.Thread(target=run_on_ray)
+    driver.start()
+    try:  # nodes are added and removed from the main thread, where Ray sets its signal handlers
+        wait_until(lambda: stored_calls(tmp_path / "ray") >= 1 or bool(outcome))
+        assert not outcome, "the run ended before a node could be removed"
         cluster.remove_node(cluster.worker)
-        cluster.add_node(num_cpus=1)
-        removed.append(True)
-
-    remover = threading.Thread(target=remove_worker)
-    remover.start()
-    there = evaluate(EvalConfig(**base, run_dir=Path("ray"), executor=f"ray:{cluster.address}"))
-    remover.join()
-    assert removed and there.state == "complete" and there.unfinished == 0
+        cluster.worker = cluster.add_node(num_cpus=1)
+    finally:
+        driver.join(timeout=HUNG_S)
+    there = outcome[0]
+    assert not isinstance(there, BaseException), there
+    assert there.state == "complete" and there.unfinished == 0
     db = sqlite3.connect(tmp_path / "ray" / STORE_NAME)
     assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == 2 * 4  # a response and three checks each
     db.close()
