@@ -172,3 +172,38 @@ def test_a_worker_killed_mid_run_costs_only_its_batch(tmp_path, openai_server, m
     assert calls == 24 * 4 and db.execute("SELECT count(*) FROM responses").fetchone()[0] == 24
     db.close()
     assert 0 <= openai_server.stats()["requests"] - calls <= batch
+
+
+class Recorder:
+    """A Progress that keeps what the engine reports."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[str, int, int]] = []
+        self.advanced: list[tuple[str, bool]] = []
+
+    def start(self, stage: str, total: int, done: int) -> None:
+        self.started.append((stage, total, done))
+
+    def advance(self, stage: str, error: bool = False) -> None:
+        self.advanced.append((stage, error))
+
+
+def test_progress_is_reported_as_the_local_executor_reports_it(tmp_path, data_file):
+    """The same stages, totals and advances (in another order, as answers arrive), and the same end-of-run line."""
+    from cobe.cli.evaluate import summary_line
+
+    seen = {}
+    for executor in ("local", "ray"):
+        recorder = Recorder()
+        config = EvalConfig(
+            data=str(data_file),
+            models=["mock/echo"],
+            judge="mock/judge-fail",
+            run_dir=tmp_path / executor,
+            executor=executor,
+        )
+        summary = evaluate(config, recorder)
+        line = summary_line(summary).replace(executor, "RUN")
+        seen[executor] = (recorder.started, sorted(recorder.advanced), line.rsplit(";", 1)[0])
+    assert seen["ray"] == seen["local"]
+    assert seen["ray"][0] == [("generate", 12, 0), ("judge", 12, 0)] and len(seen["ray"][1]) == 24
