@@ -43,3 +43,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_report.py
 	$(PY) benchmarks/bench_calibration.py
 	$(PY) benchmarks/bench_cluster_coverage.py
+	$(PY) benchmarks/bench_ray.py

@@ -147,7 +147,7 @@ class WaveScheduler(Scheduler):
             if not task.done():  # cancelled (Ctrl-C): the work ends with it, as it would locally
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
-            self._abandon(asyncio.CancelledError())
+            self._cancel_parked()
 
     async def _settle(self, task: asyncio.Future[Any]) -> None:
         """Yield to the work until it has parked every call it can reach (no new one for SETTLE_TURNS turns)."""
@@ -157,13 +157,9 @@ class WaveScheduler(Scheduler):
             quiet = quiet + 1 if self._ticks == seen else 0
             seen = self._ticks
 
-    def _abandon(self, exc: BaseException) -> None:
+    def _cancel_parked(self) -> None:
         for parked in self._parked:
-            if not parked.future.done():
-                if isinstance(exc, asyncio.CancelledError):
-                    parked.future.cancel()
-                else:
-                    parked.future.set_exception(exc)
+            parked.future.cancel()
         self._parked = []
 
     async def _wave(self, task: asyncio.Future[Any]) -> None:
