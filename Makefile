@@ -44,3 +44,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_calibration.py
 	$(PY) benchmarks/bench_cluster_coverage.py
 	$(PY) benchmarks/bench_judge_cost.py
+	$(PY) benchmarks/bench_ray.py

@@ -270,7 +270,7 @@ def _masked(run_dir: Path, stage: str) -> dict[str, str]:
     return out
 
 
-def golden_exports(workdir: Path) -> dict[str, str]:
+def golden_exports(workdir: Path, executor: str = "local") -> dict[str, str]:
     """generate, eval (judge temperature overridden), re-judge: the masked exports after each command.
 
     Run in `workdir` (the current directory): every path the exports mention is relative. The mix
@@ -287,13 +287,14 @@ def golden_exports(workdir: Path) -> dict[str, str]:
         "templates": ["A", "B", "D", "H2"],
         "run_dir": Path("run"),
         "max_tokens": 40,  # the mock counts words: one scripted reply is longer, so it is cut off
+        "executor": executor,
     }
     generate(EvalConfig(**base))
     out = _masked(workdir / "run", "generate")
     judge = {"judge": "mock/file:judge.json", "judge_prompts": str(GOLDEN / "judge_prompts"), "judge_temperature": 0.5}
     evaluate(EvalConfig(**base, **judge))
     out |= _masked(workdir / "run", "eval")
-    judge_run(Path("run"), "mock/judge-fail")
+    judge_run(Path("run"), "mock/judge-fail", executor=executor)
     out |= _masked(workdir / "run", "judge")
     return out
 

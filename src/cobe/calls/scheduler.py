@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
@@ -18,6 +18,8 @@ from cobe.models.retry import status_of
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
+
+T = TypeVar("T")
 
 #: the longest single wait a server's Retry-After may impose before the call is given up (--max-retry-wait)
 MAX_RETRY_WAIT_S = 120.0
@@ -62,6 +64,9 @@ class _WaitTooLong(Exception):
 class Scheduler:
     """Runs calls against providers, one `Limits` per provider spec, retrying transient errors."""
 
+    #: items a command works on at once at most (enough to keep every provider's lane busy)
+    MAX_ITEMS_IN_FLIGHT = 2048
+
     def __init__(
         self,
         *,
@@ -86,6 +91,10 @@ class Scheduler:
         self.rate_limited = 0  # answers that were 429s
         self.waited_s = 0.0  # seconds calls slept before a retry (backoff and Retry-After together)
         self.on_event = on_event  # told of each retry, refusal and given-up call as it happens (-v)
+
+    async def carry(self, work: Awaitable[T]) -> T:
+        """Run a command's work; a scheduler that sends calls elsewhere (the Ray executor's) drives them meanwhile."""
+        return await work
 
     def limits(self, provider: Provider) -> Limits:
         """The pacing of one provider (specs share it, so respondent and judge on one server do too)."""

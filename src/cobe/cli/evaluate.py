@@ -227,6 +227,7 @@ def generate_cmd(**params: Any) -> None:
 @options.PACING
 @options.BUDGET
 @options.PREFLIGHT
+@options.EXECUTOR
 @options.QUIET
 @options.VERBOSE
 @options.REPORT

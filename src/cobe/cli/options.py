@@ -218,6 +218,15 @@ PRICES = option(
     type=click.Path(path_type=Path, dir_okay=False),
     help="YAML of USD per million tokens, laid over the bundled estimates.",
 )
+EXECUTOR = option(
+    "--executor",
+    env="COBE_EXECUTOR",
+    default="local",
+    metavar="local|ray[:ADDRESS]",
+    help="Where the model calls run: here, or on Ray (`ray`: a private Ray instance on this machine; "
+    "`ray:ADDRESS`: the cluster there, e.g. ray:auto). This process stays the one writer of the run's store; "
+    "see docs/SCALE.md.",
+)
 DRY_RUN = option(
     "--dry-run",
     env="COBE_DRY_RUN",
@@ -418,6 +427,7 @@ RUN_OPTIONS = together(
     FORCE_NEW,
     PACING,
     BUDGET,
+    EXECUTOR,
     DRY_RUN,
     PREFLIGHT,
     TEMPERATURE,

@@ -206,6 +206,11 @@ class Provider(ABC):
         """Whether identical calls may be answered from the store (false for scripted mocks that count)."""
         return True
 
+    def portable(self) -> bool:
+        """Whether its calls may run in another process (a Ray worker) on a provider rebuilt from the spec:
+        not when an answer depends on the order of calls or on the run's other scenarios."""
+        return self.cacheable()
+
     async def generate_many(
         self,
         requests: list[tuple[list[Message], GenerateConfig]],

@@ -96,6 +96,10 @@ class BaselineProvider(Provider):
         """Nothing to wait on."""
         return 64
 
+    def portable(self) -> bool:
+        """Its answers come from the run's other scenarios, which only the driver holds."""
+        return False
+
 
 @register("baseline", judges=False)
 def _baseline_factory(spec: str, model: str) -> Provider:

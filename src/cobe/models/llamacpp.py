@@ -84,6 +84,14 @@ def quiet_native_log() -> None:
     _native_log = to_logging
 
 
+def llama_threads() -> int:
+    """CPU threads per model: COBE_LLAMA_THREADS (a Ray worker sets it to its share), else every core."""
+    raw = os.environ.get("COBE_LLAMA_THREADS", "")
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    return os.cpu_count() or 1
+
+
 def _new_llama(path: Path, *, logits_all: bool) -> Any:
     import llama_cpp.llama as llama_module
     from llama_cpp import Llama
@@ -106,7 +114,7 @@ def _new_llama(path: Path, *, logits_all: bool) -> Any:
             return Llama(
                 model_path=str(path),
                 n_ctx=N_CTX,
-                n_threads=os.cpu_count(),
+                n_threads=llama_threads(),
                 verbose=False,
                 seed=0,
                 logits_all=logits_all,

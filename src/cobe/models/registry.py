@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.models.base import Provider
@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from cobe.models.capabilities import ModelCapabilities
 
 Factory = Callable[[str, str], Provider]  # (spec, model part) -> Provider
+#: (spec, the provider as the driver holds it, settings) -> the provider's own Ray Data stage (`cobe.models.vllm_ray`)
+RayStage = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,10 @@ class Registration:
     factory: Factory
     batch: type[BatchAPI] | None = None
     judges: bool = True  # False: its answers are stories, never T or F (the baselines)
+    # the provider as a driver holds it when its calls run on a Ray cluster (no engine, no GPU needed here)
+    remote: Factory | None = None
+    # its own Ray Data stage (vLLM engines through ray.data.llm); None: a cobe provider inside an actor
+    ray_stage: RayStage | None = None
 
 
 _PROVIDERS: dict[str, Registration] = {}
@@ -43,13 +49,21 @@ _BUILTIN_MODULES = {
 }
 
 
-def register(prefix: str, *, batch: type[BatchAPI] | None = None, judges: bool = True) -> Callable[[Factory], Factory]:
+def register(
+    prefix: str,
+    *,
+    batch: type[BatchAPI] | None = None,
+    judges: bool = True,
+    remote: Factory | None = None,
+    ray_stage: RayStage | None = None,
+) -> Callable[[Factory], Factory]:
     """Decorator: make `factory(spec, model)` answer specs that start with `prefix/`; `batch` is the
     provider's batch API adapter (`cobe.models.batch_api.BatchAPI`), if it has one; `judges=False` for a
-    provider that cannot answer a judge's question (its answers are stories)."""
+    provider that cannot answer a judge's question (its answers are stories); `remote` builds the provider
+    as a Ray driver holds it and `ray_stage` the provider's own Ray Data stage (both: vLLM)."""
 
     def wrap(factory: Factory) -> Factory:
-        _PROVIDERS[prefix] = Registration(factory, batch, judges)
+        _PROVIDERS[prefix] = Registration(factory, batch, judges, remote, ray_stage)
         return factory
 
     return wrap
@@ -74,17 +88,26 @@ def _registration(prefix: str) -> Registration | None:
     return _PROVIDERS.get(prefix)
 
 
-def get_provider(spec: str, capabilities: ModelCapabilities | None = None) -> Provider:
+def get_provider(spec: str, capabilities: ModelCapabilities | None = None, *, remote: bool = False) -> Provider:
     """Build the provider for a spec such as `anthropic/claude-opus-4-7`, asking as `capabilities` says the model
-    accepts (default: its row of the capability table, with COBE_MODELS_FILE laid over it)."""
+    accepts (default: its row of the capability table, with COBE_MODELS_FILE laid over it); with `remote`, as the
+    driver of a Ray run holds it where its provider registered such a form (its engine then runs only on the
+    workers)."""
     prefix, model = parse_spec(spec)
     registration = _registration(prefix)
     if registration is None:
         raise InputError(f"model spec {spec!r}: unknown provider {prefix!r}; known: {', '.join(known_prefixes())}")
-    provider = registration.factory(spec, model)
+    factory = registration.remote if remote and registration.remote is not None else registration.factory
+    provider = factory(spec, model)
     if capabilities is not None:
         provider.capabilities = capabilities
     return provider
+
+
+def ray_stage(spec: str) -> RayStage | None:
+    """The provider's own Ray Data stage for a spec (vLLM's ray.data.llm processor), or None."""
+    registration = _registration(spec.partition("/")[0])
+    return registration.ray_stage if registration is not None else None
 
 
 def batch_api(spec: str) -> type[BatchAPI] | None:

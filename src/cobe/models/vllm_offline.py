@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import ProviderUnavailable
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.registry import register
+from cobe.models.vllm_ray import llm_stage, remote_vllm
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -123,7 +124,7 @@ class VLLMOffline(Provider):
         self._llm = None
 
 
-@register("vllm")
+@register("vllm", remote=remote_vllm, ray_stage=llm_stage)
 def _vllm_factory(spec: str, model: str) -> Provider:
     if importlib.util.find_spec("vllm") is None:
         raise ProviderUnavailable(f"{spec}: vLLM is not installed; run {INSTALL} on a machine with a CUDA GPU")

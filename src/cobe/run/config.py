@@ -12,6 +12,7 @@ from cobe.dataset.sample import split_ids
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
+from cobe.run.executor import parse_executor
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"
@@ -73,6 +74,8 @@ class EvalConfig(BaseModel):
     judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
     judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
     preflight: bool = True  # first one minimal call per distinct (API model, settings), before money is spent
+    # where the calls run: local (here), ray (a private Ray instance) or ray:ADDRESS (a cluster); docs/SCALE.md
+    executor: str = "local"
 
     def __init__(self, **data: Any) -> None:
         """Validate; a value outside what providers accept is an InputError naming the option, as the CLI shows it."""
@@ -98,6 +101,11 @@ class EvalConfig(BaseModel):
         if self.judge is None:
             return []
         return [self.judge] if isinstance(self.judge, str) else list(self.judge)
+
+    @field_validator("executor")
+    @classmethod
+    def _executor(cls, value: str) -> str:
+        return str(parse_executor(value))
 
     @field_validator("models")
     @classmethod
@@ -136,7 +144,10 @@ class EvalConfig(BaseModel):
 
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
-        return self.model_dump(mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run", "preflight"})
+        # where the calls ran is not what they were: a run resumes under either executor
+        return self.model_dump(
+            mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run", "preflight", "executor"}
+        )
 
 
 def option_problem(exc: ValidationError) -> str:
@@ -183,6 +194,7 @@ class EvalOptions(TypedDict, total=False):
     judge_check: int | None
     judge_samples: int
     preflight: bool
+    executor: str
 
 
 class DryRunEstimate(BaseModel):

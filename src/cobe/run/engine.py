@@ -22,6 +22,7 @@ from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
+from cobe.run.executor import cluster, parse_executor
 from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
@@ -64,12 +65,11 @@ class Session:
         state = "interrupted"
         try:
             try:
-                await self._preflight()
-                await self._judge_check()
-            except RunStopped as exc:  # a refused setting, --max-cost reached, or a provider refuses the key
-                self.stopped = exc
-            if not self.stopped:
-                await self._pipeline()
+                # the scheduler carries the stages: locally it just awaits them; the Ray executor's sends
+                # the calls they park out in waves meanwhile
+                await self.caller.scheduler.carry(self._stages())
+            except RunStopped as exc:  # a full disk met while a batch of answers was committed
+                self.stopped = self.stopped or exc
             unfinished = self._unfinished()
             if unfinished:  # read while the store is open: the end-of-run line names the most common one
                 judges = [(m.spec, m.prompts.fingerprint) for m in self.plan.judge.members] if self.plan.judge else []
@@ -107,6 +107,16 @@ class Session:
         if self.replaced is None or self.shown_judge is None:
             return []
         return [replaced_notice(self.replaced, self.shown_judge, self.plan.run_dir)]
+
+    async def _stages(self) -> None:
+        """The preflight, the judge self-test (--judge-check), then the pipeline."""
+        try:
+            await self._preflight()
+            await self._judge_check()
+        except RunStopped as exc:  # a refused setting, --max-cost reached, or a provider refuses the key
+            self.stopped = exc
+        if not self.stopped:
+            await self._pipeline()
 
     def _close_out(self, session_id: int, state: str, stats: dict[str, Any], wall: float) -> dict[str, Any]:
         """Record how the command ended and rewrite the exports; returns summary.json's content.
@@ -226,7 +236,8 @@ class Session:
         """Run every item through `_item` with enough workers to keep each provider's lane busy."""
         work = iter(self.plan.items)
         lanes = [self.caller.scheduler.limits(p).concurrency for p in self.plan.providers.values()]
-        workers = max(4, min(2048, 2 * max(lanes)))  # enough items in flight to keep every lane busy
+        # enough items in flight to keep every lane busy (under the Ray executor: every item, one wave per stage)
+        workers = max(4, min(self.caller.scheduler.MAX_ITEMS_IN_FLIGHT, 2 * max(lanes), len(self.plan.items)))
 
         failed: list[BaseException] = []
 
@@ -337,22 +348,30 @@ class Session:
         )
 
 
-def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | None = None) -> Caller:
-    scheduler = Scheduler(
-        on_event=on_event,
-        concurrency=config.concurrency,
-        rpm=config.rpm,
-        tpm=config.tpm,
-        timeout=config.timeout,
-        max_retries=config.max_retries,
-        backoff=config.retry_backoff,
-        max_retry_wait=config.max_retry_wait,
-    )
+def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | None = None, ray: Any = None) -> Caller:
+    """The command's call path; with `ray` (the Ray executor's cluster) its calls leave in waves."""
+    options: dict[str, Any] = {
+        "on_event": on_event,
+        "concurrency": config.concurrency,
+        "rpm": config.rpm,
+        "tpm": config.tpm,
+        "timeout": config.timeout,
+        "max_retries": config.max_retries,
+        "backoff": config.retry_backoff,
+        "max_retry_wait": config.max_retry_wait,
+    }
+    if ray is None:
+        scheduler = Scheduler(**options)
+    else:
+        from cobe.run.ray_waves import WaveScheduler  # only the Ray executor needs it
+
+        scheduler = WaveScheduler(ray, store, **options)
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
 
 
-def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) -> Session:
-    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded.
+def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, ray: Any = None) -> Session:
+    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded;
+    with `ray`, its calls run on that Ray cluster (`cobe.run.executor.cluster`).
 
     The store is closed if anything here fails; once the session exists, `Session.run` closes it.
     """
@@ -362,7 +381,7 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None) 
             store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
         else:
             run_id = plan.run_id
-        caller = _caller(store, plan.config, getattr(progress, "event", None))  # -v: retries as they happen
+        caller = _caller(store, plan.config, getattr(progress, "event", None), ray)  # -v: retries as they happen
         if plan.respondent is not None:
             # a stored response is reused by (model, scenario, template): if that template's words have
             # changed since, resuming would mix answers to two different prompts in one run
@@ -393,11 +412,16 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
     pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
-    # one writer per run directory for the whole command, with room kept for its last writes on a full disk
-    with directory_lock(plan.run_dir, plan.command), disk_reserve(plan.run_dir) as reserve:
+    # Ray missing, or no cluster at the address, is refused before the run directory is touched; then one
+    # writer per run directory for the whole command, with room kept for its last writes on a full disk
+    with (
+        cluster(parse_executor(plan.config.executor)) as ray,
+        directory_lock(plan.run_dir, plan.command),
+        disk_reserve(plan.run_dir) as reserve,
+    ):
         store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
         store.reserve = reserve
-        session = open_session(plan, store, progress)
+        session = open_session(plan, store, progress, ray)
         session.notices.extend(set_aside)
         session.check_pool = pool
         return await session.run()

@@ -30,6 +30,7 @@ from cobe.models.registry import get_provider
 from cobe.prompts.render import select_templates
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
+from cobe.run.executor import parse_executor
 from cobe.run.items import Coverage, Item, build_items, stored_items
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
@@ -160,13 +161,15 @@ def fit_sample(config: EvalConfig, available: int) -> tuple[EvalConfig, list[str
     return config.model_copy(update={"sample": available}), [notice]
 
 
-def _providers(specs: list[str], models: ModelArgs) -> dict[str, Provider]:
+def _providers(specs: list[str], models: ModelArgs, config: EvalConfig) -> dict[str, Provider]:
     """One provider per distinct spec, so a model judging itself shares one connection pool and lane; each asks
-    as its capability row (with the command's models file and model arguments) says."""
+    as its capability row (with the command's models file and model arguments) says; under the Ray executor
+    each as the driver holds it (a vLLM engine then loads on the cluster only)."""
+    remote = parse_executor(config.executor).remote
     out: dict[str, Provider] = {}
     for spec in specs:
         if spec not in out:
-            out[spec] = get_provider(spec, models.capabilities(spec))
+            out[spec] = get_provider(spec, models.capabilities(spec), remote=remote)
     return out
 
 
@@ -232,7 +235,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     config, sample_notices = fit_sample(config, available)
     templates = select_templates(config.templates, config.tier)
     _check_prices(config, specs)
-    providers = _providers(specs, models)
+    providers = _providers(specs, models, config)
     for provider in providers.values():  # baseline/swapped takes its partners from the run's scenarios
         provider.use_scenarios(scenarios)
     completion = {model for model in config.models if not providers[model].chat_template}
@@ -305,7 +308,7 @@ def plan_rejudge(
     models = command_model_args(config, config.judge_specs)
     judging, judge_notices = _judge(config, stored["models"], show, models)
     _check_prices(config, config.judge_specs)
-    providers = _providers(config.judge_specs, models)
+    providers = _providers(config.judge_specs, models, config)
     for member in judging.members:
         providers[member.spec].check_config(member.settings)
     plan = _stored_plan(store, run_dir, row, config, judging, providers, models)

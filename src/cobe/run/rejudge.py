@@ -16,6 +16,7 @@ from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.run.config import RunSummary
 from cobe.run.engine import open_session
+from cobe.run.executor import cluster, parse_executor
 from cobe.run.plan import plan_rejudge
 from cobe.run.progress import Progress
 from cobe.store.directory import find_store
@@ -35,7 +36,8 @@ async def ajudge_run(
     run_dir = Path(run_dir)
     path = find_store(run_dir)
     load_prices(options.get("prices"))  # refused before the store is touched
-    with directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
+    executor = parse_executor(options.get("executor"))
+    with cluster(executor) as ray, directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
         store = Store(path)
         store.reserve = reserve
         try:
@@ -45,7 +47,7 @@ async def ajudge_run(
         except BaseException:
             store.close()
             raise
-        return await open_session(plan, store, progress).run()
+        return await open_session(plan, store, progress, ray).run()
 
 
 def judge_run(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -11,7 +12,7 @@ from typing import Any
 
 from cobe.core.clock import now  # the run modules stamp through it, imported from here
 from cobe.core.errors import InputError
-from cobe.core.reserve import DiskReserve, makes_room
+from cobe.core.reserve import DiskReserve, is_disk_full, makes_room, out_of_space
 from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
@@ -41,6 +42,61 @@ class Store:
         # have to be made once the disk is full (cobe.core.reserve.makes_room on every write below)
         self.reserve: DiskReserve | None = None
         self.out_of_space = False
+        self._batch_open = False  # inside `batch`: each write is a savepoint of the batch's one transaction
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every write made while it is open committed together, in one transaction.
+
+        The Ray executor's answers come back in batches, and a batch's calls, responses and verdicts are
+        one commit instead of one each. Each write keeps a savepoint of its own, so a write that fails
+        leaves the others. On a full disk the transaction may be lost whole: the batch then raises
+        DiskFull, and what it held is redone when the command runs again.
+        """
+        if self._batch_open:  # nested: the outer batch commits
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        self._batch_open = True
+        try:
+            yield
+        finally:
+            self._batch_open = False
+            self._end_batch()
+
+    def _end_batch(self) -> None:
+        if not self.db.in_transaction:  # a full disk rolled the batch back while it was open
+            raise out_of_space(self.path.parent)
+        try:
+            self.db.execute("COMMIT")
+        except (sqlite3.Error, OSError) as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            if not is_disk_full(exc):
+                raise
+            self.out_of_space = True
+            if self.reserve is not None:
+                self.reserve.release()  # room for the closing state; the batch itself is redone on resume
+            raise out_of_space(self.path.parent) from None
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write's transaction: its own, or a savepoint inside the open `batch`."""
+        if not self._batch_open:
+            with write_transaction(self.db):
+                yield
+            return
+        if not self.db.in_transaction:  # the batch was lost to a full disk: nothing more is written in it
+            raise out_of_space(self.path.parent)
+        self.db.execute("SAVEPOINT write")
+        try:
+            yield
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK TO write")
+                self.db.execute("RELEASE write")
+            raise
+        self.db.execute("RELEASE write")
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
@@ -53,22 +109,23 @@ class Store:
 
     @makes_room
     def put_call(self, row: dict[str, Any]) -> None:
-        """Record one finished call (success or final error) and commit at once; the prompt-cache counts
-        (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
-            " output_tokens, cached_input_tokens, cache_write_tokens, latency_s, error, attempts,"
-            " first_token_logprobs, cost_usd, created, sent, reasoning_tokens)"
-            " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
-            " :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts, :first_token_logprobs,"
-            " :cost_usd, :created, :sent, :reasoning_tokens)",
-            {"cached_input_tokens": 0, "cache_write_tokens": 0, "sent": None, "reasoning_tokens": 0} | row,
-        )
+        """Record one finished call (success or final error) and commit at once (inside a `batch`: with it); the
+        prompt-cache counts (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
+                " output_tokens, cached_input_tokens, cache_write_tokens, latency_s, error, attempts,"
+                " first_token_logprobs, cost_usd, created, sent, reasoning_tokens)"
+                " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
+                " :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts, :first_token_logprobs,"
+                " :cost_usd, :created, :sent, :reasoning_tokens)",
+                {"cached_input_tokens": 0, "cache_write_tokens": 0, "sent": None, "reasoning_tokens": 0} | row,
+            )
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------
     def put_batch(self, row: dict[str, Any], requests: list[tuple[str, str]]) -> None:
         """Record a submitted batch and the (key, request) of every call it covers, in one commit."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute(
                 "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
                 " VALUES (:id, :spec, :state, :created, :created, :request_count, :input_file_id)",
@@ -81,7 +138,7 @@ class Store:
 
     def adopt_batch(self, pending_id: str, batch_id: str, state: str) -> None:
         """Give a pending submission the provider's batch id, in one commit."""
-        with write_transaction(self.db):
+        with self._transaction():
             row = self.db.execute("SELECT * FROM batches WHERE id = ?", (pending_id,)).fetchone()
             self.db.execute(
                 "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
@@ -93,7 +150,7 @@ class Store:
 
     def drop_batch(self, batch_id: str) -> None:
         """Forget a submission the provider never received, so its calls are asked again."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute("DELETE FROM batch_calls WHERE batch_id = ?", (batch_id,))
             self.db.execute("DELETE FROM batches WHERE id = ?", (batch_id,))
 
@@ -101,7 +158,7 @@ class Store:
         self, batch_id: str, state: str, output_file_id: str | None = None, error_file_id: str | None = None
     ) -> None:
         """Record a batch's latest provider status (and its result files once it has them)."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute(
                 "UPDATE batches SET state = ?, updated = ?, output_file_id = coalesce(?, output_file_id),"
                 " error_file_id = coalesce(?, error_file_id) WHERE id = ?",
@@ -130,7 +187,7 @@ class Store:
     def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
         """Start a run with its (secret-free) configuration."""
         stamp = now()
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute(
                 "INSERT INTO runs (id, created, updated, config, state, cobe_version) VALUES (?, ?, ?, ?, 'running', ?)",
                 (run_id, stamp, stamp, json.dumps(config, sort_keys=True), version),
@@ -139,7 +196,7 @@ class Store:
     @makes_room
     def set_state(self, run_id: str, state: str) -> None:
         """Mark a run running, complete, interrupted or stopped-budget."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
 
     @makes_room
@@ -147,7 +204,7 @@ class Store:
         """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
         samples as JSON; None for one judge asked once)."""
         stamp = now()
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute(
                 "UPDATE runs SET judge = ?, judge_prompts = ?, judge_fingerprint = ?, judge_members = ?, updated = ?"
                 " WHERE id = ?",
@@ -183,7 +240,7 @@ class Store:
     @makes_room
     def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
         """Store (id, json) of every scenario of a run, once (read as it is written: never held whole)."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.executemany(
                 "INSERT OR IGNORE INTO scenarios (run_id, position, id, data) VALUES (?, ?, ?, ?)",
                 ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
@@ -211,7 +268,7 @@ class Store:
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response (epoch 1 unless the row says) and commit; returns its id (stable
         across replacement)."""
-        with write_transaction(self.db):
+        with self._transaction():
             cur = self.db.execute(
                 "INSERT INTO responses (run_id, model, scenario_id, template, epoch, call_key, prompt, text, error,"
                 " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
@@ -249,7 +306,7 @@ class Store:
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
         """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
         already committed."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.executemany(
                 "INSERT OR REPLACE INTO verdicts (run_id, response_id, judge, prompt_set, prompt_fingerprint,"
                 " check_name, sample, verdict, raw, p_true, unscored_reason, error, judge_settings, call_key,"
@@ -277,7 +334,7 @@ class Store:
     @makes_room
     def start_session(self, run_id: str, command: str) -> int:
         """Record that a command started on a run."""
-        with write_transaction(self.db):
+        with self._transaction():
             cur = self.db.execute(
                 "INSERT INTO sessions (run_id, command, started) VALUES (?, ?, ?)", (run_id, command, now())
             )
@@ -287,7 +344,7 @@ class Store:
     @makes_room
     def finish_session(self, session_id: int, state: str, stats: dict[str, Any]) -> None:
         """Record how a command ended and what it spent."""
-        with write_transaction(self.db):
+        with self._transaction():
             self.db.execute(
                 "UPDATE sessions SET finished = ?, state = ?, stats = ? WHERE id = ?",
                 (now(), state, json.dumps(stats, sort_keys=True), session_id),

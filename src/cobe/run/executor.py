@@ -1,0 +1,143 @@
+"""Where a command's model calls run: here (`local`, the default) or on a Ray cluster (`ray[:ADDRESS]`).
+
+`ray` alone starts a private Ray instance on this machine for the command (never another user's);
+`ray:ADDRESS` joins the cluster there (`auto`, `HOST:PORT`, or `ray://HOST:PORT` through Ray Client).
+Either way this process stays the driver: it plans, reads and writes the store, and draws the
+progress; the cluster's workers only answer calls (docs/SCALE.md). Ray missing, or no cluster at
+ADDRESS, is one line and exit 3 before any call or any write to the run directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cobe.core.errors import InputError, ProviderUnavailable
+
+LOCAL = "local"
+RAY = "ray"
+INSTALL = "pip install 'cobe[ray]'"
+#: how long a HOST:PORT address may take to accept a connection before it counts as no cluster
+CONNECT_TIMEOUT_S = 3.0
+# environment variables a worker needs as the driver has them: cobe's own settings, API keys and
+# OpenAI-compatible base URLs (keys travel to the cluster's workers, never to the store or a log)
+_FORWARDED_PREFIXES = ("COBE_",)
+_FORWARDED_SUFFIXES = ("_API_KEY", "_BASE_URL", "_KEY")
+
+
+@dataclass(frozen=True)
+class Executor:
+    """A parsed --executor value."""
+
+    kind: str = LOCAL
+    address: str | None = None
+
+    @property
+    def remote(self) -> bool:
+        """Whether calls run on a Ray cluster."""
+        return self.kind == RAY
+
+    def __str__(self) -> str:
+        return self.kind if self.address is None else f"{self.kind}:{self.address}"
+
+
+def parse_executor(value: str | None) -> Executor:
+    """`local`, `ray` or `ray:ADDRESS` as an Executor; anything else is an InputError naming the flag."""
+    text = (value or LOCAL).strip()
+    kind, sep, address = text.partition(":")
+    if kind == LOCAL and not sep:
+        return Executor()
+    if kind == RAY and (not sep or address.strip()):
+        return Executor(RAY, address.strip() or None)
+    raise InputError(f"--executor {text}: expected local, ray or ray:ADDRESS (e.g. ray:auto, ray:10.0.0.5:6379)")
+
+
+def forwarded_env(environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The variables of this process that the cluster's workers get: COBE_*, *_API_KEY, *_KEY, *_BASE_URL."""
+    env = os.environ if environ is None else environ
+    return {
+        name: value
+        for name, value in env.items()
+        if name.startswith(_FORWARDED_PREFIXES) or name.endswith(_FORWARDED_SUFFIXES)
+    }
+
+
+def _reachable(address: str) -> bool:
+    """Whether HOST:PORT accepts a TCP connection (other address forms are left to Ray)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return True
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=CONNECT_TIMEOUT_S):
+            return True
+    except OSError:
+        return False
+
+
+def _quiet() -> None:
+    """The command's own progress and summary stay its only output, as under the local executor: no usage
+    report, no log lines of Ray's (they stay in the Ray session's log folder)."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    for name in ("ray", "ray.data"):  # set after Ray's own logging setup, which runs on import
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+@contextlib.contextmanager
+def cluster(executor: Executor) -> Iterator[Any]:
+    """The `ray` module joined to the executor's cluster for the command's duration; None for `local`."""
+    if not executor.remote:
+        yield None
+        return
+    ray, started = connect(executor)
+    try:
+        yield ray
+    finally:
+        if started and ray.is_initialized():
+            ray.shutdown()
+
+
+def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]:
+    """Start or join the Ray cluster of `executor`: (the `ray` module, whether this call started it); exit 3
+    when Ray is not installed or no cluster answers at its address."""
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise ProviderUnavailable(f"--executor {executor}: Ray is not installed; run {INSTALL}") from None
+    _quiet()
+    if ray.is_initialized():  # a test or a notebook that started Ray already: run on it
+        _quiet_data(ray)
+        return ray, False
+    address = executor.address
+    if address is not None and not _reachable(address):
+        raise ProviderUnavailable(f"--executor {executor}: no Ray cluster answers at {address}")
+    options: dict[str, Any] = {
+        "include_dashboard": False,
+        "log_to_driver": False,
+        "logging_level": logging.ERROR,
+        "configure_logging": False,
+    }
+    try:
+        if address is None:
+            ray.init(address="local", num_cpus=num_cpus, **options)
+        else:
+            ray.init(address=address, **options)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        raise ProviderUnavailable(f"--executor {executor}: no Ray cluster could be joined ({reason})") from None
+    _quiet_data(ray)
+    return ray, True
+
+
+def _quiet_data(ray: Any) -> None:
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = False
+    context.print_on_execution_start = False
+    if hasattr(context, "enable_operator_progress_bars"):
+        context.enable_operator_progress_bars = False

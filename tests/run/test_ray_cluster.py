@@ -1,0 +1,146 @@
+"""A two-node Ray cluster on this machine (`ray.cluster_utils.Cluster`, one per module): the embedded model in
+one actor per node with a node removed mid-run, and the driver SIGKILLed mid-run, both ending with every call
+made once and the local executor's results."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cobe.run.config import EvalConfig
+from cobe.run.engine import evaluate
+from cobe.store.store import STORE_NAME
+from run.test_pipeline import _masked
+from support.cli import run_cobe
+from support.ray_local import QUIET
+from support.run_data import write_dataset
+
+HUNG_S = 600  # reached only by a run that hangs
+SPEC = "openai-api/fake/fake-model"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head node and a worker node of one CPU each; this process is connected to it."""
+    pytest.importorskip("ray.data")
+    os.environ.update(QUIET)
+    import ray
+    from ray.cluster_utils import Cluster
+
+    temp = tempfile.mkdtemp(prefix="r", dir="/tmp")
+    nodes = Cluster(
+        initialize_head=True,
+        connect=True,
+        head_node_args={"num_cpus": 1, "include_dashboard": False, "temp_dir": temp},
+    )
+    try:
+        nodes.worker = nodes.add_node(num_cpus=1)
+        nodes.wait_for_nodes()
+        yield nodes
+    finally:
+        ray.shutdown()
+        nodes.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def stored_calls(run_dir: Path) -> int:
+    """Calls committed in a run's store so far (0 before it exists)."""
+    path = run_dir / STORE_NAME
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return int(db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is still being made
+        return 0
+    finally:
+        db.close()
+
+
+def wait_until(condition, timeout: float = HUNG_S) -> None:
+    """Poll a condition another process makes true (a store it writes); the bound is reached only by a hang."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise TimeoutError("the condition never held")
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_embedded_model_over_two_nodes_with_one_removed_gives_the_local_results(tmp_path, cluster, monkeypatch):
+    """local/gemma-3-270m as respondent and judge, one single-threaded actor per node; the worker node is
+    removed once the first answer is stored (a new one joins, as a fleet replaces a node); the run completes
+    with each call once and results.jsonl, summary.json and report.md those of the local executor."""
+    monkeypatch.setenv("COBE_RAY_BATCH", "1")  # one call per batch: both nodes get work, a lost one costs one call
+    base = {"models": ["local/gemma-3-270m"], "judge": "local/gemma-3-270m", "templates": ["A"], "limit": 2}
+    here = evaluate(EvalConfig(**base, run_dir=Path("local")))
+    assert here.state == "complete"
+
+    outcome: list[object] = []
+
+    def run_on_ray() -> None:
+        try:
+            outcome.append(evaluate(EvalConfig(**base, run_dir=Path("ray"), executor=f"ray:{cluster.address}")))
+        except BaseException as exc:  # handed to the test's thread
+            outcome.append(exc)
+
+    driver = threading.Thread(target=run_on_ray)
+    driver.start()
+    try:  # nodes are added and removed from the main thread, where Ray sets its signal handlers
+        wait_until(lambda: stored_calls(tmp_path / "ray") >= 1 or bool(outcome))
+        assert not outcome, "the run ended before a node could be removed"
+        cluster.remove_node(cluster.worker)
+        cluster.worker = cluster.add_node(num_cpus=1)
+    finally:
+        driver.join(timeout=HUNG_S)
+    there = outcome[0]
+    assert not isinstance(there, BaseException), there
+    assert there.state == "complete" and there.unfinished == 0
+    db = sqlite3.connect(tmp_path / "ray" / STORE_NAME)
+    assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == 2 * 4  # a response and three checks each
+    db.close()
+    local, ray_side = _masked(tmp_path / "local", "run"), _masked(tmp_path / "ray", "run")
+    assert {k: v.replace("ray", "local") for k, v in ray_side.items()} == local
+
+
+def test_driver_killed_mid_run_resumes_with_no_repeated_call(tmp_path, cluster, openai_server):
+    """SIGKILL the driver once 10 answers are stored (later requests held at the server): running the same
+    command again asks only what was not answered."""
+    data = write_dataset(tmp_path / "data.jsonl", 4)  # 12 items, 48 calls
+    run_dir = tmp_path / "run"
+    args = ["eval", "--model", SPEC, "--judge", SPEC, "--data", str(data), "--run-dir", str(run_dir)]
+    args += ["--no-report", "--executor", f"ray:{cluster.address}"]
+    env = {"FAKE_BASE_URL": openai_server.base_url, "COBE_RAY_BATCH": "1", **QUIET}
+    answered = 10
+    openai_server.control(hold_after=answered)
+    driver = subprocess.Popen(
+        [sys.executable, "-c", "from cobe.cli.main import main; main()", *args],
+        env=os.environ | env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        openai_server.wait_for(lambda s: s.held >= 1, timeout=HUNG_S)
+        wait_until(lambda: stored_calls(run_dir) == answered)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=HUNG_S)
+    openai_server.control(hold_after=None)
+    before = openai_server.stats()["requests"]
+    done = run_cobe(*args, env=env)
+    assert done.returncode == 0, done.stderr
+    assert openai_server.stats()["requests"] - before == 48 - answered
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT count(*) FROM responses").fetchone()[0] == 12
+    assert db.execute("SELECT count(*) FROM verdicts").fetchone()[0] == 36
+    db.close()
