@@ -18,6 +18,7 @@ from cobe.calls.caller import UNPROVEN_AT_ONCE
 from cobe.calls.preflight import PROBES
 from cobe.core.errors import AuthenticationFailed, ModelRefused, RunIncomplete
 from support.cli import CliResult, assert_one_line_error, run_cobe
+from support.openai_server import contract_env
 
 RESPONDENT = "openai/fake-model"
 JUDGE = "anthropic/fake-judge"
@@ -27,10 +28,8 @@ ITEMS = 12  # the `data_file` fixture: 4 scenarios × templates A, B, C
 @pytest.fixture
 def fake(openai_server, monkeypatch):
     """The fake server behind openai/ and anthropic/ specs, judge verdicts fixed by a hash of the request."""
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key-openai")
-    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-anthropic")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url)
+    for name, value in contract_env(openai_server).items():
+        monkeypatch.setenv(name, value)
     openai_server.control(verdict="hash")
     return openai_server
 

@@ -17,6 +17,7 @@ from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import constant_head, load_judge_prompts
 from cobe.run import EvalConfig, evaluate
 from cobe.store.store import Store
+from support.openai_server import contract_env
 
 PRICES = """models:
   fake-judge: {input: 10, output: 50, cached_input: 1, cache_write: 12.5, cache_min_tokens: 100}
@@ -28,10 +29,8 @@ JUDGE = "anthropic/fake-judge"
 @pytest.fixture
 def fake(openai_server, monkeypatch):
     """The fake server behind openai/ and anthropic/ specs, caching prefixes from 100 tokens on."""
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key-openai")
-    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-anthropic")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url)
+    for name, value in contract_env(openai_server).items():
+        monkeypatch.setenv(name, value)
     openai_server.control(verdict="hash", cache_min_tokens=100)
     return openai_server
 

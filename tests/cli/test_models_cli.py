@@ -7,6 +7,7 @@ import pytest
 
 from cobe.core.errors import InputError, ModelRefused
 from support.cli import assert_one_line_error, run_cobe
+from support.openai_server import contract_env
 
 OPENAI = "openai/fake-model"
 ANTHROPIC = "anthropic/fake-judge"
@@ -14,10 +15,8 @@ ANTHROPIC = "anthropic/fake-judge"
 
 @pytest.fixture
 def fake(openai_server, monkeypatch, tmp_path):
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key-openai")
-    monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-anthropic")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", openai_server.root_url)
+    for name, value in contract_env(openai_server).items():
+        monkeypatch.setenv(name, value)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     return openai_server
 

@@ -22,7 +22,8 @@ FIRST_RUN = "runs/openai_gpt-5.4__cobe"  # where the tour's first eval line keep
 
 
 def tour_commands() -> list[str]:
-    """The tour's model-calling lines, as written (continuations joined, comments dropped)."""
+    """The tour's model-calling lines, as written (continuations joined, comments dropped); a line that needs a
+    Ray cluster (and vLLM's GPUs) is left to tests/run/test_ray_cluster.py and docs/SCALE.md."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme[readme.index("## A short tour") :].split("\n\n", 2)[1]
     lines, pending = [], ""
@@ -33,7 +34,7 @@ def tour_commands() -> list[str]:
             continue
         pending = ""
         command = text.split("  #", 1)[0].strip()
-        if command.startswith(("cobe eval ", "cobe judge ", "cobe judges check ")):
+        if command.startswith(("cobe eval ", "cobe judge ", "cobe judges check ")) and "--executor ray" not in command:
             lines.append(command)
     return lines
 

@@ -118,7 +118,8 @@ def test_driver_killed_mid_run_resumes_with_no_repeated_call(tmp_path, cluster, 
     command again asks only what was not answered."""
     data = write_dataset(tmp_path / "data.jsonl", 4)  # 12 items, 48 calls
     run_dir = tmp_path / "run"
-    args = ["eval", "--model", SPEC, "--judge", SPEC, "--data", str(data), "--run-dir", str(run_dir)]
+    # no preflight: the counts below are of the items' calls alone
+    args = ["eval", "--model", SPEC, "--judge", SPEC, "--data", str(data), "--run-dir", str(run_dir), "--no-preflight"]
     args += ["--no-report", "--executor", f"ray:{cluster.address}"]
     env = {"FAKE_BASE_URL": openai_server.base_url, "COBE_RAY_BATCH": "1", **QUIET}
     answered = 10

@@ -153,7 +153,10 @@ def test_a_worker_killed_mid_run_costs_only_its_batch(tmp_path, openai_server, m
     monkeypatch.setenv("FAKE_BASE_URL", openai_server.base_url)
     openai_server.control(delay_s=0.05)
     data = write_dataset(tmp_path / "data.jsonl", 8)
-    config = EvalConfig(data=str(data), models=[SPEC], judge=SPEC, run_dir=tmp_path / "run", executor="ray")
+    # no preflight: its probes would be calls beside the 24 × 4 counted here
+    config = EvalConfig(
+        data=str(data), models=[SPEC], judge=SPEC, run_dir=tmp_path / "run", executor="ray", preflight=False
+    )
     killed: list[int] = []
 
     def kill_one() -> None:
@@ -189,8 +192,8 @@ class Recorder:
 
 
 def test_progress_is_reported_as_the_local_executor_reports_it(tmp_path, data_file):
-    """The same stages, totals and advances (in another order, as answers arrive), and the same end-of-run line."""
-    from cobe.cli.evaluate import summary_line
+    """The same stages, totals and advances (in another order, as answers arrive), and the same end-of-run table."""
+    from cobe.report.run_table import run_table
 
     seen = {}
     for executor in ("local", "ray"):
@@ -203,7 +206,8 @@ def test_progress_is_reported_as_the_local_executor_reports_it(tmp_path, data_fi
             executor=executor,
         )
         summary = evaluate(config, recorder)
-        line = summary_line(summary).replace(executor, "RUN")
-        seen[executor] = (recorder.started, sorted(recorder.advanced), line.rsplit(";", 1)[0])
+        table = run_table(summary).as_dict()
+        ended = {k: v for k, v in table.items() if k not in ("run_dir", "wall_s")}
+        seen[executor] = (recorder.started, sorted(recorder.advanced), ended)
     assert seen["ray"] == seen["local"]
     assert seen["ray"][0] == [("generate", 12, 0), ("judge", 12, 0)] and len(seen["ray"][1]) == 24

@@ -7,25 +7,11 @@ import sqlite3
 import pytest
 
 from cobe.store.store import Store, now
+from support.store_rows import call_row
 
 
 def _call(key: str) -> dict:
-    return {
-        "key": key,
-        "role": "judge",
-        "spec": "mock/echo",
-        "request": "{}",
-        "response": "T",
-        "finish_reason": "stop",
-        "input_tokens": 1,
-        "output_tokens": 1,
-        "latency_s": 0.0,
-        "error": None,
-        "attempts": 1,
-        "first_token_logprobs": None,
-        "cost_usd": None,
-        "created": now(),
-    }
+    return call_row(key, response="T", cost_usd=None)
 
 
 def _verdict() -> dict:

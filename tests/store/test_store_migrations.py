@@ -11,25 +11,7 @@ import pytest
 from cobe.core.sqlite import UnusableDatabase
 from cobe.store import store as store_module
 from cobe.store.store import MIGRATIONS, Store, _migrations, now
-
-
-def _call(key: str, role: str) -> dict:
-    return {
-        "key": key,
-        "role": role,
-        "spec": "mock/echo",
-        "request": "{}",
-        "response": "x",
-        "finish_reason": "stop",
-        "input_tokens": 1,
-        "output_tokens": 1,
-        "latency_s": 0.0,
-        "error": None,
-        "attempts": 1,
-        "first_token_logprobs": None,
-        "cost_usd": 0.0,
-        "created": now(),
-    }
+from support.store_rows import call_row
 
 
 def test_store_made_by_the_first_migration_is_upgraded_in_place(tmp_path):
@@ -54,7 +36,7 @@ def test_store_made_by_the_first_migration_is_upgraded_in_place(tmp_path):
     applied = [row[0] for row in store.db.execute("SELECT version FROM schema_migrations ORDER BY version")]
     assert applied == [v for v, _, _ in _migrations()]
     assert store.get_call("old")["response"] == "T"
-    store.put_call(_call("new", "augment"))
+    store.put_call(call_row("new", "augment"))
     assert store.get_call("new")["role"] == "augment"
     store.close()
     assert Store(path).get_call("new") is not None  # reopening applies nothing twice
@@ -87,7 +69,7 @@ def test_a_store_made_by_the_old_runner_is_adopted_as_it_is(tmp_path):
     recorded = store.db.execute("SELECT version, name, applied FROM schema_migrations ORDER BY version").fetchall()
     assert [tuple(r) for r in recorded] == [(v, n, "2025-01-01T00:00:00Z") for v, n, _ in _migrations()]
     assert store.latest_run()["id"] == "r1"
-    store.put_call(_call("k", "augment"))
+    store.put_call(call_row("k", "augment"))
     store.close()
 
 
@@ -119,7 +101,7 @@ def test_store_files_are_private(tmp_path):
     old = os.umask(0o022)
     try:
         store = Store(tmp_path / "run" / "cobe.sqlite")
-        store.put_call(_call("k", "judge"))
+        store.put_call(call_row("k", "judge"))
         modes = {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "run").iterdir()}
         store.close()
     finally:
@@ -127,7 +109,7 @@ def test_store_files_are_private(tmp_path):
     assert modes == {"cobe.sqlite": 0o600, "cobe.sqlite-wal": 0o600, "cobe.sqlite-shm": 0o600}
 
 
-def test_responses_stored_before_0004_take_their_finish_reason_from_their_call(tmp_path):
+def test_responses_stored_before_0004_take_their_finish_reason_from_theircall_row(tmp_path):
     path = tmp_path / "cobe.sqlite"
     db = sqlite3.connect(path)
     db.execute(
@@ -219,7 +201,7 @@ def test_calls_stored_before_0008_read_as_having_touched_no_prompt_cache(tmp_pat
     store = Store(path)
     old = _from_row(store.get_call("old"))
     assert (old.input_tokens, old.cached_input_tokens, old.cache_write_tokens) == (700, 0, 0)
-    store.put_call(_call("new", "judge") | {"input_tokens": 700, "cached_input_tokens": 600})
+    store.put_call(call_row("new", "judge") | {"input_tokens": 700, "cached_input_tokens": 600})
     new = _from_row(store.get_call("new"))
     assert (new.cached_input_tokens, new.cache_write_tokens) == (600, 0)
     store.close()

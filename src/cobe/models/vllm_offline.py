@@ -9,31 +9,22 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import ProviderUnavailable
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
 from cobe.models.vllm_ray import llm_stage, remote_vllm
+from cobe.models.vllm_ray import sampling_params as sampling_kwargs
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 INSTALL = "pip install 'cobe[vllm]'"
-DEFAULT_MAX_TOKENS = 256  # vLLM's own default (16) cuts every rewrite short
-TOP_LOGPROBS = 5
 # how long the first request of a batch waits for concurrent ones to join it
 BATCH_WINDOW_S = 0.02
 
 
 def sampling_params(vllm: Any, config: GenerateConfig) -> Any:
-    """GenerateConfig → vllm.SamplingParams; unset fields keep vLLM's defaults."""
-    kwargs: dict[str, Any] = {
-        "max_tokens": config.max_tokens if config.max_tokens is not None else DEFAULT_MAX_TOKENS,
-        **sampling_fields(config),
-    }
-    if config.stop:
-        kwargs["stop"] = list(config.stop)
-    if config.logprobs:
-        kwargs["logprobs"] = TOP_LOGPROBS
-    return vllm.SamplingParams(**kwargs)
+    """GenerateConfig → vllm.SamplingParams; unset fields keep vLLM's defaults (the Ray stage sends the same)."""
+    return vllm.SamplingParams(**sampling_kwargs(config))
 
 
 def to_output(result: Any, latency: float, want_logprobs: bool) -> ModelOutput:

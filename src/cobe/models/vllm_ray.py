@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 #: vLLM's own default (16) cuts every rewrite short; the same default as the offline provider
-DEFAULT_MAX_TOKENS = 256
+DEFAULT_MAX_TOKENS = 256  # vLLM's own default (16) cuts every rewrite short
 TOP_LOGPROBS = 5
 
 
