@@ -1,8 +1,8 @@
 """The Ray executor: the embedded model over 1 and 2 single-threaded actors, Ray's own overhead per call
 against the local executor on the mock model, and how fast the driver commits answers to SQLite.
 
-    python benchmarks/bench_ray.py            # 16 embedded-model generations per pool size, 2,000 + 2,000 mock calls
-    python benchmarks/bench_ray.py --quick    # 4 generations, 500 + 500 mock calls
+    python benchmarks/bench_ray.py            # 16 embedded-model generations per pool size, 2,000 and 10,000 mock calls
+    python benchmarks/bench_ray.py --quick    # 4 generations, 500 and 2,500 mock calls
 
 One private Ray instance with two CPUs serves every part (its start-up is not counted); each part runs
 in a fresh run directory, so every call is made. Parts:
@@ -12,7 +12,7 @@ in a fresh run directory, so every call is made. Parts:
    ratio is the 1→2 actor speedup (target >= 1.7x on two idle cores: the load average is printed, since
    other users of the machine take cores from it).
 2. overhead: `cobe generate --model mock/echo` (no work per call) under the local executor and under Ray,
-   each at N and 2N calls: the extra N calls' wall time per call, Ray's over the local executor's, is
+   each at N and 5N calls (the median of 3 commands each): the extra 4N calls' wall time per call, Ray's over the local executor's, is
    what Ray adds to each call (rows, transfer, a batch's commit); the rest is Ray's start-up per command.
 3. commits: the driver's store writes of a call's row, one commit each (the local executor) and in
    batches of 64 in one transaction each (`Store.batch`, as the Ray executor commits what comes back).
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -72,22 +73,34 @@ def speedup(work: Path, calls: int) -> None:
     print(f"speedup 1 -> 2 actors: {one / two:.2f}x (target >= 1.7x); load average after: {load()}")
 
 
-def overhead(work: Path, items: int) -> None:
-    """Mock model: local executor vs Ray at N and 2N calls; the difference is the cost of N more calls, so
-    each side's start-up (Ray's actors and its one wave) drops out of the per-call figure."""
+def overhead(work: Path, items: int, repeats: int = 3) -> None:
+    """Mock model: local executor vs Ray at N and 5N calls, each the median of `repeats` commands; the
+    difference is the cost of 4N more calls, so each side's start-up (Ray's actors and its one wave), which
+    varies by a second or so from one command to the next, drops out of the per-call figure."""
     from support.run_data import write_dataset
 
-    data = str(write_dataset(work / "mock.jsonl", 2 * items))
-    walls: dict[str, list[float]] = {"local": [], "ray": []}
-    for executor in walls:
-        for n in (items, 2 * items):
-            wall, made = generate_s(work, f"{executor}-{n}", "mock/echo", n, executor, data)
-            assert made == n
-            walls[executor].append(wall)
-    local = (walls["local"][1] - walls["local"][0]) / items * 1e3
-    ray_ms = (walls["ray"][1] - walls["ray"][0]) / items * 1e3
-    fixed = walls["ray"][0] - ray_ms * items / 1e3
-    print(f"mock model, {items} more calls: local {local:.3f} ms/call, ray {ray_ms:.3f} ms/call")
+    sizes = (items, 5 * items)
+    data = str(write_dataset(work / "mock.jsonl", sizes[1]))
+    medians: dict[str, list[float]] = {"local": [], "ray": []}
+    for executor, walls in medians.items():
+        for n in sizes:
+            runs = []
+            for r in range(repeats):
+                wall, made = generate_s(work, f"{executor}-{n}-{r}", "mock/echo", n, executor, data)
+                assert made == n
+                runs.append(wall)
+            walls.append(statistics.median(runs))
+        print(
+            f"  {executor:<5} median wall of {repeats}: {sizes[0]} calls {walls[0]:.2f} s, {sizes[1]} calls {walls[1]:.2f} s"
+        )
+    more = sizes[1] - sizes[0]
+    local = (medians["local"][1] - medians["local"][0]) / more * 1e3
+    ray_ms = (medians["ray"][1] - medians["ray"][0]) / more * 1e3
+    fixed = medians["ray"][0] - ray_ms * sizes[0] / 1e3
+    print(f"mock model, {more} more calls: local {local:.3f} ms/call, ray {ray_ms:.3f} ms/call")
+    if local <= 0 or ray_ms <= 0:
+        print("ray / local per call: not measurable (start-up noise larger than the calls' cost); run without --quick")
+        return
     print(f"ray / local per call: {ray_ms / local:.1f}x; Ray's start-up and wave: {fixed:.1f} s a command")
 
 

@@ -38,7 +38,7 @@ def test_exports_through_ray_are_the_golden_files_byte_for_byte(tmp_path):
 
 def test_eval_runs_in_waves_and_resumes_with_no_call(tmp_path, data_file, monkeypatch):
     """generate, judge and re-ask each leave as one wave whatever the number of items; a repeat calls nothing."""
-    from cobe.run import ray_waves
+    from cobe.calls import ray_waves
 
     waves: list[list[int]] = []
     carry = ray_waves.WaveScheduler.carry

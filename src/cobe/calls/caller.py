@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.calls.cost import Budget, Price, PriceTable, estimate_tokens, load_prices
 from cobe.calls.keys import RequestKeys
 from cobe.calls.refused import model_refused
-from cobe.calls.scheduler import Scheduler
+from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
 from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
@@ -251,44 +251,26 @@ class Caller:
                 first_token_logprobs=output.first_token_logprobs,
                 cost_usd=cost,
             )
-        self.store.put_call(
-            {
-                "key": key,
-                "role": role,
-                "spec": provider.spec,
-                "request": request,
-                "response": record.text,
-                "finish_reason": record.finish_reason,
-                "input_tokens": record.input_tokens,
-                "output_tokens": record.output_tokens,
-                "cached_input_tokens": record.cached_input_tokens,
-                "cache_write_tokens": record.cache_write_tokens,
-                "latency_s": record.latency_s,
-                "error": record.error,
-                "attempts": outcome.attempts,
-                "first_token_logprobs": json.dumps(record.first_token_logprobs)
-                if record.first_token_logprobs
-                else None,
-                "cost_usd": record.cost_usd,
-                "created": now(),
-                "sent": json.dumps(output.sent) if output is not None and output.sent is not None else None,
-                "reasoning_tokens": output.reasoning_tokens if output is not None else 0,
-            }
-        )
+        self.store.put_call(_call_row(key, role, provider.spec, request, record, output))
+        self._note_refusals(provider, role, outcome)
+        return record
+
+    def _note_refusals(self, provider: Provider, role: str, outcome: Outcome) -> None:
+        """Count refused keys (the lane closes after AUTH_STOP_AFTER in a row) and refused settings (the
+        command stops at the first): each raises what stops the command."""
         if outcome.refused:
             self._refusals[provider.spec] = self._refusals.get(provider.spec, 0) + 1
             self._last_refusal[provider.spec] = outcome.error or "refused"
             if self._refusals[provider.spec] >= AUTH_STOP_AFTER:
                 self.scheduler.limits(provider).close()
                 raise self._auth_failed(provider)
-        elif output is not None:
+        elif outcome.output is not None:
             self._refusals[provider.spec] = 0  # "in a row": an accepted call resets the count
         if outcome.rejected is not None:  # every later call with these settings would be refused too
             self.rejected += 1
             if self._rejection is None:
                 self._rejection = (provider.spec, role, outcome.rejected)
             raise model_refused(*self._rejection, self.rejected)
-        return record
 
     def _auth_failed(self, provider: Provider) -> AuthenticationFailed:
         last = self._last_refusal.get(provider.spec, "refused")
@@ -374,3 +356,30 @@ def _from_row(row: Any) -> CallRecord:
         cost_usd=row["cost_usd"],
         cached=True,
     )
+
+
+def _call_row(
+    key: str, role: str, spec: str, request: str, record: CallRecord, output: ModelOutput | None
+) -> dict[str, Any]:
+    """A finished call as the store's `calls` row."""
+    logprobs = record.first_token_logprobs
+    return {
+        "key": key,
+        "role": role,
+        "spec": spec,
+        "request": request,
+        "response": record.text,
+        "finish_reason": record.finish_reason,
+        "input_tokens": record.input_tokens,
+        "output_tokens": record.output_tokens,
+        "cached_input_tokens": record.cached_input_tokens,
+        "cache_write_tokens": record.cache_write_tokens,
+        "latency_s": record.latency_s,
+        "error": record.error,
+        "attempts": record.attempts,
+        "first_token_logprobs": json.dumps(logprobs) if logprobs else None,
+        "cost_usd": record.cost_usd,
+        "created": now(),
+        "sent": json.dumps(output.sent) if output is not None and output.sent is not None else None,
+        "reasoning_tokens": output.reasoning_tokens if output is not None else 0,
+    }

@@ -7,12 +7,12 @@ from typing import Annotated, Any, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from cobe.calls.executor import parse_executor
 from cobe.core.errors import InputError
 from cobe.dataset.sample import split_ids
 from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
-from cobe.run.executor import parse_executor
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
 EMBEDDED_MODEL = "local/gemma-3-270m"

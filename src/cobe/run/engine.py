@@ -9,6 +9,7 @@ from typing import Any
 
 from cobe.calls.caller import Caller
 from cobe.calls.cost import Budget, load_prices
+from cobe.calls.executor import cluster, parse_executor
 from cobe.calls.preflight import run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import DiskFull, InputError, RunStopped
@@ -22,7 +23,6 @@ from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
-from cobe.run.executor import cluster, parse_executor
 from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
@@ -363,7 +363,7 @@ def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | 
     if ray is None:
         scheduler = Scheduler(**options)
     else:
-        from cobe.run.ray_waves import WaveScheduler  # only the Ray executor needs it
+        from cobe.calls.ray_waves import WaveScheduler  # only the Ray executor needs it
 
         scheduler = WaveScheduler(ray, store, **options)
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
@@ -371,7 +371,7 @@ def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, ray: Any = None) -> Session:
     """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded;
-    with `ray`, its calls run on that Ray cluster (`cobe.run.executor.cluster`).
+    with `ray`, its calls run on that Ray cluster (`cobe.calls.executor.cluster`).
 
     The store is closed if anything here fails; once the session exists, `Session.run` closes it.
     """

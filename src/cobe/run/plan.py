@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import load_prices
+from cobe.calls.executor import parse_executor
 from cobe.calls.keys import settings_dict
 from cobe.calls.preflight import Probe, distinct, needs_preflight
 from cobe.core.errors import InputError
@@ -30,7 +31,6 @@ from cobe.models.registry import get_provider
 from cobe.prompts.render import select_templates
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
-from cobe.run.executor import parse_executor
 from cobe.run.items import Coverage, Item, build_items, stored_items
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir

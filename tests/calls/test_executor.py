@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
+from cobe.calls.executor import Executor, forwarded_env, parse_executor
 from cobe.core.errors import InputError
-from cobe.run.executor import Executor, forwarded_env, parse_executor
 from support.cli import run_cobe
 
 RUN = ("eval", "--model", "mock/echo", "--judge", "mock/judge-pass", "--limit", "1", "--run-dir", "run")

@@ -25,14 +25,14 @@ from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from cobe.calls.executor import forwarded_env
 from cobe.calls.limits import Limits
+from cobe.calls.ray_worker import CallWorker
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import CobeError
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import ray_stage
 from cobe.models.wire import read_answer, request_row, rows
-from cobe.run.executor import forwarded_env
-from cobe.run.ray_worker import CallWorker
 from cobe.store.store import Store
 
 T = TypeVar("T")
