@@ -32,12 +32,7 @@ def judges() -> None:
 @options.DATA.but(env=False)
 @click.option("--n", "n", type=click.IntRange(min=1), default=20, show_default=True, help="Scenarios to probe.")
 @options.SEED.but(env=False)
-@click.option(
-    "--run-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Cache the judge's calls in this run directory's store [default: $XDG_CACHE_HOME/cobe/judge-check].",
-)
+@options.CALL_STORE
 @options.CONCURRENCY.but(env=False)
 @options.JSON
 def check_cmd(

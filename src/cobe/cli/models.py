@@ -32,12 +32,7 @@ def models() -> None:
 @options.MODELS_FILE.but(env=False)
 @options.JUDGE_PROMPTS.but(env=False)
 @options.JUDGE_TEMPERATURE.but(env=False)
-@click.option(
-    "--run-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Keep the calls in this run directory's store [default: $XDG_CACHE_HOME/cobe/models-check].",
-)
+@options.CALL_STORE
 @options.PRICES.but(env=False)
 def check_cmd(specs: tuple[str, ...], role: str, run_dir: Path | None, prices: Path | None, **settings: object) -> None:
     """Send each SPEC one minimal call with the settings a run would send it, and say, one line each,

@@ -212,6 +212,13 @@ MAX_COST = option(
     metavar="USD",
     help="Stop cleanly before this command would spend more (resumable).",
 )
+CALL_STORE = option(
+    "--run-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep the calls in this run directory's store, so asking again costs nothing [default: a folder of the "
+    "command's own under $XDG_CACHE_HOME/cobe].",
+)
 PRICES = option(
     "--prices",
     env="COBE_PRICES",
