@@ -6,6 +6,7 @@ import asyncio
 import json
 import sqlite3
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -147,7 +148,10 @@ class Caller:
             future: asyncio.Future[CallRecord] = asyncio.get_running_loop().create_future()
             self._inflight[key] = future
         try:
-            record = await self._send(provider, messages, settings, role, scenario, request, key)
+            record = await self._send(
+                self._pair(provider, settings),
+                lambda: self._dispatch(provider, messages, settings, role, scenario, request, key),
+            )
         except BaseException as exc:
             if provider.cacheable():
                 _settle(future, exc)
@@ -159,28 +163,20 @@ class Caller:
             future.set_result(record)
         return record
 
-    async def _send(
-        self,
-        provider: Provider,
-        messages: list[Message],
-        settings: GenerateConfig,
-        role: str,
-        scenario: Scenario | None,
-        request: str,
-        key: str,
-    ) -> CallRecord:
-        pair = self._pair(provider, settings)
+    async def _send(self, pair: tuple[str, str] | None, dispatch: Callable[[], Awaitable[CallRecord]]) -> CallRecord:
+        """Send a call (`dispatch`); while no answer has proven its model and settings (`pair`), only a few
+        such calls go at once, so a refused setting is refused a few times at most, not once per item."""
         if pair is not None and pair not in self._unproven.proven:
-            slots = self._unproven.slots()  # no answer has proven these settings yet: few such calls go at once
+            slots = self._unproven.slots()
             await slots.acquire()
             try:
                 if pair not in self._unproven.proven:  # proven while this call waited: it goes freely
-                    record = await self._dispatch(provider, messages, settings, role, scenario, request, key)
+                    record = await dispatch()
                     self._unproven.proven.add(pair)  # answered, or failed for a reason of its own
                     return record
             finally:
                 slots.release()
-        return await self._dispatch(provider, messages, settings, role, scenario, request, key)
+        return await dispatch()
 
     @property
     def rejection(self) -> tuple[str, str, Refusal] | None:
