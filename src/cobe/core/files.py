@@ -148,3 +148,10 @@ def check_output(path: Path, what: str = "an output file") -> Path:
     if not os.access(parent, os.W_OK):
         raise InputError(f"{parent}: the directory is read-only; choose another place for {what}")
     return path
+
+
+def cache_store(command: str) -> Path:
+    """Where a command that keeps its calls outside any run (`cobe models check`, `cobe judges check`) keeps
+    them without --run-dir: $XDG_CACHE_HOME/cobe/<command>/cobe.sqlite (~/.cache by default)."""
+    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return root / "cobe" / command / "cobe.sqlite"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.calls.caller import Caller
 from cobe.calls.scheduler import Scheduler
+from cobe.core.aio import blocking
 from cobe.core.results import Verdict
 from cobe.judge.checker import CheckResult
 from cobe.judge.checks import row_status
@@ -123,34 +124,12 @@ async def ajudge_responses(
     return out
 
 
-def judge_responses(
-    items: list[tuple[Scenario, str]],
-    judge: str | Sequence[str],
-    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
-    *,
-    store_path: str | Path = ":memory:",
-    concurrency: int | None = None,
-    temperature: float | None = None,
-    samples: int = 1,
-    batch_poll_s: float | None = None,
-    **scheduler_options: Any,
-) -> JudgedItems:
+judge_responses = blocking(
+    ajudge_responses,
     """Judge (scenario, response) pairs with the three checks; calls are cached in `store_path`.
 
     `judge` is one spec or a panel's (each check: the judges' strict majority), each judge asked `samples`
     times per check (the majority of its samples); with `batch_poll_s` the calls first go through each
     judge's provider batch API.
-    """
-    return asyncio.run(
-        ajudge_responses(
-            items,
-            judge,
-            judge_prompts,
-            store_path=store_path,
-            concurrency=concurrency,
-            temperature=temperature,
-            samples=samples,
-            batch_poll_s=batch_poll_s,
-            **scheduler_options,
-        )
-    )
+    """,
+)

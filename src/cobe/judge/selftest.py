@@ -10,7 +10,6 @@ in plain words live in `cobe.judge.selftest_result`.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from cobe.calls.caller import Caller
 from cobe.calls.scheduler import Scheduler
+from cobe.core.aio import blocking
 from cobe.core.errors import InputError
+from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
 from cobe.core.results import Verdict
 from cobe.dataset.sample import sample_positions
@@ -193,12 +194,6 @@ async def run_self_test(
     )
 
 
-def default_store() -> Path:
-    """Where `cobe judges check` caches its calls without --run-dir: $XDG_CACHE_HOME/cobe/judge-check/."""
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "cobe" / "judge-check" / STORE_NAME
-
-
 async def ajudge_check(
     judge: str | Sequence[str],
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
@@ -223,7 +218,7 @@ async def ajudge_check(
     try:
         for member in judging.members:  # a judge that cannot be built fails before the store is opened
             providers[member.spec] = get_provider(member.spec)
-        path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
+        path = Path(run_dir) / STORE_NAME if run_dir is not None else cache_store("judge-check")
         # one self-test at a time per cache: a second one waits, then finds the first one's answers stored
         with directory_lock(path.parent, "judges check", wait=on_wait or _quietly):
             store, _ = open_run_store(path.parent, force_new=False)
@@ -236,37 +231,13 @@ async def ajudge_check(
         await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
 
-def judge_check(
-    judge: str | Sequence[str],
-    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
-    data: str = "builtin:starter",
-    *,
-    n: int = DEFAULT_N,
-    seed: int = 0,
-    run_dir: str | Path | None = None,
-    temperature: float | None = None,
-    samples: int = 1,
-    on_wait: Callable[[str], None] | None = None,
-    **scheduler_options: Any,
-) -> SelfTest:
-    """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
-    only, cached in `run_dir`'s store or a cache dir. Another command using that store is waited for
-    (`on_wait` gets one line saying so), so two self-tests never pay for the same call twice."""
-    return asyncio.run(
-        ajudge_check(
-            judge,
-            judge_prompts,
-            data,
-            n=n,
-            seed=seed,
-            run_dir=run_dir,
-            temperature=temperature,
-            samples=samples,
-            on_wait=on_wait,
-            **scheduler_options,
-        )
-    )
-
-
 def _quietly(line: str) -> None:
     """Wait without saying so (the API's default; the CLI prints the line)."""
+
+
+judge_check = blocking(
+    ajudge_check,
+    """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
+    only, cached in `run_dir`'s store or a cache dir. Another command using that store is waited for
+    (`on_wait` gets one line saying so), so two self-tests never pay for the same call twice.""",
+)

@@ -8,7 +8,6 @@ second check pays nothing; every probe is reported, refused or not (`cobe.calls.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,9 @@ from cobe.calls.caller import Caller
 from cobe.calls.cost import load_prices
 from cobe.calls.preflight import Probe, ProbeResult, check_models
 from cobe.calls.scheduler import Scheduler
+from cobe.core.aio import blocking
 from cobe.core.errors import InputError
+from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
 from cobe.judge.lineup import plan_judges
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -30,12 +31,6 @@ from cobe.store.directory import open_run_store
 from cobe.store.store import STORE_NAME
 
 ROLES = ("respondent", "judge")
-
-
-def default_store() -> Path:
-    """Where `cobe models check` keeps its calls without --run-dir: $XDG_CACHE_HOME/cobe/models-check/."""
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return root / "cobe" / "models-check" / STORE_NAME
 
 
 def _config(specs: Sequence[str], settings: dict[str, Any]) -> EvalConfig:
@@ -102,7 +97,7 @@ async def acheck(
         for spec in dict.fromkeys(specs):
             providers[spec] = get_provider(spec, models.capabilities(spec))
         probes = _probes(providers, roles, settings, models)
-        path = Path(run_dir) / STORE_NAME if run_dir is not None else default_store()
+        path = Path(run_dir) / STORE_NAME if run_dir is not None else cache_store("models-check")
         with directory_lock(path.parent, "models check"):
             store, _ = open_run_store(path.parent, force_new=False)
             try:
@@ -113,15 +108,9 @@ async def acheck(
         await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
 
-def check(
-    specs: Sequence[str],
-    roles: Sequence[str] = ROLES,
-    *,
-    run_dir: str | Path | None = None,
-    prices: str | Path | None = None,
-    **settings: Any,
-) -> list[ProbeResult]:
+check = blocking(
+    acheck,
     """One minimal call per model and role with the settings a run would send (`settings`: temperature,
     reasoning_effort, max_tokens, judge_prompts, judge_temperature, model_args, models_file); each probe's
-    result, refusals included."""
-    return asyncio.run(acheck(specs, roles, run_dir=run_dir, prices=prices, **settings))
+    result, refusals included.""",
+)

@@ -4,13 +4,13 @@ earlier verdicts) and `judges_diff` (a run's verdicts under two judge prompt set
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from cobe.calls.cost import load_prices
 from cobe.calls.executor import cluster, parse_executor
+from cobe.core.aio import blocking
 from cobe.core.lock import directory_lock
 from cobe.core.reserve import disk_reserve
 from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
@@ -50,20 +50,6 @@ async def ajudge_run(
         return await open_session(plan, store, progress, ray).run()
 
 
-def judge_run(
-    run_dir: str | Path,
-    judge: str | Sequence[str],
-    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
-    *,
-    progress: Progress | None = None,
-    show: bool = True,
-    **options: Any,
-) -> RunSummary:
-    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
-    beside earlier judges'. The exports then show this judge, unless `show` is False."""
-    return asyncio.run(ajudge_run(run_dir, judge, judge_prompts, progress=progress, show=show, **options))
-
-
 async def ajudges_diff(
     run_dir: str | Path,
     prompts: Sequence[str] | str = ("paper", "contextual"),
@@ -85,18 +71,16 @@ async def ajudges_diff(
     return await compare_prompt_sets(run_dir, prompts, judge, judge_samples=judge_samples, rejudge=rejudge)
 
 
-def judges_diff(
-    run_dir: str | Path,
-    prompts: Sequence[str] | str = ("paper", "contextual"),
-    judge: str | Sequence[str] | None = None,
-    *,
-    judge_samples: int | None = None,
-    progress: Progress | None = None,
-    **options: Any,
-) -> JudgeDiff:
+judge_run = blocking(
+    ajudge_run,
+    """Judge a run's stored responses with `judge`, one spec or a panel's (no respondent call); verdicts sit
+    beside earlier judges'. The exports then show this judge, unless `show` is False.""",
+)
+judges_diff = blocking(
+    ajudges_diff,
     """Compare a run's verdicts under two judge prompt sets (per check: compared, flips, pass rates).
 
     `judge` names the judge (or panel) and lets missing verdicts be judged first; without it the run's
     own judge is compared, and anything missing is reported in one line instead.
-    """
-    return asyncio.run(ajudges_diff(run_dir, prompts, judge, judge_samples=judge_samples, progress=progress, **options))
+    """,
+)
