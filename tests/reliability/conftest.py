@@ -13,19 +13,13 @@ from reliability_helpers import provider_env
 
 from support.openai_server import ThreadedServer
 from support.run_data import write_dataset
-from support.workdir import isolate
+from support.workdir import isolated  # noqa: F401  (a fixture, registered by importing it)
 
 
 @pytest.fixture
 def data_file(tmp_path: Path) -> Path:
     """Three scenarios → 9 items with templates A, B, C."""
     return write_dataset(tmp_path / "data.jsonl", 3)
-
-
-@pytest.fixture(autouse=True)
-def _workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Default run dirs land in the test's tmp dir; no COBE_* of the caller's shell leaks in."""
-    isolate(tmp_path, monkeypatch)
 
 
 @pytest.fixture

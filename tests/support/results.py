@@ -109,6 +109,28 @@ def make_rows(
     return rows
 
 
+def _judged_row(
+    run_id: str, model: str, core: int, variation: int, template: str, phrasing: int, verdicts: dict
+) -> dict:
+    """One judged row of scenario `<core>v<variation>` under `template` (phrasing index `phrasing`)."""
+    status, passed = row_status(verdicts, None)
+    return ResultRow(
+        run_id=run_id,
+        model=model,
+        scenario_id=f"{core}v{variation}",
+        core_id=core,
+        variation=variation,
+        domain="travel",
+        template=template,
+        phrasing=phrasing,
+        verdicts=verdicts,
+        passed=passed,
+        status=status,
+        story="s",
+        response="r",
+    ).model_dump()
+
+
 def rows_with_counts(model: str, counts: dict[str, tuple[int, int]], run_id: str = "run-1") -> list[dict]:
     """Rows whose per-template (passes, scored) are exactly `counts`; one scenario per row index."""
     rows = []
@@ -116,24 +138,7 @@ def rows_with_counts(model: str, counts: dict[str, tuple[int, int]], run_id: str
         for index in range(scored):
             verdict = "T" if index < passes else "F"
             verdicts = {"connectors": "T", "preserve": verdict, "change": "T"}
-            status, passed = row_status(verdicts, None)
-            rows.append(
-                ResultRow(
-                    run_id=run_id,
-                    model=model,
-                    scenario_id=f"{index + 1}v1",
-                    core_id=index + 1,
-                    variation=1,
-                    domain="travel",
-                    template=template,
-                    phrasing=phrasing,
-                    verdicts=verdicts,
-                    passed=passed,
-                    status=status,
-                    story="s",
-                    response="r",
-                ).model_dump()
-            )
+            rows.append(_judged_row(run_id, model, index + 1, 1, template, phrasing, verdicts))
     return rows
 
 
@@ -147,26 +152,9 @@ def family_rows(
     for core in range(1, cores + 1):
         verdict = "T" if core in chosen else "F"
         verdicts = {"connectors": "T", "preserve": "T", "change": verdict}
-        status, passed = row_status(verdicts, None)
         for variation in range(1, variations + 1):
             for phrasing, template in enumerate(TEMPLATES):
-                rows.append(
-                    ResultRow(
-                        run_id=run_id,
-                        model=model,
-                        scenario_id=f"{core}v{variation}",
-                        core_id=core,
-                        variation=variation,
-                        domain="travel",
-                        template=template,
-                        phrasing=phrasing,
-                        verdicts=verdicts,
-                        passed=passed,
-                        status=status,
-                        story="s",
-                        response="r",
-                    ).model_dump()
-                )
+                rows.append(_judged_row(run_id, model, core, variation, template, phrasing, verdicts))
     return rows
 
 
