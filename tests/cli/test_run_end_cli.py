@@ -86,7 +86,9 @@ def test_ids_and_an_ids_file_choose_the_scenarios(tmp_path):
     assert_one_line_error(cobe(*base, "--ids", "2v0,7v7", cwd=tmp_path), "--ids: 1 of 2 scenario ids", "7v7")
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
-    assert_one_line_error(cobe(*base, "--ids-file", str(empty), cwd=tmp_path), "empty.txt", "no scenario id")
+    assert_one_line_error(cobe(*base, "--ids-file", str(empty), cwd=tmp_path), "--ids-file", "no scenario id")
+    missing = cobe(*base, "--ids-file", str(tmp_path / "nope.txt"), cwd=tmp_path)
+    assert_one_line_error(missing, "--ids-file", "nope.txt: file not found")
 
 
 def test_epochs_end_to_end(tmp_path):

@@ -56,10 +56,12 @@ def split_ids(values: Iterable[str]) -> list[str]:
 
 def read_id_file(path: str | Path) -> list[str]:
     """The scenario ids a file lists (`--ids-file`): one per line or comma-separated; `#` starts a comment."""
-    lines = (line.split("#", 1)[0] for _, line in text_lines(path, "a file of scenario ids"))
-    ids = split_ids(lines)
+    try:
+        ids = split_ids(line.split("#", 1)[0] for _, line in text_lines(path, "a file of scenario ids"))
+    except InputError as exc:  # the file's own problem, said under the option that named it
+        raise InputError(f"--ids-file {exc}") from None
     if not ids:
-        raise InputError(f"{path}: no scenario id; expected one id per line, e.g. 317v3")
+        raise InputError(f"--ids-file {path}: no scenario id; expected one id per line, e.g. 317v3")
     return ids
 
 
