@@ -14,12 +14,11 @@ from cobe.judge.lineup import plan_judges
 from cobe.judge.panel import (
     JudgePanel,
     majority,
-    panel_name,
     provider_family,
     self_preference,
     self_preference_notices,
-    split_specs,
 )
+from cobe.judge.specs import panel_name, split_specs
 from cobe.store.store import Store
 from support.run_data import scenario
 

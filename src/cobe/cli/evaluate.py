@@ -15,7 +15,7 @@ import click
 from cobe.cli import options
 from cobe.cli.run_end import dry_run_line
 from cobe.core.errors import INTERRUPTED, InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
-from cobe.judge.panel import split_specs
+from cobe.judge.specs import split_specs
 from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 

@@ -16,7 +16,7 @@ from cobe.judge.checker import Caller, CheckResult, Judge
 from cobe.judge.checks import criterion, majority, row_status
 from cobe.judge.lineup import JudgePlan, JudgeRef, plan_judges
 from cobe.judge.pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
-from cobe.judge.panel import JudgePanel, provider_family, self_preference, split_specs
+from cobe.judge.panel import JudgePanel, provider_family, self_preference
 from cobe.judge.parse import p_true, parse_verdict
 from cobe.judge.preview import Preview, PromptView, find_scenario, preview
 from cobe.judge.prompt_sets import (
@@ -26,6 +26,7 @@ from cobe.judge.prompt_sets import (
     load_judge_prompts,
     render_judge_text,
 )
+from cobe.judge.specs import split_specs
 
 __all__ = [
     "CHECKS",

@@ -21,8 +21,8 @@ from typing import Any
 
 from cobe.core.errors import InputError
 from cobe.judge.batch import adapter
-from cobe.judge.panel import panel_name, split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet, load_judge_prompts
+from cobe.judge.specs import panel_name, split_specs
 from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.model_args import NO_MODEL_ARGS, ModelArgs

@@ -34,37 +34,6 @@ if TYPE_CHECKING:
 Ask = tuple[int, str, int]
 
 
-def split_specs(values: Iterable[str]) -> list[str]:
-    """Judge specs from repeated and comma-separated values ("a/x,b/y"), in order, each once.
-
-    A piece without '/' continues the spec before it, so a scripted spec such as mock/cycle:T,F
-    survives the split. The same judge twice is refused: ask one judge several times with
-    --judge-samples instead.
-    """
-    specs: list[str] = []
-    for value in values:
-        for piece in value.split(","):
-            piece = piece.strip()
-            if not piece:
-                continue
-            if "/" not in piece and specs:
-                specs[-1] = f"{specs[-1]},{piece}"
-            else:
-                specs.append(piece)
-    twice = sorted({spec for spec in specs if specs.count(spec) > 1})
-    if twice:
-        raise InputError(
-            f"--judge: {', '.join(twice)} named twice; a panel needs distinct judges "
-            "(ask one judge several times with --judge-samples)"
-        )
-    return specs
-
-
-def panel_name(specs: Sequence[str]) -> str:
-    """How runs, exports and reports name a panel of judges (one judge: its spec)."""
-    return specs[0] if len(specs) == 1 else "panel(" + ", ".join(specs) + ")"
-
-
 # the provider families a judge may favour its own kin in: a spec's prefix, or a word in its model name
 _FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("openai", "openai", ("gpt",)),

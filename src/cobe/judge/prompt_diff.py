@@ -19,10 +19,10 @@ import pandas as pd
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
 from cobe.judge.lineup import JudgeRef, judge_ref, stored_ref
-from cobe.judge.panel import split_specs
 from cobe.judge.panel_analysis import verdict_diff
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
 from cobe.judge.shown import ShownVerdicts
+from cobe.judge.specs import split_specs
 from cobe.prompts.render import judged_text
 from cobe.prompts.templates import Template
 from cobe.store.directory import find_store

@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cobe.models.retry import is_auth_error
 
+# the settings a call is made with live in the module below this one (capabilities, fitting and reasoning
+# need them, and this module loads those); re-exported here, where every provider has always found them
+from cobe.models.settings import (  # noqa: F401
+    GenerateConfig,
+    MaxTokens,
+    ReasoningEffort,
+    Temperature,
+    ThinkingBudget,
+    TopP,
+    sampling_fields,
+)
+
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from cobe.dataset.schema import Scenario
     from cobe.models.capabilities import ModelCapabilities
 
-#: how hard a reasoning model thinks before it answers (App. D.1 ran thinking models at "medium"); "none"
-#: turns thinking off where a model allows it. Which levels a model takes is in its capability row.
-ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 #: the finish reason every provider reports for a reply cut off by its token limit
 TRUNCATED = "length"
 # the SDKs' own words for that (Anthropic stop_reason, Gemini FinishReason), mapped onto TRUNCATED
@@ -39,39 +49,6 @@ class Message(BaseModel):
     cache_prefix: int = Field(default=0, ge=0, exclude=True)
 
 
-# What providers accept, the one rule for flags, API options and judge configs: a value outside
-# it would be sent with every call and fail each one (nan, inf and 1e309 parse as floats, so
-# finiteness is checked too). Temperature 0-2 is OpenAI's range, the widest of the hosted APIs.
-Temperature = Annotated[float, Field(ge=0, le=2, allow_inf_nan=False)]
-TopP = Annotated[float, Field(gt=0, le=1, allow_inf_nan=False)]
-#: output tokens per answer: at least one, and no more than any provider generates in one response
-MaxTokens = Annotated[int, Field(ge=1, le=1_000_000)]
-#: thinking tokens: 0 (off, where a model allows it) up to any provider's largest budget
-ThinkingBudget = Annotated[int, Field(ge=0, le=1_000_000)]
-
-
-class GenerateConfig(BaseModel):
-    """Sampling settings; every field is part of a call's cache key."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    temperature: Temperature | None = None
-    max_tokens: MaxTokens | None = None
-    top_p: TopP | None = None
-    seed: int | None = None
-    stop: tuple[str, ...] | None = None
-    logprobs: bool = False  # ask for the top alternatives of the first token (judge P(T))
-    # restrict the answer to one of these strings where the provider can (local llama.cpp);
-    # providers that cannot ignore it and rely on the prompt's instruction
-    choices: tuple[str, ...] | None = None
-    # thinking / reasoning effort where the provider has it (see `Provider.reasoning`); None sends
-    # nothing, so the provider's own default applies
-    reasoning_effort: ReasoningEffort | None = None
-    # thinking tokens for models that take a budget (Anthropic extended thinking, Gemini 2.5), in place of
-    # the budget a level stands for; checked against the model's bounds (`cobe.models.capabilities`)
-    thinking_budget: ThinkingBudget | None = None
-
-
 def finish_reason(raw: object) -> str | None:
     """A provider's finish reason as recorded: truncation spelled `length` whatever the SDK calls it."""
     if raw is None:
@@ -83,12 +60,6 @@ def finish_reason(raw: object) -> str | None:
 def is_truncated(reason: str | None) -> bool:
     """Whether a recorded finish reason says the reply was cut off by the token limit."""
     return reason is not None and reason in _TRUNCATION_WORDS
-
-
-def sampling_fields(config: GenerateConfig) -> dict[str, Any]:
-    """temperature, top_p and seed where set: the keyword names most inference APIs share."""
-    fields = {"temperature": config.temperature, "top_p": config.top_p, "seed": config.seed}
-    return {name: value for name, value in fields.items() if value is not None}
 
 
 class ModelOutput(BaseModel):
@@ -129,6 +100,17 @@ class CallRecord:
     cached: bool = False
 
 
+def endpoint_name(urls: Iterable[str]) -> str:
+    """The endpoint a call key names: each base URL without its credentials or trailing '/', sorted (a fleet of
+    servers of one model is one endpoint, whichever replica takes a call)."""
+    names = set()
+    for url in urls:
+        parts = urlsplit(str(url))
+        host = parts.netloc.rpartition("@")[2]  # user:password@ is a secret, never part of a key
+        names.add(urlunsplit((parts.scheme, host, parts.path.rstrip("/"), parts.query, "")))
+    return " ".join(sorted(names))
+
+
 class Provider(ABC):
     """A model behind a spec such as `openai/gpt-5.4`; one async method does the work."""
 
@@ -143,6 +125,10 @@ class Provider(ABC):
     chat_template: bool = True
     #: the environment variable(s) its API key comes from, named when the server refuses the key
     key_env: str | None = None
+    #: where its calls go, for providers behind an API: the base URL (`endpoint_name`), never a key. Part of
+    #: every call's key, so a spec pointed at another server is not answered with the first one's replies.
+    #: None for the in-process providers (mock, local, llamacpp, vllm).
+    endpoint: str | None = None
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_mapping
-from cobe.models.base import ReasoningEffort
+from cobe.models.settings import ReasoningEffort
 
 BUNDLED_TABLE = Path(str(files("cobe.models").joinpath("capabilities.yaml")))
 MODELS_FILE_ENV = "COBE_MODELS_FILE"

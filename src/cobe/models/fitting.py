@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import SAMPLING, ModelCapabilities
 from cobe.models.reasoning import nearest_effort, thinking_budget
+from cobe.models.settings import GenerateConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import get_args
 
 from cobe.core.errors import InputError
-from cobe.models.base import ReasoningEffort
+from cobe.models.settings import ReasoningEffort
 
 #: every level, weakest first; "none" is thinking off
 EFFORTS: tuple[str, ...] = get_args(ReasoningEffort)

@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from cobe.calls.executor import parse_executor
 from cobe.core.errors import InputError
 from cobe.dataset.sample import split_ids
-from cobe.judge.panel import split_specs
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.judge.specs import split_specs
 from cobe.models.base import MaxTokens, ReasoningEffort, Temperature
 
 #: the embedded model used when no model and no judge are given; its scores are for smoke tests only
