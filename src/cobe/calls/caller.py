@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.calls.cost import Budget, Price, PriceTable, estimate_tokens, load_prices
-from cobe.calls.keys import RequestKeys
+from cobe.calls.keys import RequestKeys, with_endpoint
 from cobe.calls.refused import model_refused
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
 from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.refusals import Refusal
+from cobe.store.endpoints import note_endpoint
 from cobe.store.store import Store, now
 
 if TYPE_CHECKING:
@@ -99,6 +100,8 @@ class Caller:
     _unproven: _Unproven = field(default_factory=_Unproven, init=False, repr=False)
     _rejection: tuple[str, str, Refusal] | None = field(default=None, init=False, repr=False)
     rejected: int = field(default=0, init=False)  # requests refused for their settings or model
+    notices: list[str] = field(default_factory=list, init=False)  # what a command says of its calls at its end
+    _endpoints: set[str] = field(default_factory=set, init=False, repr=False)  # specs whose endpoint is noted
 
     @classmethod
     def open(cls, store_path: str | Path, **scheduler_options: Any) -> Caller:
@@ -124,6 +127,8 @@ class Caller:
         or its name (then for every later call, sending none). `sample` > 0 repeats a call on purpose
         (--judge-samples): same messages, a key of its own.
         """
+        if provider.endpoint is not None and provider.spec not in self._endpoints:
+            self.note_endpoint(provider)
         request, key = self._request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
         while True:
@@ -277,18 +282,36 @@ class Caller:
         provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> tuple[str, str]:
         """(request JSON as the store records it, call key); the batch path keys its calls the same way."""
-        return RequestKeys().request(provider.spec, provider.model, settings, messages, attempt, sample)
+        return RequestKeys().request(
+            provider.spec, provider.model, settings, messages, attempt, sample, provider.endpoint
+        )
 
     def _request(
         self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int, sample: int
     ) -> tuple[str, str]:
         # `request` with this caller's settings JSON kept between calls
-        return self._keys.request(provider.spec, provider.model, settings, messages, attempt, sample)
+        return self._keys.request(provider.spec, provider.model, settings, messages, attempt, sample, provider.endpoint)
+
+    def note_endpoint(self, provider: Provider) -> None:
+        """Record where the provider's calls go (once per spec and command) before any is looked up: a store
+        made before keys named their endpoint adopts its calls for this one; a spec that now points elsewhere
+        than before is said in `notices`, and the other server's replies never answer for it."""
+        if provider.endpoint is None or provider.spec in self._endpoints:
+            return
+        self._endpoints.add(provider.spec)
+        endpoint = provider.endpoint
+        before = note_endpoint(self.store, provider.spec, endpoint, lambda request: with_endpoint(request, endpoint))
+        if before is not None:
+            self.notices.append(
+                f"{provider.spec} now points at {endpoint}; this store's calls of it went to {before}, "
+                "so none of them answers here and each is made again"
+            )
 
     def stored(
         self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
     ) -> sqlite3.Row | None:
         """The stored row of an identical earlier call that `call` would answer from, or None."""
+        self.note_endpoint(provider)
         return self._stored(provider, self._request(provider, messages, settings, attempt, sample)[1])
 
     def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:

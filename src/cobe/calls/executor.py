@@ -28,6 +28,7 @@ CONNECT_TIMEOUT_S = 3.0
 # OpenAI-compatible base URLs (keys travel to the cluster's workers, never to the store or a log)
 _FORWARDED_PREFIXES = ("COBE_",)
 _FORWARDED_SUFFIXES = ("_API_KEY", "_BASE_URL", "_KEY")
+LOOPBACK = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,12 @@ def _reachable(address: str) -> bool:
         return False
 
 
+def _loopback(address: str) -> bool:
+    """Whether a Ray address names this machine by its loopback interface (127.x, localhost)."""
+    host = address.split("://")[-1].rpartition(":")[0] or address
+    return host == "localhost" or host.startswith("127.")
+
+
 def _quiet() -> None:
     """The command's own progress and summary stay its only output, as under the local executor: no usage
     report, no log lines of Ray's (they stay in the Ray session's log folder)."""
@@ -123,6 +130,9 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
         "logging_level": logging.ERROR,
         "configure_logging": False,
     }
+    if address is None or _loopback(address):
+        # a cluster of this machine alone binds and talks to loopback, never to the machine's other interfaces
+        options["_node_ip_address"] = LOOPBACK
     try:
         if address is None:
             ray.init(address="local", num_cpus=num_cpus, **options)

@@ -33,17 +33,26 @@ def settings_dict(config: GenerateConfig) -> dict[str, Any]:
     return data
 
 
+def with_endpoint(request: str, endpoint: str) -> tuple[str, str]:
+    """(request JSON, key) of a stored request made before keys named their endpoint, as `RequestKeys` keys
+    the same call sent to `endpoint` now."""
+    text = canonical(json.loads(request) | {"endpoint": endpoint})
+    return text, hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
 class RequestKeys:
     """The key of every call of a command: the sha256 of the canonical JSON (`canonical`) of the request
-    body {spec, model, settings (`settings_dict`), messages (role, content), attempt, sample}, where
-    `attempt` (a re-ask) and `sample` (a deliberate repeat) appear only when above 0, so a first ask keeps
-    the key it always had.
+    body {spec, model, settings (`settings_dict`), messages (role, content), attempt, sample, endpoint},
+    where `attempt` (a re-ask) and `sample` (a deliberate repeat) appear only when above 0, so a first ask
+    keeps the key it always had, and `endpoint` (where a hosted or OpenAI-compatible provider sends it:
+    `Provider.endpoint`, a URL without credentials) only for providers that have one: the same spec at
+    another server is another call.
 
-    The JSON is put together piece by piece in sorted-key order (attempt, messages, model, sample,
+    The JSON is put together piece by piece in sorted-key order (attempt, endpoint, messages, model, sample,
     settings, spec), byte for byte what `canonical` makes of the whole body, with each settings object
     serialised once per command.
     """
@@ -68,6 +77,7 @@ class RequestKeys:
         messages: list[Message],
         attempt: int = 0,
         sample: int = 0,
+        endpoint: str | None = None,
     ) -> tuple[str, str]:
         """(canonical request JSON as the store records it, its sha256 key)."""
         plain = ",".join('{"content":' + _dumps(m.content) + ',"role":' + _dumps(m.role) + "}" for m in messages)
@@ -75,6 +85,7 @@ class RequestKeys:
             (
                 "{",
                 f'"attempt":{attempt:d},' if attempt else "",
+                f'"endpoint":{_dumps(endpoint)},' if endpoint is not None else "",
                 '"messages":[',
                 plain,
                 '],"model":',

@@ -53,6 +53,7 @@ class BatchJudge:
 
     def __init__(self, caller: Caller, provider: Provider, settings: GenerateConfig, poll_s: float) -> None:
         self.caller, self.provider, self.settings, self.poll_s = caller, provider, settings, poll_s
+        caller.note_endpoint(provider)  # before its calls are looked up: a store's older calls keep answering
         self.api = adapter(provider.spec)(provider, settings)
         self.store = caller.store
         self.progress: Any = None  # what the current `run` reports to

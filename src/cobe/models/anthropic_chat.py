@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
 from cobe.models.anthropic_batch import AnthropicBatch
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name, finish_reason
 from cobe.models.fitting import Fitted, fit
 from cobe.models.reasoning import REASONING_MAX_TOKENS
 from cobe.models.registry import register
@@ -90,6 +90,7 @@ class AnthropicChat(Provider):
             http_client=pooled_http_client(anthropic),
         )
         self._create = self._client.messages.create
+        self.endpoint = endpoint_name([self._client.base_url])  # the SDK's default where unset
         # newer SDKs no longer name temperature or top_p; the models that still take them get them in the body
         self._named = set(inspect.signature(self._create).parameters)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name, finish_reason
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_chat import TOP_LOGPROBS
 from cobe.models.registry import register
@@ -21,6 +21,9 @@ from cobe.models.retry import (
 )
 from cobe.models.sdk import import_sdk, request_timeout
 from cobe.models.usage import google_usage
+
+#: where google-genai sends Gemini API calls when GOOGLE_GEMINI_BASE_URL is unset (its documented default)
+GEMINI_API_URL = "https://generativelanguage.googleapis.com/"
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -80,6 +83,7 @@ class GoogleChat(Provider):
         self._errors, self._types = errors, types
         options = types.HttpOptions(base_url=base_url, timeout=int(request_timeout() * 1000))
         self._client = genai.Client(api_key=api_key, http_options=options)
+        self.endpoint = endpoint_name([base_url or GEMINI_API_URL])
         self._generate = self._client.aio.models.generate_content
 
     def __repr__(self) -> str:

@@ -36,7 +36,7 @@ class OpenAIBatch(BatchAPI):
     def __init__(self, provider: Provider, settings: GenerateConfig) -> None:
         super().__init__(provider, settings)
         self.error = provider._openai.APIError  # type: ignore[attr-defined]
-        self.endpoint: str = provider.endpoint  # type: ignore[attr-defined]
+        self.endpoint: str = provider.api_path  # type: ignore[attr-defined]
 
     async def prepare(self, todo: list[BatchRequest]) -> str:
         """Upload the requests as a batch input file; its id is the ref."""

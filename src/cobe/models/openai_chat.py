@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, finish_reason
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name, finish_reason
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
 from cobe.models.openai_responses import read_response, responses_body
@@ -82,6 +82,7 @@ class OpenAIChat(Provider):
         self._creates = [self._poster(client, "/chat/completions", self._chat_completion) for client in self._clients]
         self._responses = [self._poster(client, "/responses", object) for client in self._clients]
         self._inflight = [0] * len(urls)
+        self.endpoint = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
     @staticmethod
@@ -114,7 +115,7 @@ class OpenAIChat(Provider):
         return f"OpenAIChat({self.spec!r})"
 
     @property
-    def endpoint(self) -> str:
+    def api_path(self) -> str:
         """The API path its calls (and its batch lines) go to."""
         return "/v1/responses" if self.capabilities.api == "responses" else "/v1/chat/completions"
 

@@ -98,7 +98,7 @@ class Session:
             items=len(self.plan.items),
             unfinished=unfinished,
             failures=self.store_failures if unfinished else {},
-            notices=[*self.notices, *self._replaced()],
+            notices=[*self.notices, *self.caller.notices, *self._replaced()],
             replaced=describe_judge(self.replaced) if self.replaced else None,
         )
 
