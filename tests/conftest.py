@@ -3,3 +3,6 @@
 # pytest finds fixtures by name, so these imports are the registration
 from support.openai_server import openai_server, strict_server  # noqa: F401
 from support.scenarios import bare_scenario, scenario, scenario_factory  # noqa: F401
+
+# the session's own HOME and XDG folders, and the check that nothing of cobe's reached the real ones
+pytest_plugins = ["support.home"]
