@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cobe.calls.executor import Executor, forwarded_env, parse_executor
+from cobe.calls.executor import LOOPBACK, RAY, Executor, connect, forwarded_env, parse_executor
 from cobe.core.errors import InputError
 from support.cli import run_cobe
 
@@ -58,3 +58,24 @@ def test_ray_missing_is_exit_3_naming_the_extra(tmp_path, monkeypatch):
 def test_a_bad_executor_is_exit_2(tmp_path):
     done = run_cobe(*RUN, "--executor", "spark", cwd=tmp_path)
     assert done.returncode == 2 and "--executor spark: expected local, ray or ray:ADDRESS" in done.stderr
+
+
+def test_ray_started_without_an_address_binds_to_loopback_only(monkeypatch):
+    """`--executor ray` with no address starts Ray on this machine: its node and GCS on 127.0.0.1."""
+    pytest.importorskip("ray.data")
+    from support.ray_local import QUIET, private_temp, release_temp
+
+    for name, value in QUIET.items():
+        monkeypatch.setenv(name, value)
+    temp = private_temp()
+    try:
+        ray, started = connect(Executor(RAY), num_cpus=1)
+        try:
+            assert started
+            nodes = ray.nodes()
+            assert [node["NodeManagerAddress"] for node in nodes] == [LOOPBACK]
+            assert ray.get_runtime_context().gcs_address.startswith(f"{LOOPBACK}:")
+        finally:
+            ray.shutdown()
+    finally:
+        release_temp(temp)

@@ -5,12 +5,10 @@ made once and the local executor's results."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -22,7 +20,7 @@ from cobe.run.engine import evaluate
 from cobe.store.store import STORE_NAME
 from run.test_pipeline import _masked
 from support.cli import run_cobe
-from support.ray_local import QUIET
+from support.ray_local import LOOPBACK, QUIET, private_temp, release_temp
 from support.run_data import write_dataset
 
 HUNG_S = 600  # reached only by a run that hangs
@@ -37,20 +35,22 @@ def cluster():
     import ray
     from ray.cluster_utils import Cluster
 
-    temp = tempfile.mkdtemp(prefix="r", dir="/tmp")
-    nodes = Cluster(
-        initialize_head=True,
-        connect=True,
-        head_node_args={"num_cpus": 1, "include_dashboard": False, "temp_dir": temp},
-    )
+    from cobe.calls.executor import loopback_only
+
+    loopback_only(ray)
+    temp = private_temp()
+    node = {"node_ip_address": LOOPBACK, "temp_dir": os.path.join(temp, "ray")}
+    # connect=False: Cluster.connect would let the driver pick the machine's outward address
+    nodes = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False, **node})
     try:
-        nodes.worker = nodes.add_node(num_cpus=1)
+        nodes.worker = nodes.add_node(num_cpus=1, **node)
         nodes.wait_for_nodes()
+        ray.init(address=nodes.address, _node_ip_address=LOOPBACK, log_to_driver=False)
         yield nodes
     finally:
         ray.shutdown()
         nodes.shutdown()
-        shutil.rmtree(temp, ignore_errors=True)
+        release_temp(temp)
 
 
 def stored_calls(run_dir: Path) -> int:
@@ -74,6 +74,23 @@ def wait_until(condition, timeout: float = HUNG_S) -> None:
         if time.monotonic() > end:
             raise TimeoutError("the condition never held")
         time.sleep(0.05)
+
+
+def test_every_node_binds_and_talks_to_loopback_only(cluster):
+    """Head, worker node and this driver use 127.0.0.1: the GCS address, each raylet and object store."""
+    import ray
+
+    assert cluster.address.startswith(f"{LOOPBACK}:")
+    nodes = [node for node in ray.nodes() if node["Alive"]]
+    assert len(nodes) == 2
+    assert {node["NodeManagerAddress"] for node in nodes} == {LOOPBACK}
+    assert ray.util.get_node_ip_address() == LOOPBACK
+
+
+def test_the_address_file_is_in_the_tests_own_folder(cluster):
+    """Ray's `ray_current_cluster` went to the fixture's RAY_TMPDIR, not to a /tmp/ray an earlier run left."""
+    written = Path(os.environ["RAY_TMPDIR"], "ray", "ray_current_cluster")
+    assert written.read_text().strip() == cluster.address
 
 
 @pytest.mark.slow

@@ -86,6 +86,19 @@ def _loopback(address: str) -> bool:
     return host == "localhost" or host.startswith("127.")
 
 
+def loopback_only(ray: Any) -> None:
+    """Make Ray of this machine alone bind and talk to 127.0.0.1: node, GCS, workers, never another interface.
+
+    Ray turns a loopback node address into the machine's outward one unless its one-machine switch is off
+    (`RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`, read at import: the loaded constant is set too). The variable is
+    inherited by every process Ray starts here.
+    """
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if constants is not None:
+        constants.ENABLE_RAY_CLUSTER = False
+
+
 def _quiet() -> None:
     """The command's own progress and summary stay its only output, as under the local executor: no usage
     report, no log lines of Ray's (they stay in the Ray session's log folder)."""
@@ -131,7 +144,7 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
         "configure_logging": False,
     }
     if address is None or _loopback(address):
-        # a cluster of this machine alone binds and talks to loopback, never to the machine's other interfaces
+        loopback_only(ray)
         options["_node_ip_address"] = LOOPBACK
     try:
         if address is None:
