@@ -133,3 +133,44 @@ def test_data_without_two_core_examples_is_one_line(tmp_path, setup):
     r = check(tmp_path, env, one, prompts)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.strip().startswith("error: the judge self-test needs scenarios") and "two core examples" in r.stderr
+
+
+def test_a_judge_pointed_at_another_server_is_not_answered_from_the_first_ones_calls(tmp_path, openai_server, setup):
+    """The same spec behind another base URL (another model behind one name) makes its calls again, and
+    the run says in one line that its endpoint changed; back at the first server, its calls answer again."""
+    from support.openai_server import ThreadedServer
+
+    env, data, prompts = setup
+    openai_server.control(script=correct_script())
+    run_dir = str(tmp_path / "check-run")
+    assert check(tmp_path, env, data, prompts, "--run-dir", run_dir).returncode == 0
+    other = ThreadedServer()
+    try:
+        other.control(verdict="T")
+        moved = check(tmp_path, env | {"LOCALFAKE_BASE_URL": other.base_url}, data, prompts, "--run-dir", run_dir)
+        assert other.stats()["judge_requests"] == 20
+    finally:
+        other.close()
+    assert "judge calls: 20 made, 0 from the store" in moved.stdout
+    notice = [line for line in moved.stdout.splitlines() if "now points at" in line]
+    assert notice == [
+        f"  {JUDGE} now points at {other.base_url.rstrip('/')}, no longer at {openai_server.base_url.rstrip('/')}: no "
+        "call made there answers for it here (what a run already recorded from there is kept; a new run "
+        "directory asks everything again)"
+    ]
+    back = check(tmp_path, env, data, prompts, "--run-dir", run_dir, "--json")
+    assert json.loads(back.stdout)["calls_cached"] == 20
+    assert openai_server.stats()["judge_requests"] == 20
+
+
+def test_nothing_listening_at_the_judges_url_is_never_answered_from_the_store(tmp_path, openai_server, setup):
+    """The issue's case: after a check against the fake, OPENAI_BASE_URL at a dead port answered "0 made, 25
+    from the store"; now every call is attempted there (and fails), none comes from the store."""
+    env, data, prompts = setup
+    openai_server.control(script=correct_script())
+    run_dir = str(tmp_path / "check-run")
+    assert check(tmp_path, env, data, prompts, "--run-dir", run_dir).returncode == 0
+    dead = env | {"LOCALFAKE_BASE_URL": "http://127.0.0.1:1/v1"}
+    r = check(tmp_path, dead, data, prompts, "--run-dir", run_dir, "--max-retries", "0")
+    assert r.returncode == 5, r.stderr
+    assert "judge calls: 20 made, 20 failed, 0 from the store" in r.stdout

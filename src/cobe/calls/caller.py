@@ -303,8 +303,9 @@ class Caller:
         before = note_endpoint(self.store, provider.spec, endpoint, lambda request: with_endpoint(request, endpoint))
         if before is not None:
             self.notices.append(
-                f"{provider.spec} now points at {endpoint}; this store's calls of it went to {before}, "
-                "so none of them answers here and each is made again"
+                f"{provider.spec} now points at {endpoint}, no longer at {before}: no call made there answers "
+                "for it here (what a run already recorded from there is kept; a new run directory asks "
+                "everything again)"
             )
 
     def stored(

@@ -34,6 +34,8 @@ def judges() -> None:
 @options.SEED.but(env=False)
 @options.CALL_STORE
 @options.CONCURRENCY.but(env=False)
+@options.MAX_RETRIES
+@options.MAX_RETRY_WAIT
 @options.JSON
 def check_cmd(
     judge_specs: tuple[str, ...],
@@ -44,6 +46,8 @@ def check_cmd(
     seed: int,
     run_dir: Path | None,
     concurrency: int | None,
+    max_retries: int,
+    max_retry_wait: float,
     as_json: bool,
 ) -> None:
     """Self-test a judge with judge calls only: the unchanged story must fail the change check, the
@@ -60,6 +64,8 @@ def check_cmd(
         run_dir=run_dir,
         samples=judge_samples,
         concurrency=concurrency,
+        max_retries=max_retries,
+        max_retry_wait=max_retry_wait,
         on_wait=lambda line: click.echo(f"note: {line}", err=True),
     )
     if as_json:

@@ -224,7 +224,8 @@ async def ajudge_check(
             store, _ = open_run_store(path.parent, force_new=False)
             try:
                 caller = Caller(store, Scheduler(**scheduler_options))
-                return await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+                test = await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+                return test.model_copy(update={"notices": list(caller.notices)})
             finally:
                 store.close()
     finally:

@@ -61,6 +61,7 @@ class SelfTest(BaseModel):
     calls_made: int = 0
     calls_cached: int = 0
     calls_failed: int = 0  # of calls_made: ended in an error after their retries (their checks are unscored)
+    notices: list[str] = Field(default_factory=list)  # what the calls' store said (a judge now at another endpoint)
 
     @property
     def asked_as(self) -> str:
@@ -78,6 +79,7 @@ class SelfTest(BaseModel):
             out.append(f"  {probe_label(row)}: {share_text(row, self.level)}")
         failed = f", {self.calls_failed} failed" if self.calls_failed else ""
         out.append(f"  judge calls: {self.calls_made} made{failed}, {self.calls_cached} from the store")
+        out.extend(f"  {notice}" for notice in self.notices)
         out.append(f"Judge self-test verdict: {self.verdict}")
         return out
 

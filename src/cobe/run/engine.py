@@ -151,6 +151,8 @@ class Session:
 
     async def _preflight(self) -> None:
         """Unless --no-preflight, the plan's probes before any item (`cobe.calls.preflight.run_preflight`)."""
+        for provider in self.plan.providers.values():  # a model now behind another server is said even when
+            self.caller.note_endpoint(provider)  # every item of the run is answered already
         if not self.plan.config.preflight:
             return
         probes = self.plan.probes()

@@ -1,7 +1,8 @@
 -- 0010: a call's key names the endpoint it was sent to (the provider's base URL, never a key), so a spec
 -- pointed at another server is never answered with the first one's replies.
--- A store that already held calls keyed them without an endpoint: it is marked here, and the caller looks a
--- call up by that older key too when its own is not stored, so such a store resumes as it always did.
+-- A store that already held calls keyed them without an endpoint: it is marked here, and each
+-- spec's calls are re-keyed for the endpoint it uses the first time it is seen (store/endpoints.py), so
+-- such a store resumes as it always did.
 CREATE TABLE store_marks (
     name  TEXT PRIMARY KEY,
     value TEXT NOT NULL
