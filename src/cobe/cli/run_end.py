@@ -30,8 +30,7 @@ def model_table(table: RunTable) -> Table:
     """Per model: accuracy ± std, 95% CI, passed / failed / unscored / errors (and pending), judge."""
     epochs = any(line.epochs > 1 for line in table.models)
     pending = any(line.pending for line in table.models)
-    state = table.state + (f" ({table.unfinished} of {table.items} items unfinished)" if table.unfinished else "")
-    out = Table(box=box.SIMPLE_HEAD, title=f"{table.run_dir}: {state}", title_justify="left")
+    out = Table(box=box.SIMPLE_HEAD)
     # the names are what a reader looks for: they keep their width (up to a point), the numbers never wrap
     longest = max((len(line.model) for line in table.models), default=5)
     out.add_column("model", overflow="fold", min_width=min(longest, 40))
@@ -70,8 +69,15 @@ def footer_lines(table: RunTable) -> list[str]:
     return lines
 
 
+def state_line(table: RunTable) -> str:
+    """`RUN_DIR: state (N of M items unfinished)`: the line scripts read, never wrapped (a table's title is)."""
+    state = table.state + (f" ({table.unfinished} of {table.items} items unfinished)" if table.unfinished else "")
+    return f"{table.run_dir}: {state}"
+
+
 def print_run_end(table: RunTable, console: Console) -> None:
     """The whole end of a run, on `console`."""
+    console.print(state_line(table), markup=False, highlight=False, soft_wrap=True)
     console.print(model_table(table))
     for line in footer_lines(table):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
