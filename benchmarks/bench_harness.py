@@ -1,9 +1,10 @@
 """Harness overhead: client CPU per call and peak RSS of cobe vs. a bare asyncio + openai SDK loop.
 
-    python benchmarks/bench_harness.py               # 3 pairs at N = 2,000 samples, a repeat run, cobe at N = 20,000
-    python benchmarks/bench_harness.py --scale-bare  # the bare loop at N = 20,000 too (about 7 more minutes)
-    python benchmarks/bench_harness.py --quick       # 3 pairs at N = 300, a repeat run, N = 3,000 (about 1 minute)
-    python benchmarks/bench_harness.py --scale 0     # the pairs and the repeat only
+    python benchmarks/bench_harness.py               # 3 rounds at N = 2,000 samples, a repeat run, `cobe eval` at N = 10,000
+    python benchmarks/bench_harness.py --scale-bare  # the bare loop at N = 10,000 too
+    python benchmarks/bench_harness.py --quick       # 3 rounds at N = 300, a repeat run, N = 3,000 (a few minutes)
+    python benchmarks/bench_harness.py --profile p.prof  # and a cProfile of one more `cobe eval` (--profile-part)
+    python benchmarks/bench_harness.py --scale 0     # the rounds and the repeat only
     python benchmarks/bench_harness.py --scale-models 10  # N = 20,000 as 2,000 scenarios x 10 models too
 
 A sample is one respondent call and three judge calls (connectors, preserve, change); both sides keep
@@ -11,11 +12,20 @@ the same number of calls in flight (--concurrency, 64). The fake OpenAI-compatib
 (tests/support/openai_server.py) runs in its own process with zero latency and `--unique`: every
 reply ends with a line naming its request, so no two replies are equal and nothing can be answered
 from a cache. Each measured part runs in a fresh subprocess and reports the CPU time of the whole
-process (interpreter start and imports included) and its peak RSS. Parts run interleaved in pairs
-(bare, cobe, bare, cobe, ...) so a neighbour loading the machine weighs on both sides of a pair; the
-figure is the median over pairs of cobe's CPU per call divided by the bare loop's.
+process (interpreter start and imports included) and its peak RSS. Parts run interleaved in rounds
+(bare, cobe, replay, cli, bare, ...) so a neighbour loading the machine weighs on every side of a round;
+each figure is the median over rounds of one part's CPU per call divided by a floor's.
 
-Targets (issue 13): ratio <= 1.2x; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
+The parts:
+- `bare`: the same calls written as a short asyncio loop over the official SDK (prompts of its own).
+- `replay`: a floor that sends cobe's own requests byte for byte: every call the round's `cobe` part
+  stored (its messages and the settings it sent, `calls.sent`), through the same SDK loop. Against it the
+  ratio holds nothing of prompt lengths or settings, only what the harness spends per call.
+- `cobe`: `cobe.run.evaluate` in-process (the run, its store and its exports).
+- `cli`: the whole `cobe eval` command as a user runs it (`cobe.cli.main`: argument parsing, every import,
+  the store, the exports, report.md), measured from outside like the others.
+
+Targets (issues 13, 28): every ratio <= 1.2x, the whole command against the replayed floor included; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
 at the large N within 15% of the small N. `--scale-models K` adds a scale point that reaches the large N
 with K respondent models on N/K scenarios: the same number of calls with the dataset held fixed, which
 separates what a run holds per item from what holding the dataset itself costs.
@@ -132,11 +142,75 @@ async def bare(url: str, data: Path, concurrency: int) -> dict:
     return {"calls": calls, "errors": 0}
 
 
+def stored_requests(store: Path) -> list[tuple[list[dict], dict]]:
+    """(messages, sent settings) of every call a finished cobe run stored, respondents first."""
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT request, sent FROM calls WHERE error IS NULL ORDER BY role DESC, rowid").fetchall()
+    finally:
+        db.close()
+    out = []
+    for request, sent in rows:
+        settings = json.loads(sent)
+        settings.pop("api", None)  # cobe's own note of the API it used: chat completions here
+        out.append(([{"role": m["role"], "content": m["content"]} for m in json.loads(request)["messages"]], settings))
+    return out
+
+
+async def replay(url: str, store: Path, concurrency: int) -> dict:
+    """cobe's own stored requests sent again with the official SDK, no cache, no store: the floor that holds
+    exactly the bytes cobe sent."""
+    import openai
+
+    requests = stored_requests(store)
+    limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(max_connections=1024, max_keepalive_connections=1024)
+    client = openai.AsyncOpenAI(
+        api_key="EMPTY", base_url=url, max_retries=0, http_client=openai.DefaultAsyncHttpxClient(limits=limits)
+    )
+    pending = iter(requests)
+    calls = 0
+
+    async def worker() -> None:
+        nonlocal calls
+        for messages, settings in pending:
+            r = await client.chat.completions.create(model="fake-model", messages=messages, **settings)
+            _ = r.choices[0].message.content
+            calls += 1
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await client.close()
+    return {"calls": calls, "errors": 0}
+
+
+def cli_part(args: argparse.Namespace) -> dict:
+    """`cobe eval` as typed, in this process: what a user's command costs, report.md included."""
+    from cobe.cli.main import main as cobe_main
+
+    os.environ["BENCH_BASE_URL"] = args.url
+    argv = ["eval", "--model", SPEC, "--judge", SPEC, "--data", str(args.data), "--templates", "A"]
+    argv += ["--run-dir", str(args.run_dir), "--concurrency", str(args.concurrency), "--no-preflight", "-q"]
+    sys.argv = ["cobe", *argv]
+    try:
+        cobe_main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    if not (args.run_dir / "report.md").is_file():
+        raise SystemExit("the cli part wrote no report.md")
+    return {"exit": code, "errors": 0 if code == 0 else 1}
+
+
 def run_part(args: argparse.Namespace) -> None:
     """One measured part in this (fresh) process; prints a JSON line."""
     wall0 = time.perf_counter()
     if args.part == "bare":
         out = asyncio.run(bare(args.url, args.data, args.concurrency))
+    elif args.part == "replay":
+        out = asyncio.run(replay(args.url, args.store, args.concurrency))
+    elif args.part == "cli":
+        out = cli_part(args)
     else:
         from cobe.run import EvalConfig, evaluate
 
@@ -169,8 +243,8 @@ def run_part(args: argparse.Namespace) -> None:
 class Bench:
     """The server process, the data files and one subprocess per measured part."""
 
-    def __init__(self, tmp: Path, concurrency: int, profile: Path | None) -> None:
-        self.tmp, self.concurrency, self.profile = tmp, concurrency, profile
+    def __init__(self, tmp: Path, concurrency: int, profile: Path | None, profiled: str = "cli") -> None:
+        self.tmp, self.concurrency, self.profile, self.profiled = tmp, concurrency, profile, profiled
         self.server = subprocess.Popen(
             [sys.executable, "-m", "support.openai_server", "--port", "0", "--unique"],
             stdout=subprocess.PIPE,
@@ -191,7 +265,9 @@ class Bench:
             write_data(path, n)
         return path
 
-    def measure(self, part: str, n: int, run_dir: Path | None = None, models: int = 1) -> dict:
+    def measure(
+        self, part: str, n: int, run_dir: Path | None = None, models: int = 1, store: Path | None = None
+    ) -> dict:
         """Run one part in a subprocess; its JSON line plus `served`, the requests the server counted.
 
         With `models` K > 1, the N samples are N/K scenarios each answered by K respondent models."""
@@ -199,11 +275,13 @@ class Bench:
             self.runs += 1
             run_dir = self.tmp / f"run-{self.runs}"
         cmd = [sys.executable]
-        if self.profile is not None and part == "cobe":
+        if self.profile is not None and part == self.profiled:
             cmd += ["-m", "cProfile", "-o", str(self.profile)]
         cmd += [__file__, "--part", part, "--url", self.client.base_url, "--data", str(self.data(n // models))]
         cmd += ["--models", str(models)]
         cmd += ["--run-dir", str(run_dir), "--concurrency", str(self.concurrency)]
+        if store is not None:
+            cmd += ["--store", str(store)]
         before = self.client.stats()["requests"]
         done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
         if done.returncode != 0:
@@ -231,12 +309,15 @@ def line(label: str, r: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--samples", type=int, default=2000, help="N of the paired runs (default 2000)")
-    parser.add_argument("--scale", type=int, default=20000, help="N of the scale point, cobe once (0: skip)")
+    parser.add_argument("--scale", type=int, default=10000, help="N of the scale point, cobe once (0: skip)")
     parser.add_argument("--scale-bare", action="store_true", help="run the bare loop at the scale point too")
     parser.add_argument("--pairs", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--quick", action="store_true", help="N = 300 and a scale point of 3000")
-    parser.add_argument("--profile", type=Path, help="write a cProfile of the first cobe part here")
+    parser.add_argument("--profile", type=Path, help="write a cProfile of one more part here, after the rounds")
+    parser.add_argument(
+        "--profile-part", choices=["cli", "cobe"], default="cli", help="the part --profile profiles (default cli)"
+    )
     parser.add_argument("--json", type=Path, help="also write every measured part here")
     parser.add_argument(
         "--scale-models",
@@ -246,7 +327,8 @@ def main() -> None:
         help="also reach the scale point with K respondent models on N/K scenarios (the dataset held fixed)",
     )
     parser.add_argument("--models", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--part", choices=["bare", "cobe"], help=argparse.SUPPRESS)
+    parser.add_argument("--part", choices=["bare", "cobe", "replay", "cli"], help=argparse.SUPPRESS)
+    parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--run-dir", type=Path, help=argparse.SUPPRESS)
@@ -259,32 +341,47 @@ def main() -> None:
     n, calls = args.samples, args.samples * 4
     print(
         f"N = {n} samples = {n} respondent + {3 * n} judge calls, {args.concurrency} in flight on both sides, "
-        f"{args.pairs} interleaved pairs; server in its own process, unique replies"
+        f"{args.pairs} interleaved rounds; server in its own process, unique replies"
     )
     failures: list[str] = []
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        bench = Bench(Path(tmp), args.concurrency, args.profile)
+        bench = Bench(Path(tmp), args.concurrency, args.profile, args.profile_part)
         try:
-            ratios, pairs = [], []
+            rounds: list[dict[str, dict]] = []
             for i in range(args.pairs):
-                a = bench.measure("bare", n)
-                b = bench.measure("cobe", n)
-                bench.profile = None  # the first cobe part only
-                pairs.append((a, b))
-                ratios.append(b["us_per_call"] / a["us_per_call"])
-                print(line(f"pair {i + 1} bare", a))
-                print(line(f"pair {i + 1} cobe", b) + f"   ratio {ratios[-1]:.2f}x")
-                for r in (a, b):
-                    if r["served"] != calls or r["errors"]:
+                r = {"bare": bench.measure("bare", n), "cobe": bench.measure("cobe", n)}
+                r["replay"] = bench.measure("replay", n, store=Path(r["cobe"]["run_dir"]) / "cobe.sqlite")
+                r["cli"] = bench.measure("cli", n)
+                rounds.append(r)
+                for part, floor in (("cobe", "bare"), ("cli", "bare"), ("cli", "replay"), ("cobe", "replay")):
+                    r[f"{part}/{floor}"] = r[part]["us_per_call"] / r[floor]["us_per_call"]  # type: ignore[assignment]
+                for part in ("bare", "replay", "cobe", "cli"):
+                    shown = {"cobe": "cobe/bare", "cli": "cli/replay"}.get(part)
+                    print(line(f"round {i + 1} {part}", r[part]) + (f"   {shown} {r[shown]:.2f}x" if shown else ""))
+                    if r[part]["served"] != calls or r[part]["errors"]:
                         failures.append(
-                            f"a part served {r['served']} calls with {r['errors']} failed; expected {calls}"
+                            f"{part} served {r[part]['served']} calls with {r[part]['errors']} failed; expected {calls}"
                         )
-            ratio = statistics.median(ratios)
-            verdict = "OK" if ratio <= 1.2 else "OVER"
-            print(f"CPU per call, cobe / bare (paired median of {args.pairs}): {ratio:.2f}x (target <= 1.2x) {verdict}")
-            if ratio > 1.2:
-                failures.append(f"CPU ratio {ratio:.2f}x")
+            medians = {}
+            for key, what in (
+                ("cobe/bare", "evaluate() in-process / bare loop"),
+                ("cli/bare", "whole `cobe eval` / bare loop"),
+                ("cli/replay", "whole `cobe eval` / replay of its own requests"),
+                ("cobe/replay", "evaluate() in-process / replay of its own requests"),
+            ):
+                medians[key] = statistics.median(float(r[key]) for r in rounds)  # type: ignore[arg-type]
+                verdict = "OK" if medians[key] <= 1.2 else "OVER"
+                print(f"CPU per call, {what} (median of {args.pairs}): {medians[key]:.2f}x (target <= 1.2x) {verdict}")
+                if medians[key] > 1.2:
+                    failures.append(f"CPU ratio {key} {medians[key]:.2f}x")
+            pairs = [(r["bare"], r["cobe"]) for r in rounds]
+            ratio = medians["cobe/bare"]
+            ratios = [float(r["cobe/bare"]) for r in rounds]  # type: ignore[arg-type]
+            if args.profile is not None:  # apart from the rounds: a profiled process is slower
+                bench.measure(bench.profiled, n)
+                bench.profile = None
+                print(f"profile of one {bench.profiled} part at N = {n}: {args.profile}")
             repeat = bench.measure("cobe", n, Path(pairs[-1][1]["run_dir"]))
             ok = repeat["served"] == 0 and repeat["wall_s"] < 5
             print(
@@ -294,11 +391,12 @@ def main() -> None:
             )
             if not ok:
                 failures.append("repeat run")
-            results |= {"pairs": pairs, "ratios": ratios, "ratio": ratio, "repeat": repeat}
+            results |= {"rounds": rounds, "medians": medians, "ratios": ratios, "ratio": ratio, "repeat": repeat}
             if args.scale:
-                small = statistics.median(b["rss_mb"] for _, b in pairs)
+                # peak RSS of the whole command, as a user's process grows with the data
+                small = statistics.median(r["cli"]["rss_mb"] for r in rounds)
                 scale_bare = bench.measure("bare", args.scale) if args.scale_bare else None
-                b = bench.measure("cobe", args.scale)
+                b = bench.measure("cli", args.scale)
                 print(f"scale point N = {args.scale}:")
                 if scale_bare is not None:
                     print(line("bare", scale_bare))
@@ -308,7 +406,7 @@ def main() -> None:
                 growth = b["rss_mb"] / small
                 verdict = "OK" if growth <= 1.15 else "OVER"
                 print(
-                    f"cobe peak RSS N = {args.scale} / N = {n}: {b['rss_mb']:.0f} / {small:.0f} MB = "
+                    f"`cobe eval` peak RSS N = {args.scale} / N = {n}: {b['rss_mb']:.0f} / {small:.0f} MB = "
                     f"{growth:.2f}x (target <= 1.15x) {verdict}"
                 )
                 if growth > 1.15:
