@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import end_object
 from cobe.cli.run_end import dry_run_line
-from cobe.core.errors import INTERRUPTED, InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
+from cobe.core.errors import InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
 from cobe.judge.specs import split_specs
 from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
@@ -74,12 +75,13 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output)
                 summary = action(progress)
         else:
             summary = action(None)
-    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C: see cobe.cli.interrupt
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C: see cobe.cli.interrupt; cobe.cli.main ends it
         where = f" in {run_dir}" if run_dir else ""
-        click.echo(f"Interrupted; finished work is saved{where}. Run the same command again to resume.", err=True)
-        sys.exit(INTERRUPTED)
+        raise KeyboardInterrupt(
+            f"Interrupted; finished work is saved{where}. Run the same command again to resume."
+        ) from None
     except RunStopped as exc:  # --max-cost, or a provider refusing the key: the same command resumes
-        raise type(exc)(f"{exc} (run dir: {run_dir})") from None
+        raise type(exc)(f"{exc} (run dir: {run_dir})").reporting(_where(run_dir)) from None
     if not out.quiet:
         for notice in summary.notices:
             click.echo(f"note: {notice}", err=True)
@@ -96,9 +98,10 @@ def _finish(summary: RunSummary, out: Output) -> None:
     report = _refresh_report(summary.run_dir) if out.report and summary.judge else None
     table = run_table(summary, report)
     check = summary.summary.get("judge_check")
-    if out.as_json:
-        click.echo(json.dumps(table.as_dict() | ({"judge_check": check} if check else {}), indent=2, default=str))
-    else:
+    data = table.as_dict() | ({"judge_check": check} if check else {})
+    if out.as_json and summary.state != RunIncomplete.state:  # an unfinished run's object is its error's (below)
+        click.echo(end_object(0, None, summary.state, data))
+    elif not out.as_json:
         from cobe.cli.display import plain_console
         from cobe.cli.run_end import print_run_end
 
@@ -119,7 +122,12 @@ def _finish(summary: RunSummary, out: Output) -> None:
         raise RunIncomplete(
             f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries"
             f"{most_common_error(summary)}; {again}"
-        )
+        ).reporting(data)
+
+
+def _where(run_dir: Path | None) -> dict[str, Any]:
+    """The run directory a stopped command leaves, for its --json end."""
+    return {"run_dir": str(run_dir)} if run_dir else {}
 
 
 def most_common_error(summary: RunSummary) -> str:

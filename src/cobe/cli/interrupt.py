@@ -20,10 +20,11 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
+from cobe.cli.json_end import INTERRUPTED_STATE, end_object
 from cobe.core.errors import INTERRUPTED
 
 #: how long the first Ctrl-C's clean stop may take before the process ends anyway (130 within 5 s)
@@ -35,9 +36,10 @@ TOO_SLOW = "Interrupted; the clean stop took too long, so cobe stopped at once. 
 class _CtrlC:
     """The SIGINT handler of one command: counts the interrupts and arms the watchdog."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_json: Callable[[], bool]) -> None:
         self.interrupts = 0
         self.watchdog: threading.Timer | None = None
+        self.as_json = as_json  # whether the command asked for --json: its end is then one JSON object too
 
     def count(self) -> int:
         """Ctrl-C presses so far."""
@@ -46,8 +48,8 @@ class _CtrlC:
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.interrupts += 1
         if self.interrupts > 1:
-            stop_now(AGAIN)
-        self.watchdog = threading.Timer(GRACE_S, stop_now, (TOO_SLOW,))
+            stop_now(AGAIN, self.as_json())
+        self.watchdog = threading.Timer(GRACE_S, lambda: stop_now(TOO_SLOW, self.as_json()))
         self.watchdog.daemon = True
         self.watchdog.start()
         loop = _running_loop()
@@ -92,21 +94,24 @@ def exit_now(code: object) -> None:
     os._exit(code if isinstance(code, int) else INTERRUPTED)
 
 
-def stop_now(why: str) -> None:
-    """End the process at once with exit code 130, saying `why` on stderr (no clean-up, no buffered output)."""
+def stop_now(why: str, as_json: bool = False) -> None:
+    """End the process at once with exit code 130, saying `why` on stderr (no clean-up, no buffered output);
+    under --json, with the command's one JSON object on stdout as well."""
     with contextlib.suppress(OSError):
         os.write(2, f"\n{why}\n".encode())
+        if as_json:
+            os.write(1, (end_object(INTERRUPTED, why, INTERRUPTED_STATE) + "\n").encode())
     os._exit(INTERRUPTED)
 
 
 @contextlib.contextmanager
-def ctrl_c_handled() -> Iterator[_CtrlC]:
+def ctrl_c_handled(as_json: Callable[[], bool] = lambda: False) -> Iterator[_CtrlC]:
     """Handle SIGINT as this module says while the block runs (main thread only), then restore the handler.
 
     Once interrupted, the watchdog stays armed past the block: if exiting hangs (a thread that will not
     stop, a provider's connection), the process still ends GRACE_S after the first Ctrl-C.
     """
-    handler = _CtrlC()
+    handler = _CtrlC(as_json)
     if threading.current_thread() is not threading.main_thread():
         yield handler
         return

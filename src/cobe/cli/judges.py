@@ -14,10 +14,12 @@ from rich.table import Table
 from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
 from cobe.cli.display import num, plain_console, print_table
+from cobe.cli.json_end import end_object
 from cobe.core.errors import RunIncomplete
 
 if TYPE_CHECKING:
     from cobe.judge.prompt_diff import JudgeDiff
+    from cobe.judge.selftest_result import SelfTest
 
 
 @click.group("judges")
@@ -68,17 +70,33 @@ def check_cmd(
         max_retry_wait=max_retry_wait,
         on_wait=lambda line: click.echo(f"note: {line}", err=True),
     )
-    if as_json:
-        click.echo(result.model_dump_json(indent=2))
+    stopped = _unfinished_self_test(result)
+    if as_json:  # one object, whichever way it ended
+        report = json.loads(result.model_dump_json())
+        if stopped is not None:
+            raise stopped.reporting(report)
+        click.echo(end_object(0, None, "complete", report))
     else:
         for line in result.lines():
             click.echo(line)
-    if result.calls_failed:  # the numbers above leave those checks out: not a finished self-test
+    if stopped is not None:
+        raise stopped
+
+
+def _unfinished_self_test(result: SelfTest) -> RunIncomplete | None:
+    """Why a self-test is not a finished one (exit 5): judge calls that failed, or not one usable verdict."""
+    if result.calls_failed:  # the numbers above leave those checks out
         every = "every one" if result.calls_failed == result.calls_made else f"{result.calls_failed}"
-        raise RunIncomplete(
+        return RunIncomplete(
             f"{every} of {result.calls_made} judge calls failed after their retries, so the self-test counts "
             "only the verdicts it got; run the same command again to ask the failed ones again"
         )
+    if not any(row.share is not None for row in result.checks):  # answers, none of them a T or an F
+        return RunIncomplete(
+            f"{result.judge} gave no usable verdict (T or F) on any probe, so the self-test says nothing about it; "
+            "check that the spec names a judge model"
+        )
+    return None
 
 
 @judges.command("analyze")
@@ -159,18 +177,23 @@ def diff_cmd(
         concurrency=concurrency,
         max_cost=max_cost,
     )
-    if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
-    else:
-        _print_diff(result)
     made = sum(stats.get("calls_made", 0) for stats in result.judged.values())
     failed = sum(stats.get("errors", 0) for stats in result.judged.values())
+    stopped = None
     if failed:  # the comparison leaves those responses out: not a finished diff
         every = "every one" if failed == made else f"{failed}"
-        raise RunIncomplete(
+        stopped = RunIncomplete(
             f"{every} of {made} judge calls failed after their retries, so the comparison leaves their responses "
             "out; run the same command again to judge them again"
         )
+    if as_json:  # one object, whichever way it ended
+        if stopped is not None:
+            raise stopped.reporting(result.as_dict())
+        click.echo(end_object(0, None, "complete", result.as_dict()))
+    else:
+        _print_diff(result)
+    if stopped is not None:
+        raise stopped
 
 
 def _print_diff(result: JudgeDiff) -> None:

@@ -6,10 +6,12 @@ import sys
 import traceback
 from collections.abc import Callable
 from importlib import import_module
+from typing import Any, NoReturn
 
 import click
 
 from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now
+from cobe.cli.json_end import ERROR_STATE, INTERRUPTED_STATE, JsonAsked, asked_before_failing, end_object
 from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
 from cobe.core.reserve import is_disk_full, out_of_space
 from cobe.core.secrets import scrub
@@ -102,44 +104,66 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI and turn a CobeError into one line on stderr and its exit code (EXIT_CODES).
 
     Ctrl-C ends it with 130 at any moment (`cobe.cli.interrupt`): cleanly at the first, at once at a second.
+    Under --json every exit also prints one JSON object on stdout (`cobe.cli.json_end`).
     """
-    with ctrl_c_handled() as ctrl_c:
+    asked = JsonAsked()
+    with ctrl_c_handled(lambda: asked.asked) as ctrl_c:
         try:
-            _main(argv, ctrl_c.count)
+            _main(argv, ctrl_c.count, asked)
         except SystemExit as done:
             if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
                 exit_now(done.code)
             raise
 
 
-def _main(argv: list[str] | None, interrupts: Callable[[], int]) -> None:
+def _main(argv: list[str] | None, interrupts: Callable[[], int], asked: JsonAsked | None = None) -> None:
+    asked = asked or JsonAsked()
+    words = sys.argv[1:] if argv is None else argv
     try:
-        code = cli.main(args=argv, standalone_mode=False)
-    except click.exceptions.Abort:  # click's form of a Ctrl-C that came while it parsed or dispatched
-        click.echo(INTERRUPTED_LINE, err=True)
-        sys.exit(INTERRUPTED)
+        code = cli.main(args=argv, standalone_mode=False, obj=asked)
+    except click.exceptions.Abort as exc:  # click's form of a Ctrl-C (a command's says where its work is saved)
+        _end(INTERRUPTED, str(exc.__cause__ or "") or INTERRUPTED_LINE, INTERRUPTED_STATE, asked.asked)
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
+        message = exc.format_message()
+        _end(exc.exit_code, None, ERROR_STATE, asked.asked or asked_before_failing(exc, words), message)
     except CobeError as exc:
-        click.echo(f"error: {scrub(str(exc))}", err=True)  # a provider may have repeated an API key in it
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        click.echo(INTERRUPTED_LINE, err=True)
-        sys.exit(INTERRUPTED)
+        line = f"error: {scrub(str(exc))}"  # a provider may have repeated an API key in it
+        _end(exc.exit_code, line, getattr(exc, "state", ERROR_STATE), asked.asked, report=exc.report)
+    except KeyboardInterrupt as exc:  # a command may say where its finished work is saved
+        _end(INTERRUPTED, str(exc) or INTERRUPTED_LINE, INTERRUPTED_STATE, asked.asked)
     except Exception as exc:
         if interrupts():  # the Ctrl-C, dressed as a library's error (pydantic wraps one raised in a serializer)
-            click.echo(INTERRUPTED_LINE, err=True)
-            sys.exit(INTERRUPTED)
+            _end(INTERRUPTED, INTERRUPTED_LINE, INTERRUPTED_STATE, asked.asked)
         if is_disk_full(exc):  # wherever a full disk was met first: a file, a store, a lock
-            click.echo(f"error: {out_of_space(getattr(exc, 'filename', None))}", err=True)
-            sys.exit(DiskFull.exit_code)
+            _end(
+                DiskFull.exit_code,
+                f"error: {out_of_space(getattr(exc, 'filename', None))}",
+                DiskFull.state,
+                asked.asked,
+            )
         # a bug: its traceback is for a bug report, so it is shown, keys scrubbed out
-        click.echo(scrub(traceback.format_exc()).rstrip(), err=True)
-        sys.exit(1)
+        bug = scrub(f"internal error: {type(exc).__name__}: {exc}")
+        _end(1, scrub(traceback.format_exc()).rstrip(), ERROR_STATE, asked.asked, bug)
     except BaseException as exc:
         if not (cancelled(exc) and interrupts()):  # a cancellation that no Ctrl-C caused is a bug
             raise
-        click.echo(INTERRUPTED_LINE, err=True)
-        sys.exit(INTERRUPTED)
+        _end(INTERRUPTED, INTERRUPTED_LINE, INTERRUPTED_STATE, asked.asked)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _end(
+    code: int,
+    line: str | None,
+    state: str,
+    as_json: bool,
+    message: str | None = None,
+    report: dict[str, Any] | None = None,
+) -> NoReturn:
+    """End the command with `code`: its line on stderr (None: already shown) and, under --json, its one object."""
+    if line is not None:
+        click.echo(line, err=True)
+    if as_json:
+        said = message if message is not None else (line or "").removeprefix("error: ")
+        click.echo(end_object(code, said, state, report))
+    sys.exit(code)

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from cobe.cli import json_end
 from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
 from cobe.curate.project import STATUSES as CURATE_STATUSES
@@ -378,7 +379,13 @@ STUDY = option(
     default=None,
     help="The run's rating study, for human-calibrated pass rates [default: RUN/study/ where it exists].",
 )
-JSON = option("--json", "as_json", is_flag=True, help="Print JSON instead of tables or text.")
+JSON = option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    callback=json_end.record,
+    help="Print JSON instead of tables or text; every exit, an error's too, prints one JSON object.",
+)
 ACROSS_JUDGES = option(
     "--across-judges",
     is_flag=True,

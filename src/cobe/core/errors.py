@@ -6,11 +6,21 @@
 
 from __future__ import annotations
 
+from typing import Any, Self
+
 
 class CobeError(Exception):
     """A problem the user can fix; the CLI prints its message as one line and exits non-zero."""
 
     exit_code = 1
+    #: what the command had to report when it stopped (a run's table, say): under --json, the one object the
+    #: command ends with holds it beside the state, exit code and message (`cobe.cli.json_end`)
+    report: dict[str, Any] | None = None
+
+    def reporting(self, report: dict[str, Any]) -> Self:
+        """This error, carrying `report` for the command's --json end."""
+        self.report = report
+        return self
 
 
 class InputError(CobeError):
