@@ -85,3 +85,9 @@ def test_judges_check_still_reads_its_judge_from_the_environment() -> None:
     assert "COBE_JUDGE]" in shown.replace("\n", " ").replace("  ", " ") or "COBE_JUDGE;" in shown
     param = next(p for p in dict(_commands())["judges check"].params if p.name == "judge_specs")
     assert param.envvar == "COBE_JUDGE" and param.required
+
+
+def test_curate_statuses_are_the_projects():
+    from cobe.curate.project import STATUSES
+
+    assert options.CURATE_STATUSES == STATUSES

@@ -136,3 +136,22 @@ def test_the_cluster_bootstrap_matches_a_naive_loop_over_resampled_cores():
         naive.append(accuracy(pd.concat([df[df["core_id"] == c] for c in cores])).iloc[0]["accuracy"])
     np.testing.assert_allclose(fast, naive)
     assert resampling_note(bootstrap_accuracy(df, resamples=10)) == "core examples (8 clusters)"
+
+
+def test_the_block_size_bounds_memory_and_changes_no_interval(monkeypatch):
+    import cobe.score.bootstrap as bootstrap
+
+    matrix = item_matrix(_frame(400))
+    whole = bootstrap_distribution(matrix, resamples=300, seed=3)
+    shapes = []
+    blocks = bootstrap.bootstrap_blocks
+
+    def spy(rng, n_items, resamples):
+        for weights in blocks(rng, n_items, resamples):
+            shapes.append(weights.shape)
+            yield weights
+
+    monkeypatch.setattr(bootstrap, "bootstrap_blocks", spy)
+    monkeypatch.setattr(bootstrap, "_BLOCK_CELLS", 7 * 400)
+    np.testing.assert_array_equal(bootstrap_distribution(matrix, resamples=300, seed=3), whole)
+    assert max(rows * cols for rows, cols in shapes) <= 7 * 400 and sum(rows for rows, _ in shapes) == 300

@@ -18,11 +18,14 @@ import click
 from cobe.cli import json_end
 from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
-from cobe.curate.project import STATUSES as CURATE_STATUSES
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, EFFORTS, REASONING_MAX_TOKENS
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+#: cobe.curate.project.STATUSES, written out: importing cobe.curate loads the whole curation package (its
+#: checks, audit and release) into every command, `cobe eval` included (tests/cli keeps the two equal)
+CURATE_STATUSES = ("candidate", "core", "variation", "approved", "rejected", "released")
 
 DEFAULT_DATA = "builtin:starter"
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765

@@ -1,10 +1,9 @@
-"""Reports: tables, figures, Markdown and self-contained HTML, and import of external verdicts."""
+"""Reports: tables, figures, Markdown and self-contained HTML, and import of external verdicts.
 
-from __future__ import annotations
+Names load on first use (listed in `__init__.pyi`), so a command that needs one module of the package
+does not pay for the rest: pandas, matplotlib and the web apps' dependencies stay unloaded.
+"""
 
-from cobe.report.importer import ImportResult, import_results
-from cobe.report.load import RunSet, load_runs
-from cobe.report.tables import build_tables
-from cobe.report.writer import Report, build_report
+from cobe.core.lazy import attach
 
-__all__ = ["ImportResult", "Report", "RunSet", "build_report", "build_tables", "import_results", "load_runs"]
+__getattr__, __all__ = attach(__name__, __file__)

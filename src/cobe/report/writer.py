@@ -171,7 +171,9 @@ def build_report(
     return report
 
 
-RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "png", "svg")
+# SVG only: it is what a paper takes, the HTML embeds it, and drawing PNGs too doubles the figures' cost on
+# every `cobe eval`; `cobe report RUN --format png` draws them
+RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "svg")
 _DIGEST_FILE = ".report-digest"
 
 

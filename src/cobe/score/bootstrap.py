@@ -16,8 +16,10 @@ import pandas as pd
 
 from cobe.score.accuracy import PHRASING
 
-#: cap on resamples × scenarios held in memory at once (int64 weights: ~40 MB)
-_BLOCK_CELLS = 5_000_000
+#: cap on resamples × scenarios held in memory at once: each block's draws, weights and products are a few
+#: arrays of this many cells (2 MB each), so a report's peak memory does not grow with its rows; the draws
+#: are one stream whatever the block size, so the intervals do not depend on it
+_BLOCK_CELLS = 250_000
 #: the units a bootstrap draws, as reports name them
 CORE_UNIT = "core example"
 SCENARIO_UNIT = "scenario"

@@ -1,0 +1,18 @@
+"""What loading a command costs: `cobe eval` pulls in neither the curation package nor pyplot."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+# modules a run never needs: each cost every `cobe eval` a fixed share of a second (issue 28, item 7)
+UNNEEDED = ("cobe.curate", "matplotlib.pyplot", "cobe.report.importer")
+
+
+def test_eval_and_its_report_load_no_curation_and_no_pyplot(tmp_path):
+    code = (
+        "import sys, cobe.cli.main, cobe.cli.evaluate, cobe.report.writer, cobe.report.figures;"
+        f"print([m for m in {UNNEEDED!r} if m in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert done.stdout.strip() == "[]"
