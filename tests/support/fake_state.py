@@ -30,6 +30,7 @@ class Faults:
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
     fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
     echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
+    echo_after: int = 0  # with echo_key: this many characters of the server's own words come before the key
     # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
     # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
     unique: bool = False

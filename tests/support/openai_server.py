@@ -162,7 +162,7 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             )
         if path.startswith(("/v1/messages/batches", "/v1/files", "/v1/batches")) and self.faults.fail_status:
             self.stats.failed += 1  # the batch endpoints refuse a bad key like the chat ones
-            said = f"Incorrect API key provided: {key}." if self.faults.echo_key else "request refused"
+            said = self._echo("Incorrect API key provided:", key) if self.faults.echo_key else "request refused"
             return self.faults.fail_status, _error_body(self.faults.fail_status, said), {}
         if path.startswith("/v1/messages/batches"):
             return self.message_batch_route(method, path, body)
@@ -199,12 +199,12 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             await asyncio.sleep(faults.delay_s)
         if faults.fail_status:
             stats.failed += 1
-            said = f"Incorrect API key provided: {key}." if faults.echo_key else "request refused"
+            said = self._echo("Incorrect API key provided:", key) if faults.echo_key else "request refused"
             return faults.fail_status, _error_body(faults.fail_status, said), {}
         if faults.rate_limit > 0:
             faults.rate_limit -= 1
             stats.rate_limited += 1
-            said = f"rate limited for key {key}" if faults.echo_key else "rate limited"
+            said = self._echo("rate limited for key", key) if faults.echo_key else "rate limited"
             return 429, _error_body(429, said), {"Retry-After": faults.retry_after}
         if faults.rpm_limit:
             wait = self._over_rpm(faults.rpm_limit)
@@ -229,6 +229,11 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         stats.models[model] = stats.models.get(model, 0) + 1
         stats.judge_requests += judged
         return 200, payload, {}
+
+    def _echo(self, words: str, key: str) -> str:
+        """An error message repeating the request's key, after `echo_after` characters of other words."""
+        filler = ("the request could not be completed as sent " * 20)[: self.faults.echo_after]
+        return f"{filler}{words} {key}."
 
     def respond(self, kind: str, path: str, request: dict) -> tuple[int, bytes, str, bool]:
         """(status, body, model, judged): the API's refusal in strict mode, else `reply`; chat and batch alike."""

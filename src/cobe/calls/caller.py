@@ -17,6 +17,7 @@ from cobe.calls.refused import model_refused
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
+from cobe.core.secrets import scrub
 from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.refusals import Refusal
 from cobe.store.endpoints import note_endpoint
@@ -236,6 +237,9 @@ class Caller:
             stats.errors += 1
             record = CallRecord(key=key, text=None, error=outcome.error, attempts=outcome.attempts)
         else:
+            cleaned = scrub(output.text)  # a key the server echoed in its answer is neither judged nor kept
+            if cleaned != output.text:
+                output = output.model_copy(update={"text": cleaned})
             cost = call_cost(price, output)
             self.budget.settle(reserve, cost or 0.0)
             stats.add_output(output, cost)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cobe.core.errors import InputError, ProviderUnavailable
+from cobe.core.secrets import scrub, scrub_cut
 
 LOCAL = "local"
 RAY = "ray"
@@ -152,7 +153,7 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
         else:
             ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError) as exc:
-        reason = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        reason = scrub_cut((scrub(str(exc)).splitlines() or [type(exc).__name__])[0], 200)
         raise ProviderUnavailable(f"--executor {executor}: no Ray cluster could be joined ({reason})") from None
     _quiet_data(ray)
     return ray, True

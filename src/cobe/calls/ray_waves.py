@@ -30,6 +30,7 @@ from cobe.calls.limits import Limits
 from cobe.calls.ray_worker import CallWorker
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import CobeError
+from cobe.core.secrets import scrub, scrub_cut
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import ray_stage
 from cobe.models.wire import read_answer, request_row, rows
@@ -270,8 +271,7 @@ class WaveScheduler(Scheduler):
 
 
 def _first_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text[:300]
+    return scrub_cut(" ".join(scrub(str(exc)).split()) or type(exc).__name__, 300)
 
 
 __all__ = ["Pool", "WaveScheduler", "pool_for"]

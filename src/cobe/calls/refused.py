@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cobe.core.errors import ModelRefused
+from cobe.core.secrets import scrub_cut
 from cobe.models.refusals import Refusal
 
 #: the longest stretch of the server's own words the line repeats
@@ -63,7 +64,7 @@ def fix_for(parameter: str, role: str, spec: str = "SPEC") -> str:
 
 def refused_line(spec: str, role: str, refusal: Refusal) -> str:
     """`<spec> refused <parameter> ...; fix: ...`: the model, the parameter, the server's words and the fix."""
-    said = refusal.message if len(refusal.message) <= SAID_CHARS else refusal.message[: SAID_CHARS - 1] + "…"
+    said = scrub_cut(refusal.message, SAID_CHARS)  # scrubbed whole, then cut: a cut key would escape the scrubber
     what = "the model name" if refusal.parameter == "model" else f"the parameter {refusal.parameter!r}"
     return f"{spec} ({role}) refused {what}: {refusal.status} {said}; fix: {fix_for(refusal.parameter, role, spec)}"
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TypeVar
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
 from cobe.calls.limits import Limits
-from cobe.core.secrets import scrub
+from cobe.core.secrets import scrub, scrub_cut
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.refusals import Refusal, refusal
 from cobe.models.retry import status_of
@@ -29,8 +29,9 @@ def describe(exc: BaseException) -> str:
     """An exception as one short line for the store and the summary, with every secret scrubbed out."""
     if isinstance(exc, TimeoutError):
         return "timeout"
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return scrub(f"{type(exc).__name__}: {text[:300]}")
+    # scrubbed before the whitespace is tidied and the line cut: either could hide a key from the scrubber
+    text = " ".join(scrub(str(exc)).split()) or type(exc).__name__
+    return scrub_cut(f"{type(exc).__name__}: {text}", len(type(exc).__name__) + 302)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,12 +40,13 @@ def check_cmd(specs: tuple[str, ...], role: str, run_dir: Path | None, prices: P
 
     Calls are stored: checking again answers from the store and costs nothing.
     """
+    from cobe.core.secrets import scrub
     from cobe.run.models_check import ROLES, check
 
     roles = ROLES if role == "both" else (role,)
     results = check(list(specs), roles, run_dir=run_dir, prices=prices, **settings)
     for result in results:
-        click.echo(result.line())
+        click.echo(scrub(result.line()))  # a server's words, on stdout: scrubbed as stderr is
     refused = [r for r in results if r.refused is not None]
     if refused:
         raise ModelRefused(f"{len(refused)} of {len(results)} checks refused; the first: {refused[0].refused}")

@@ -13,6 +13,7 @@ from typing import Any
 from cobe.core.clock import now  # the run modules stamp through it, imported from here
 from cobe.core.errors import InputError
 from cobe.core.reserve import DiskReserve, is_disk_full, makes_room, out_of_space
+from cobe.core.secrets import scrub
 from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
 
 STORE_NAME = "cobe.sqlite"
@@ -110,7 +111,10 @@ class Store:
     @makes_room
     def put_call(self, row: dict[str, Any]) -> None:
         """Record one finished call (success or final error) and commit at once (inside a `batch`: with it); the
-        prompt-cache counts (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them."""
+        prompt-cache counts (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them.
+        Its reply and error are scrubbed of keys here, the one door to the store, whichever path made the call:
+        a server may echo a key inside a 200 answer as well as in an error."""
+        row = row | {field: scrub(row[field]) for field in ("response", "error") if row.get(field)}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
