@@ -10,9 +10,12 @@ ADDRESS, is one line and exit 3 before any call or any write to the run director
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 import socket
+import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +33,11 @@ CONNECT_TIMEOUT_S = 3.0
 _FORWARDED_PREFIXES = ("COBE_",)
 _FORWARDED_SUFFIXES = ("_API_KEY", "_BASE_URL", "_KEY")
 LOOPBACK = "127.0.0.1"
+MAX_PORT = 65535
+#: the Ray Client form of an address, which needs the ray[client] extra (grpcio)
+CLIENT_SCHEME = "ray://"
+#: Ray's C++ core prints to stderr below any Python logging setting; set this yourself to see its lines
+NATIVE_LOG_LEVEL = "RAY_BACKEND_LOG_LEVEL"
 
 
 @dataclass(frozen=True)
@@ -55,8 +63,18 @@ def parse_executor(value: str | None) -> Executor:
     if kind == LOCAL and not sep:
         return Executor()
     if kind == RAY and (not sep or address.strip()):
+        _check_port(text, address.strip())
         return Executor(RAY, address.strip() or None)
     raise InputError(f"--executor {text}: expected local, ray or ray:ADDRESS (e.g. ray:auto, ray:10.0.0.5:6379)")
+
+
+def _check_port(text: str, address: str) -> None:
+    """InputError for a HOST:PORT (or ray://HOST:PORT) whose port is no TCP port: Ray would retry it for minutes."""
+    host, sep, port = address.partition("://")[2 if "://" in address else 0].rpartition(":")
+    if not sep or host.endswith(":") or (host.startswith("[") and not host.endswith("]")):
+        return  # no port, or an IPv6 address without one: Ray's own default port
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= MAX_PORT):
+        raise InputError(f"--executor {text}: port {port!r} is not a TCP port; expected 1-{MAX_PORT}")
 
 
 def forwarded_env(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -126,11 +144,18 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
     """Start or join the Ray cluster of `executor`: (the `ray` module, whether this call started it); exit 3
     when Ray is not installed or no cluster answers at its address."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    # the driver's C++ core writes its warnings (an actor's max_restarts, ...) straight to stderr
+    os.environ.setdefault(NATIVE_LOG_LEVEL, "fatal")
     try:
         import ray
         import ray.data
     except ImportError:
         raise ProviderUnavailable(f"--executor {executor}: Ray is not installed; run {INSTALL}") from None
+    if (executor.address or "").startswith(CLIENT_SCHEME) and not _importable("grpc"):
+        raise ProviderUnavailable(
+            f"--executor {executor}: a ray:// address joins through Ray Client, which needs ray[client] (grpcio); "
+            f"run {INSTALL}"
+        )
     _quiet()
     if ray.is_initialized():  # a test or a notebook that started Ray already: run on it
         _quiet_data(ray)
@@ -148,15 +173,45 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
         loopback_only(ray)
         options["_node_ip_address"] = LOOPBACK
     try:
-        if address is None:
-            ray.init(address="local", num_cpus=num_cpus, **options)
-        else:
-            ray.init(address=address, **options)
+        with _native_lines_aside():
+            if address is None:
+                ray.init(address="local", num_cpus=num_cpus, **options)
+            else:
+                ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         reason = scrub_cut((scrub(str(exc)).splitlines() or [type(exc).__name__])[0], 200)
         raise ProviderUnavailable(f"--executor {executor}: no Ray cluster could be joined ({reason})") from None
     _quiet_data(ray)
     return ray, True
+
+
+def _importable(name: str) -> bool:
+    """Whether `import name` would find a module (one blocked in sys.modules counts as missing)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def _native_lines_aside() -> Iterator[None]:
+    """File descriptor 2 into a scratch file while Ray starts: its C++ core prints the log level it read there
+    before that level applies. Nothing of cobe's prints meanwhile; a failure still reaches the user as an
+    exception, in one line."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with tempfile.TemporaryFile() as aside:
+            os.dup2(aside.fileno(), 2)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError, ValueError):
+                    sys.stderr.flush()
+                os.dup2(saved, 2)
+    finally:
+        os.close(saved)
 
 
 def _quiet_data(ray: Any) -> None:

@@ -139,7 +139,7 @@ EPOCHS = option(
     default=1,
     metavar="K",
     help="Ask each model K times per item (inspect: --epochs), each answer a call of its own, judged and kept "
-    "per epoch; needs a --temperature above 0. Accuracy is the mean over epochs; reports show each epoch "
+    "per epoch; needs each model's temperature above 0 (--temperature, or its -M SPEC:temperature=T). Accuracy is the mean over epochs; reports show each epoch "
     "and their spread.",
 )
 SAMPLE = option(

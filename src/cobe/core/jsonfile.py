@@ -69,13 +69,20 @@ def open_regular(path: str | Path, what: str = "a file") -> IO[bytes]:
         raise
 
 
-def read_bytes(path: str | Path, what: str = "a file") -> bytes:
-    """The whole content of a regular file (see `open_regular`)."""
+def read_bytes(path: str | Path, what: str = "a file", max_bytes: int | None = None) -> bytes:
+    """The whole content of a regular file (see `open_regular`); FileProblem past `max_bytes`, before reading it."""
     with open_regular(path, what) as handle:
         try:
-            return handle.read()
+            if max_bytes is None:
+                return handle.read()
+            # the size is checked on the open file, and the read bounded too: a file may grow after its fstat
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(max_bytes + 1) if size <= max_bytes else b""
         except OSError as exc:
             raise FileProblem(path, f"cannot be read ({exc.strerror or exc}); expected {what}") from None
+        if size > max_bytes or len(data) > max_bytes:
+            raise FileProblem(path, f"holds more than {max_bytes:,} bytes; expected {what}")
+        return data
 
 
 def decode(data: bytes, path: str | Path, what: str = "a text file") -> str:
@@ -122,9 +129,9 @@ def split_lines(text: str) -> Iterator[tuple[int, str]]:
         yield number, line[:-1] if line.endswith("\r") else line
 
 
-def read_text(path: str | Path, what: str = "a text file") -> str:
-    """A regular file's content as UTF-8 text."""
-    return decode(read_bytes(path, what), path, what)
+def read_text(path: str | Path, what: str = "a text file", max_bytes: int | None = None) -> str:
+    """A regular file's content as UTF-8 text (refused past `max_bytes`, where given)."""
+    return decode(read_bytes(path, what, max_bytes), path, what)
 
 
 def _check_depth(value: Any, path: str | Path, line: int | None, max_nodes: int | None = None) -> Any:
@@ -203,14 +210,14 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     return _check_depth(value, path, None, MAX_YAML_NODES)
 
 
-def read_yaml(path: str | Path, what: str = "a YAML file") -> Any:
+def read_yaml(path: str | Path, what: str = "a YAML file", max_bytes: int | None = None) -> Any:
     """A regular file holding one YAML document."""
-    return parse_yaml(read_text(path, what), path)
+    return parse_yaml(read_text(path, what, max_bytes), path)
 
 
-def read_mapping(path: str | Path, what: str = "a YAML file") -> dict[str, Any]:
+def read_mapping(path: str | Path, what: str = "a YAML file", *, max_bytes: int | None = None) -> dict[str, Any]:
     """A YAML (or JSON) file whose top level is a mapping; an empty file is an empty mapping."""
-    value = read_yaml(path, what)
+    value = read_yaml(path, what, max_bytes)
     if value is None:
         return {}
     if not isinstance(value, dict):

@@ -159,10 +159,15 @@ def resolve(project: Project, item_id: str, actor: str, decision: str, reason: s
         raise InputError(f"decision {decision!r}: expected approve or reject")
     if not reason.strip():
         raise InputError(f"item {item_id}: a resolution needs a reason")
-    if item_id not in {i.id for i in disagreements(project)}:
-        raise InputError(f"item {item_id}: is not an open disagreement")
     status = "approved" if decision == "approve" else "rejected"
+    # checked inside the write transaction: two admins resolving one item at once queue there, and the second
+    # finds the first one's resolution, instead of both passing the check and the second's insert failing
     with project.transaction() as conn:
+        done = conn.execute("SELECT actor, decision FROM resolutions WHERE item_id = ?", (item_id,)).fetchone()
+        if done is not None:
+            raise InputError(f"item {item_id}: already resolved by {done['actor']} ({done['decision']})")
+        if item_id not in {i.id for i in disagreements(project)}:
+            raise InputError(f"item {item_id}: is not an open disagreement")
         _not_own(conn, item_id, actor)
         conn.execute(
             "INSERT INTO resolutions (item_id, actor, decision, reason, at) VALUES (?,?,?,?,?)",

@@ -23,6 +23,8 @@ from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir,
 
 #: the official phrasings in query order: query_idx 0, 1, 2
 QUERY_TEMPLATES = ("A", "B", "C")
+#: the fields of a document that name which of its scenario's queries it asks
+_QUERY_FIELDS = frozenset({"template", "query_idx", "query_index"})
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>[^_]+)\.jsonl$")
 
 
@@ -185,13 +187,34 @@ def _asked(path: Path, line: int, record: dict[str, Any]) -> tuple[str, str]:
     return sid, template
 
 
+def _one_per_scenario(docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The documents less repeats of one whole scenario: a task over native or paper-shaped rows asks each
+    scenario once per query, so its documents are the same row but for the field naming the query. Rows of one
+    scenario that differ otherwise (the site's shape: one query each) all stay, for the loader to merge or refuse."""
+    kept: list[dict[str, Any]] = []
+    seen: dict[str, list[dict[str, Any]]] = {}
+    for doc in docs:
+        sid = scenario_id(doc)
+        same = {name: value for name, value in doc.items() if name not in _QUERY_FIELDS}
+        if sid is not None and same in seen.get(sid, []):
+            continue
+        if sid is not None:
+            seen.setdefault(sid, []).append(same)
+        kept.append(doc)
+    return kept
+
+
 def _scenarios(path: Path, docs: list[Any], data: str | None) -> dict[str, Scenario]:
     """Scenarios by id: from `--data`, else the documents themselves, checked as any dataset file is."""
     if data:
         return dict(load_dataset(data).by_id)
-    result = read_rows([d for d in docs if isinstance(d, dict)], str(path))
+    result = read_rows(_one_per_scenario([d for d in docs if isinstance(d, dict)]), str(path))
     if result.errors:
-        raise InputError(
-            f"{result.errors[0].brief()} (the documents do not hold whole scenarios; give the dataset with --data)"
+        first = result.errors[0]
+        why = (
+            "the documents of one scenario differ beyond the query they ask"
+            if first.message.startswith("duplicate id")
+            else "the documents do not hold whole scenarios"
         )
+        raise InputError(f"{first.brief()} ({why}; give the dataset with --data)")
     return {s.id: s for s in result.scenarios}

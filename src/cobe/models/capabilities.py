@@ -11,19 +11,21 @@ the ones before it; then the matching rows of the user's file, the same way; the
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from cobe.core.errors import InputError
+from cobe.core.files import file_kind
 from cobe.core.jsonfile import read_mapping
-from cobe.models.settings import ReasoningEffort
+from cobe.models.settings import MaxTokens, ReasoningEffort, ThinkingBudget
 
 BUNDLED_TABLE = Path(str(files("cobe.models").joinpath("capabilities.yaml")))
 MODELS_FILE_ENV = "COBE_MODELS_FILE"
@@ -31,7 +33,11 @@ MODELS_FILE_ENV = "COBE_MODELS_FILE"
 SAMPLING = ("temperature", "top_p", "seed", "stop", "logprobs")
 #: cobe's own providers (local weights, scripts, baselines) share the table's `local` rows
 LOCAL = "local"
-_TABLE_PROVIDERS = frozenset({"openai", "openai-api", "anthropic", "google", LOCAL})
+TableProvider = Literal["openai", "openai-api", "anthropic", "google", "local"]
+_TABLE_PROVIDERS = frozenset(get_args(TableProvider))
+#: the largest models file read: the bundled table is ~13 KB; a file far past this is a mistake, and parsing
+#: YAML of tens of megabytes takes minutes and gigabytes before any row could be refused
+MAX_MODELS_FILE_BYTES = 1024 * 1024
 
 Api = Literal["chat", "responses", "messages", "generate_content", "local"]
 #: what an API fixes whichever model it serves, laid over the model's rows: the Responses API takes its limit as
@@ -49,8 +55,14 @@ class Budget(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    min: int = Field(ge=0)
-    max: int = Field(ge=1)
+    min: ThinkingBudget
+    max: Annotated[ThinkingBudget, Field(ge=1)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Budget:
+        if self.min > self.max:
+            raise ValueError(f"budget min {self.min} is more than its max {self.max}")
+        return self
 
 
 class Row(BaseModel):
@@ -58,11 +70,12 @@ class Row(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    provider: str
-    match: str
+    # a row no model can ever read is a mistake: a provider the table has no rows for (`opnai`), an empty match
+    provider: TableProvider
+    match: Annotated[str, Field(min_length=1, pattern=r"\S")]
     api: Api | None = None
     token_param: TokenParam | None = None
-    min_output_tokens: int | None = Field(default=None, ge=1)
+    min_output_tokens: MaxTokens | None = None
     sampling: tuple[Sampling, ...] | None = None
     sampling_when_thinking: tuple[Sampling, ...] | None = None
     reasoning: Reasoning | None = None
@@ -98,7 +111,7 @@ class ModelCapabilities(BaseModel):
     spec: str
     api: Api
     token_param: TokenParam
-    min_output_tokens: int = Field(ge=1)
+    min_output_tokens: MaxTokens
     sampling: tuple[Sampling, ...]
     sampling_when_thinking: tuple[Sampling, ...]
     reasoning: Reasoning
@@ -154,9 +167,9 @@ def _fits(pattern: str, name: str) -> bool:
     return pattern == name or fnmatchcase(name, pattern)
 
 
-def read_rows(path: Path, what: str) -> tuple[Row, ...]:
+def read_rows(path: Path, what: str, max_bytes: int | None = None) -> tuple[Row, ...]:
     """The rows of a capability file: `rows:` a list of rows; a typo is one line naming the file, row and field."""
-    data = read_mapping(path, what)
+    data = read_mapping(path, what, max_bytes=max_bytes)
     unknown = set(data) - {"rows"}
     if unknown:
         raise InputError(f"{path}: unknown key(s) {', '.join(sorted(map(str, unknown)))}; expected rows: [...]")
@@ -187,7 +200,12 @@ def _problem(exc: ValidationError) -> str:
         return f"unknown field {where!r}; known fields: {known}"
     if first["type"] == "missing":
         return f"field {where!r} is required"
-    return f"field {where!r}: {first['msg']}"
+    return f"field {where!r}: {said(first)}"
+
+
+def said(error: Any) -> str:
+    """A pydantic error's message without the "Value error, " it puts before a validator's own words."""
+    return str(error["msg"]).removeprefix("Value error, ")
 
 
 @cache
@@ -197,8 +215,8 @@ def bundled_table() -> Table:
 
 
 @cache
-def _user_rows(path: str, stamp: float) -> tuple[Row, ...]:
-    return read_rows(Path(path), "a models file (YAML)")
+def _user_rows(path: str, stamp: float, size: int) -> tuple[Row, ...]:
+    return read_rows(Path(path), "a models file (YAML)", MAX_MODELS_FILE_BYTES)
 
 
 def user_rows(path: str | Path | None) -> tuple[Row, ...]:
@@ -207,9 +225,20 @@ def user_rows(path: str | Path | None) -> tuple[Row, ...]:
     if not chosen:
         return ()
     target = Path(chosen).expanduser()
-    if not target.is_file():
-        raise InputError(f"--models-file {chosen}: no such file")
-    return _user_rows(str(target), target.stat().st_mtime)
+    try:
+        info = target.stat()  # a stat never blocks, whatever the path is (a FIFO, /dev/zero)
+    except FileNotFoundError:
+        raise InputError(f"--models-file {chosen}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"--models-file {chosen}: cannot be read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"--models-file {chosen}: is {file_kind(info.st_mode)}, not a regular file; expected YAML")
+    if info.st_size > MAX_MODELS_FILE_BYTES:
+        raise InputError(
+            f"--models-file {chosen}: {info.st_size:,} bytes, more than the {MAX_MODELS_FILE_BYTES:,} a models file "
+            "may hold (a few rows of capability fields)"
+        )
+    return _user_rows(str(target), info.st_mtime, info.st_size)
 
 
 def table_provider(prefix: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError, ProviderUnavailable
+from cobe.core.jsonfile import FileProblem, open_regular
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.llama_prefix import PrefixStates
 from cobe.models.registry import register
@@ -28,6 +29,8 @@ LOCAL_MODELS = ("gemma-3-270m",)
 #: whether each embedded model has a chat template: Gemma 3 270M ships as a base model without one
 LOCAL_CHAT_TEMPLATE = {"gemma-3-270m": False}
 N_CTX = 2048
+#: the first bytes of every GGUF file
+GGUF_MAGIC = b"GGUF"
 DEFAULT_MAX_TOKENS = 256  # llama-cpp's own default (16) cuts every rewrite short
 # base models have no chat template: these stop them from inventing the next turn
 PLAIN_STOPS = ("\nUser:",)
@@ -170,7 +173,10 @@ class LlamaCppProvider(Provider):
 
     def _llama(self, logits_all: bool) -> Any:
         if logits_all not in self._llamas:
-            self._llamas[logits_all] = _new_llama(self.path, logits_all=logits_all)
+            try:
+                self._llamas[logits_all] = _new_llama(self.path, logits_all=logits_all)
+            except ValueError as exc:  # its vocabulary loaded, its weights did not (a truncated file)
+                raise _not_loadable(self.spec, self.path, exc) from None
             self._states[logits_all] = PrefixStates()
         return self._llamas[logits_all]
 
@@ -317,13 +323,34 @@ def assemble_atomically(weights: Any) -> Path:
     return Path(weights.assemble())
 
 
+def check_gguf(spec: str, path: Path) -> None:
+    """InputError unless `path` is a regular file that begins as every GGUF file does: llama.cpp's own refusal
+    of anything else is a bare ValueError, after its native loader has printed to stderr."""
+    try:
+        with open_regular(path, "a GGUF model file") as handle:
+            magic = handle.read(len(GGUF_MAGIC))
+    except FileProblem as exc:
+        if exc.reason == "file not found":
+            raise InputError(f"model spec {spec!r}: GGUF file {path} does not exist") from None
+        raise InputError(f"model spec {spec!r}: {exc}") from None
+    if magic != GGUF_MAGIC:
+        raise InputError(f"model spec {spec!r}: {path} is not a GGUF model file (it does not begin with 'GGUF')")
+
+
+def _not_loadable(spec: str, path: Path, exc: ValueError) -> InputError:
+    return InputError(f"model spec {spec!r}: llama.cpp cannot load {path} ({exc}); expected a whole GGUF model file")
+
+
 @register("llamacpp")
 def _llamacpp_factory(spec: str, model: str) -> Provider:
     _require_llama_cpp(spec)
     path = Path(model).expanduser()
-    if not path.is_file():
-        raise InputError(f"model spec {spec!r}: GGUF file {path} does not exist")
-    return LlamaCppProvider(spec, "llamacpp", model, path, chat_template=has_chat_template(path))
+    check_gguf(spec, path)
+    try:
+        chat_template = has_chat_template(path)
+    except ValueError as exc:  # a damaged or truncated GGUF file: llama-cpp-python's "Failed to load model"
+        raise _not_loadable(spec, path, exc) from None
+    return LlamaCppProvider(spec, "llamacpp", model, path, chat_template=chat_template)
 
 
 @register("local")

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from cobe.core.errors import InputError
 from cobe.models.base import GenerateConfig
-from cobe.models.capabilities import ModelCapabilities, Row, capabilities, capability_fields
+from cobe.models.capabilities import ModelCapabilities, Row, capabilities, capability_fields, said
 
 FLAG = "--model-arg"
 #: GenerateConfig fields a model argument may set (`choices` belongs to a judge prompt set)
@@ -85,11 +85,11 @@ class ModelArgs:
         args = self._fields(spec, capability_fields())
         if args:
             try:
-                Row(provider="-", match=spec, **args)
+                Row(provider="local", match=spec, **args)  # only the fields are checked here
             except ValidationError as exc:
                 first = exc.errors()[0]
                 name = str(first["loc"][0]) if first["loc"] else "?"
-                raise InputError(f"{FLAG} {spec}:{name}={args.get(name)!r}: {first['msg']}") from None
+                raise InputError(f"{FLAG} {spec}:{name}={args.get(name)!r}: {said(first)}") from None
         return capabilities(spec, self.models_file, args)
 
     def settings(self, spec: str, base: GenerateConfig) -> GenerateConfig:
@@ -104,7 +104,7 @@ class ModelArgs:
         except ValidationError as exc:
             first = exc.errors()[0]
             name = str(first["loc"][0]) if first["loc"] else "?"
-            raise InputError(f"{FLAG} {spec}:{name}={args.get(name)!r}: {first['msg']}") from None
+            raise InputError(f"{FLAG} {spec}:{name}={args.get(name)!r}: {said(first)}") from None
 
     def sets(self, spec: str, name: str) -> bool:
         """Whether the model's arguments give `name`."""

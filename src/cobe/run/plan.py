@@ -204,19 +204,34 @@ def _notices(specs: list[str]) -> list[str]:
     return [SMOKE_NOTICE] if EMBEDDED_MODEL in specs else []
 
 
-def epochs_notice(config: EvalConfig) -> list[str]:
+def epochs_notice(config: EvalConfig, models: ModelArgs) -> list[str]:
     """--epochs K asks each item K times: at temperature 0 that is one answer K times, so it is refused;
-    with no temperature sent (the provider's default) it is said."""
+    with no temperature sent (the provider's default) it is said. Each respondent's own temperature counts,
+    its -M SPEC:temperature=T in place of --temperature."""
     if config.epochs == 1:
         return []
-    if config.temperature == 0:
+    k = config.epochs
+    temperatures = {
+        spec: respondent_settings(config, models.capabilities(spec), models).temperature for spec in config.models
+    }
+    at_zero = [spec for spec, temperature in temperatures.items() if temperature == 0]
+    given = [spec for spec in at_zero if models.sets(spec, "temperature")]
+    if given:
         raise InputError(
-            f"--epochs {config.epochs} asks each model {config.epochs} times per item, which at --temperature 0 "
+            f"--epochs {k} asks {given[0]} {k} times per item, which at its temperature 0 (-M {given[0]}:temperature=0) "
+            f"gives one answer again and again; choose a temperature above 0 (e.g. -M {given[0]}:temperature=0.7)"
+        )
+    if at_zero:
+        who = "each model" if len(at_zero) == len(config.models) else ", ".join(at_zero)
+        raise InputError(
+            f"--epochs {k} asks {who} {k} times per item, which at --temperature 0 "
             "gives one answer again and again; choose a temperature above 0 (e.g. --temperature 0.7)"
         )
-    if config.temperature is None:
-        return [f"--epochs {config.epochs}: no temperature is sent; each provider samples at its own default"]
-    return []
+    unset = [spec for spec, temperature in temperatures.items() if temperature is None]
+    if not unset:
+        return []
+    to = "" if len(unset) == len(config.models) else f" to {', '.join(unset)}"
+    return [f"--epochs {k}: no temperature is sent{to}; each provider samples at its own default"]
 
 
 def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = True) -> RunPlan:
@@ -227,7 +242,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
         raise InputError("no judge given; pass --judge SPEC, or use `cobe generate` to generate only")
     specs = [*config.models, *(config.judge_specs if with_judge else [])]
     models = command_model_args(config, specs)
-    epoch_notices = epochs_notice(config)
+    epoch_notices = epochs_notice(config, models)
     judge, judge_notices = _judge(config, config.models, args=models) if with_judge else (None, [])
     scenarios, available = load_scenarios(config)
     if not scenarios:
