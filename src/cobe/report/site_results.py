@@ -64,7 +64,7 @@ def _answers(record: RawRecord, model: str | None) -> list[Answer]:
     if record.group is not None and "domain" not in example:
         example["domain"] = record.group
     if record.graph is not None and "graph_type" not in example:
-        example["graph_type"] = record.graph.strip().lower()
+        example["graph_type"] = record.graph  # `Chain-like` and the like are read when the example is loaded
     outputs = record.data.get("model_outputs")
     if outputs is None and "verdict" in record.data:
         name = record.data.get("model") or model
