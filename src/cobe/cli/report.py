@@ -17,6 +17,7 @@ from cobe.cli import options
 from cobe.cli.display import print_table
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
+from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import CORE_UNIT, resampling_note
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
             str(rank),
             row.label,
             *([str(row.tier)] if tiers else []),
-            f"{_num(row.accuracy)} ± {_num(row.std)}",
+            f"{_num(row.accuracy)} ± {_num(row.std)}{_spread_mark(row)}",
             ci,
             _num(row.accuracy_incl_errors),
             *([_calibrated(row)] if calibrated else []),
@@ -81,10 +82,17 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
         ]
         out.add_row(*cells)
     captions = [f"Note: {judge_note}."] if judge_note else []
+    if any(_spread_mark(row) for row in table.itertuples(index=False)):
+        captions.append(SCENARIO_SPREAD_NOTE + ".")
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
     out.caption = "\n".join(captions) or None
     return out
+
+
+def _spread_mark(row: Any) -> str:
+    """† where the row's ± compares phrasings asked of different scenarios (cobe.score.accuracy)."""
+    return SCENARIO_SPREAD_MARK if getattr(row, "std_over", None) == "scenarios" else ""
 
 
 def _judge(row: Any) -> str:

@@ -10,6 +10,7 @@ from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
 from cobe.run.settings_table import settings_markdown
+from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
@@ -75,7 +76,8 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             "model": table["label"],
             "tier": table["tier"],
             "accuracy": [
-                f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–" for a, s in zip(table["accuracy"], table["std"])
+                f"{a:.2f} ± {s:.2f}{SCENARIO_SPREAD_MARK if over == 'scenarios' else ''}" if not math.isnan(a) else "–"
+                for a, s, over in zip(table["accuracy"], table["std"], _spread_over(table))
             ],
             "95% CI": [
                 f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–"
@@ -106,7 +108,15 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             ],
         )
         shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
-    return markdown_table(shown, columns=list(shown.columns))
+    shown_table = markdown_table(shown, columns=list(shown.columns))
+    if "std_over" in table.columns and table["std_over"].eq("scenarios").any():
+        shown_table += f"\n\n{SCENARIO_SPREAD_NOTE}."
+    return shown_table
+
+
+def _spread_over(table: pd.DataFrame) -> list[str | None]:
+    """Per row, what its ± spreads over (cobe.score.accuracy.phrasing_overlap); None for a table without it."""
+    return list(table["std_over"]) if "std_over" in table.columns else [None] * len(table)
 
 
 def _column(table: pd.DataFrame, name: str) -> list[str]:
