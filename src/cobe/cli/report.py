@@ -36,7 +36,7 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Table:
+def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample_note: str | None = None) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
@@ -82,6 +82,8 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
         ]
         out.add_row(*cells)
     captions = [f"Note: {judge_note}."] if judge_note else []
+    if sample_note:
+        captions.append(f"Sample: {sample_note}.")
     if any(_spread_mark(row) for row in table.itertuples(index=False)):
         captions.append(SCENARIO_SPREAD_NOTE + ".")
     if not table.empty and table["ci_low"].notna().any():
@@ -158,7 +160,7 @@ def report_cmd(
             across_judges=across_judges,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
@@ -311,11 +313,16 @@ def import_cmd(
 
 
 def _site_lines(summary: dict[str, Any]) -> None:
-    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong)."""
+    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong); first, where the file
+    is the site's showcase, that these figures are a per-category sample's."""
+    sample = summary.get("sample")
+    if isinstance(sample, dict) and sample.get("note"):
+        click.echo(f"note: {sample['note']}", err=True)
     for model, counts in summary["site_verdicts"].items():
         pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
         figure = "–" if pooled is None else f"{pooled:.2f}"
         click.echo(
             f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
             f"accuracy correct / (correct + wrong) = {figure}%"
+            + (" on the per-category sample" if isinstance(sample, dict) else "")
         )

@@ -42,6 +42,8 @@ class RawFile:
     container: str  # json-array | json-object | by-domain | categories | jsonl | csv | unreadable
     records: list[RawRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # a grouped file's own scalar fields, e.g. the site's `examples_per_category: 10` (a showcase sample)
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def read_raw(path: str | Path) -> RawFile:
@@ -167,6 +169,7 @@ def _grouped_records(name: str, value: _LinedDict) -> RawFile:
     domain from the one grouping and its graph type from the other.
     """
     out = RawFile(name, "categories" if "by_graph" in value else "by-domain")
+    out.meta = {k: v for k, v in value.items() if k not in _GROUPINGS and isinstance(v, (str, int, float, bool))}
     seen: dict[str, RawRecord] = {}
     for key, attribute in _GROUPINGS.items():
         grouped = value.get(key)

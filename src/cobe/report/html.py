@@ -196,6 +196,7 @@ def render_html(
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
         judge_note=content.judge_note,
+        sample_note=content.sample_note,
         figures=figure_list,
         runs=content.runs,
         agreement=agreement_blocks,

@@ -167,6 +167,8 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "",
     ]
     note = [f"> **Note:** {content.judge_note}; rank them together with care.", ""] if content.judge_note else []
+    if content.sample_note:  # a showcase's figures, on every table made from them
+        note += [f"> **Sample:** {content.sample_note}.", ""]
     if content.judges:
         parts += ["## Runs and their judges", "", *note, *runs_markdown(content), ""]
     parts += ["## Leaderboard (Table 5)", "", *note, leaderboard_markdown(tables["leaderboard"])]

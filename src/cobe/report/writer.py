@@ -15,7 +15,7 @@ from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.report.content import ReportContent
 from cobe.report.judged import Judged, require_alike, run_judges
-from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
+from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
 from cobe.report.tables import build_tables, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
@@ -32,6 +32,7 @@ class Report:
     out: Path
     files: list[Path] = field(default_factory=list)
     judge_note: str | None = None  # how runs judged differently were judged (--across-judges)
+    sample_note: str | None = None  # which runs are a showcase's per-category sample, not the benchmark
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -124,7 +125,8 @@ def build_report(
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
             labels.append(label)
-    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note)
+    shown_sample = sample_note(runs.samples)
+    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample)
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -135,6 +137,7 @@ def build_report(
         settings=runs.settings,
         judges=_judges_by_run(runs.frame, judges),
         judge_note=judge_note,
+        sample_note=shown_sample,
     )
 
     if chosen & {"csv", "json"}:
