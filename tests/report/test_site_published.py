@@ -69,3 +69,53 @@ def test_a_file_that_says_no_sample_size_carries_no_sample_note(tmp_path: Path) 
     assert r.returncode == 0, r.stderr
     assert "per-category" not in r.stderr + r.stdout
     assert "sample" not in json.loads((tmp_path / "site" / "summary.json").read_text())
+
+
+def statistics(path: Path) -> Path:
+    """eval-statistics.json as the site lays it out: overall, by_domain and by_graph, model → counts."""
+
+    def counts(correct: int, wrong: int, unknown: int = 0) -> dict[str, object]:
+        total = correct + wrong + unknown
+        return {"correct": correct, "wrong": wrong, "unknown": unknown, "total": total,
+                "accuracy": round(correct / (correct + wrong), 4)}  # fmt: skip
+
+    document = {
+        "overall": {"gpt": counts(3780, 3006, 339), "qwen": counts(2500, 4300, 325)},
+        "by_domain": {domain: {"gpt": counts(540, 430, 48), "qwen": counts(300, 700, 20)} for domain in DOMAINS},
+        "by_graph": {key: {"gpt": counts(600 + 10 * i, 500), "qwen": counts(400, 700)} for i, key in enumerate(GRAPHS)},
+        "notes": {"accuracy": "correct / (correct + wrong)", "query_indices": [2, 5, 7]},
+    }
+    path.write_text(json.dumps(document, indent=1))
+    return path
+
+
+def test_the_published_totals_import_and_sit_beside_a_runs_accuracy(tmp_path: Path) -> None:
+    run = run_cobe("import", str(showcase(tmp_path / "category-examples.json")), "--from", "cobe-site", "--out",
+                   "site", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    r = run_cobe("import", str(statistics(tmp_path / "eval-statistics.json")), "--from", "cobe-site", "--out",
+                 "published", cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert "published totals (2 models; overall, 4 domain and 6 graph-type figures)" in r.stdout
+    r = run_cobe("report", "site", "--out", "rep", "--published", "published", "--format", "md,csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    import pandas as pd
+
+    overall = pd.read_csv(tmp_path / "rep" / "tables" / "published_overall.csv").set_index("model")
+    assert round(overall.loc["gpt", "published_accuracy"], 2) == 55.70 and overall.loc["gpt", "published_total"] == 7125
+    # gpt on the sample: 500v1, 501v2, 502v1 correct; 500v2, 501v1 (in both groupings, counted once), 502v2 wrong
+    assert overall.loc["gpt", "run_accuracy"] == 50.0 and overall.loc["gpt", "run_scored"] == 6
+    graphs = pd.read_csv(tmp_path / "rep" / "tables" / "published_graph_type.csv")
+    gpt = graphs[graphs["model"] == "gpt"].set_index("group")
+    assert set(gpt.index) == {"chain", "fork", "hybrid"}  # the site's Chain-like … Hydrid, read as the types
+    assert gpt.loc["fork", "run_accuracy"] == 50.0 and round(gpt.loc["fork", "published_accuracy"], 2) == 54.95
+    domains = pd.read_csv(tmp_path / "rep" / "tables" / "published_domain.csv")
+    assert set(domains["group"]) == set(DOMAINS) and domains["run_accuracy"].notna().all()
+    markdown = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Beside the published totals, by causal graph type (Fig. 7)" in markdown
+    # the raw file works as well as the folder the import kept it in
+    r = run_cobe("report", "site", "--out", "rep2", "--published", "eval-statistics.json", "--format", "csv",
+                 cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    again = pd.read_csv(tmp_path / "rep2" / "tables" / "published_overall.csv").set_index("model")
+    assert again.loc["gpt", "published_accuracy"] == overall.loc["gpt", "published_accuracy"]

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from cobe.cli import options
 from cobe.cli.display import print_table
+from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
@@ -129,6 +130,15 @@ def _calibrated(row: Any) -> str:
 @options.BOOTSTRAP
 @options.STUDY
 @options.ACROSS_JUDGES
+@click.option(
+    "--published",
+    cls=Once,
+    type=click.Path(exists=True),
+    default=None,
+    metavar="FILE|DIR",
+    help="The site's eval-statistics.json (or the folder `cobe import --from cobe-site` kept it in): the run's "
+    "accuracy is set beside the published totals, overall, per domain and per graph type (Fig. 7).",
+)
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -137,6 +147,7 @@ def report_cmd(
     seed: int,
     study: str | None,
     across_judges: bool,
+    published: str | None,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
@@ -158,6 +169,7 @@ def report_cmd(
             seed=seed,
             human=human,
             across_judges=across_judges,
+            published=published,
         )
     console = _console()
     print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note), console)
@@ -287,6 +299,16 @@ def import_cmd(
     if source == "cobe-site":
         if data:
             raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.report.published import import_published, is_published_file
+
+        if is_published_file(file):  # eval-statistics.json: totals, not examples
+            totals = import_published(file, out)
+            click.echo(
+                f"Imported the site's published totals ({totals['model'].nunique()} models; overall, "
+                f"{(totals['scope'] == 'by_domain').sum()} domain and {(totals['scope'] == 'by_graph').sum()} "
+                f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
+            )
+            return
         from cobe.report.site_results import import_site_results
 
         result = import_site_results(file, out, model=model)

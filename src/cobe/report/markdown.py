@@ -24,6 +24,9 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("failure_mode", "By failure mode (Fig. 9)"),
     ("error_types", "Failure rate by error type (Fig. 6)"),
     ("checks", "Failure rate per check, overall and in the numeric and latent subsets"),
+    ("published_overall", "Beside the site's published totals"),
+    ("published_graph_type", "Beside the published totals, by causal graph type (Fig. 7)"),
+    ("published_domain", "Beside the published totals, by domain"),
 )
 #: what a section's table means, printed under its title
 NOTES: dict[str, str] = {
@@ -31,6 +34,12 @@ NOTES: dict[str, str] = {
     "responses that failed, among the scenarios tagged numeric / latent.",
     "tiers": "Every tier on one shared set of scenarios (those every model and tier answered; `scenarios` is its "
     "size, `left_out` how many answered scenarios fall outside it).",
+    **dict.fromkeys(
+        ["published_overall", "published_graph_type", "published_domain"],
+        "The run's accuracy by the site's rule, correct / (correct + wrong) over every row, beside the site's "
+        "published figure (eval-statistics.json) for the model of the same name; `published_total` is the "
+        "site's item count, `difference` run minus published, in points.",
+    ),
     "epochs": "Each epoch's accuracy (mean over phrasings ± std across them); a model's headline accuracy is the "
     "mean over its epochs, and the leaderboard's `spread` is the sample std across epochs.",
 }

@@ -103,12 +103,15 @@ def build_report(
     human: HumanLabels | None = None,
     *,
     across_judges: bool = False,
+    published: str | Path | None = None,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
     `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
 
     Several runs judged by different judges or prompt sets are refused (InputError naming them) unless
-    `across_judges`, and then every table says how they were judged."""
+    `across_judges`, and then every table says how they were judged. `published` (the site's
+    eval-statistics.json, or the folder `cobe import` kept it in) adds the run's accuracy beside the published
+    totals, overall, per domain and per graph type."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
@@ -121,6 +124,11 @@ def build_report(
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
+    if published is not None:
+        from cobe.report.published import beside_published, read_published
+        from cobe.report.tables import primary_rows
+
+        tables.update(beside_published(primary_rows(runs.frame), read_published(published)))
     labels = tables["leaderboard"]["label"].tolist()
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
