@@ -20,8 +20,9 @@ def test_native_record_reports_every_bad_field_at_once(tmp_path) -> None:
         f"warning: {path}:1: 1v0: colour: unknown field, ignored",
         f"error: {path}:1: 1v0: core_id: expected a non-negative integer, got '1'",
         f"error: {path}:1: 1v0: queries: expected a list of strings",
-        f"warning: {path}:1: 1v0: graph_type: unknown graph type 'spiral' (expected one of chain, collider, fork, diamond, correlated, hybrid); ignored",
         f"warning: {path}:1: 1v0: failure_modes: unknown failure mode 'typo'; ignored",
+        f"warning: {path}:1: 1v0: graph_type: unknown graph type 'spiral' on 1 scenario (expected one of chain, "
+        "collider, fork, diamond, correlated, hybrid, in any case, with or without -like); left unlabelled",
     ]
 
 

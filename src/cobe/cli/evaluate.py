@@ -168,11 +168,12 @@ def _config(params: dict[str, Any]) -> EvalConfig:
     fields = set(EvalConfig.model_fields)
     data = {k: v for k, v in params.items() if k in fields and v is not None}
     data["models"] = list(params.get("models") or [])
+    data.pop("ids", None)  # repeatable: an empty tuple when not given
     if params.get("ids") or params.get("ids_file"):  # --ids and --ids-file together: both lists
         from cobe.dataset.sample import read_id_file, split_ids
 
-        listed = read_id_file(params["ids_file"]) if params.get("ids_file") else []
-        data["ids"] = split_ids([params.get("ids") or "", *listed])
+        listed = [sid for path in params.get("ids_file") or () for sid in read_id_file(path)]
+        data["ids"] = split_ids([*(params.get("ids") or ()), *listed])
     return EvalConfig(**data)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from cobe.cli import json_end
+from cobe.cli.once import Once, takes_one
 from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -53,12 +54,15 @@ class SharedOption:
             raise TypeError(f"{self.flags[0]}: its help is declared once, in cobe.cli.options")
         envvar = self.env if env else None
         name = dest or self.dest
+        settings = self.settings | changes
+        if takes_one(settings, self.flags):  # a repeat is refused, never silently the last one
+            settings.setdefault("cls", Once)
         return click.option(
             *self.flags,
             *([name] if name else []),
             envvar=envvar,
             show_envvar=envvar is not None,
-            **(self.settings | changes),
+            **settings,
         )
 
 
@@ -83,10 +87,11 @@ def together(*options: Decorator) -> Decorator:
     return apply
 
 
-def _split(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+def _split(ctx: click.Context, param: click.Parameter, value: tuple[str, ...] | None) -> list[str] | None:
+    # --templates A,B --templates D is A, B and D: repeats accumulate, each name once
     if not value:
         return None
-    names = [v.strip() for v in value.split(",") if v.strip()]
+    names = list(dict.fromkeys(v.strip() for each in value for v in each.split(",") if v.strip()))
     if not names:
         raise click.BadParameter("expected template names separated by commas, e.g. A,B,C")
     return names
@@ -113,24 +118,35 @@ TEMPLATES = option(
     "--templates",
     env="COBE_TEMPLATES",
     callback=_split,
+    multiple=True,
     metavar="A,B,C",
-    help="Prompt templates to use (default A,B,C).",
+    help="Prompt templates to use (default A,B,C); repeats add to each other.",
 )
-TIER = option("--tier", env="COBE_TIER", type=click.IntRange(1, 4), help="Add every template of a prompt tier (1-4).")
+TIER = option(
+    "--tier",
+    "tier",
+    env="COBE_TIER",
+    type=click.IntRange(1, 4),
+    multiple=True,
+    help="Add every template of a prompt tier (1-4); repeat it for several: --tier 1 --tier 2 --tier 3 --tier 4 "
+    "is the paper's Table 7 in one run.",
+)
 LIMIT = option("--limit", env="COBE_LIMIT", type=click.IntRange(min=1), help="Use only the first N scenarios.")
 IDS = option(
     "--ids",
     env="COBE_IDS",
+    multiple=True,
     metavar="ID,ID",
-    help="Only these scenarios, by id, e.g. 115v3,317v3 (inspect: --sample-id); --sample and --limit then "
-    "choose among them.",
+    help="Only these scenarios, by id, e.g. 115v3,317v3 (inspect: --sample-id); repeats add up; --sample and "
+    "--limit then choose among them.",
 )
 IDS_FILE = option(
     "--ids-file",
     env="COBE_IDS_FILE",
     type=click.Path(path_type=Path, dir_okay=False),
+    multiple=True,
     metavar="FILE",
-    help="Only the scenarios a file lists, one id per line (# starts a comment); adds to --ids.",
+    help="Only the scenarios a file lists, one id per line (# starts a comment); adds to --ids, and repeats add.",
 )
 EPOCHS = option(
     "--epochs",

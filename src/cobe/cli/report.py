@@ -15,8 +15,10 @@ from rich.table import Table
 
 from cobe.cli import options
 from cobe.cli.display import print_table
+from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
+from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import CORE_UNIT, resampling_note
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Table:
+def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample_note: str | None = None) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
@@ -70,7 +72,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
             str(rank),
             row.label,
             *([str(row.tier)] if tiers else []),
-            f"{_num(row.accuracy)} ± {_num(row.std)}",
+            f"{_num(row.accuracy)} ± {_num(row.std)}{_spread_mark(row)}",
             ci,
             _num(row.accuracy_incl_errors),
             *([_calibrated(row)] if calibrated else []),
@@ -81,10 +83,19 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
         ]
         out.add_row(*cells)
     captions = [f"Note: {judge_note}."] if judge_note else []
+    if sample_note:
+        captions.append(f"Sample: {sample_note}.")
+    if any(_spread_mark(row) for row in table.itertuples(index=False)):
+        captions.append(SCENARIO_SPREAD_NOTE + ".")
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
     out.caption = "\n".join(captions) or None
     return out
+
+
+def _spread_mark(row: Any) -> str:
+    """† where the row's ± compares phrasings asked of different scenarios (cobe.score.accuracy)."""
+    return SCENARIO_SPREAD_MARK if getattr(row, "std_over", None) == "scenarios" else ""
 
 
 def _judge(row: Any) -> str:
@@ -119,6 +130,15 @@ def _calibrated(row: Any) -> str:
 @options.BOOTSTRAP
 @options.STUDY
 @options.ACROSS_JUDGES
+@click.option(
+    "--published",
+    cls=Once,
+    type=click.Path(exists=True),
+    default=None,
+    metavar="FILE|DIR",
+    help="The site's eval-statistics.json (or the folder `cobe import --from cobe-site` kept it in): the run's "
+    "accuracy is set beside the published totals, overall, per domain and per graph type (Fig. 7).",
+)
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -127,6 +147,7 @@ def report_cmd(
     seed: int,
     study: str | None,
     across_judges: bool,
+    published: str | None,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
@@ -148,9 +169,10 @@ def report_cmd(
             seed=seed,
             human=human,
             across_judges=across_judges,
+            published=published,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
@@ -277,6 +299,16 @@ def import_cmd(
     if source == "cobe-site":
         if data:
             raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.report.published import import_published, is_published_file
+
+        if is_published_file(file):  # eval-statistics.json: totals, not examples
+            totals = import_published(file, out)
+            click.echo(
+                f"Imported the site's published totals ({totals['model'].nunique()} models; overall, "
+                f"{(totals['scope'] == 'by_domain').sum()} domain and {(totals['scope'] == 'by_graph').sum()} "
+                f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
+            )
+            return
         from cobe.report.site_results import import_site_results
 
         result = import_site_results(file, out, model=model)
@@ -303,11 +335,16 @@ def import_cmd(
 
 
 def _site_lines(summary: dict[str, Any]) -> None:
-    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong)."""
+    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong); first, where the file
+    is the site's showcase, that these figures are a per-category sample's."""
+    sample = summary.get("sample")
+    if isinstance(sample, dict) and sample.get("note"):
+        click.echo(f"note: {sample['note']}", err=True)
     for model, counts in summary["site_verdicts"].items():
         pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
         figure = "–" if pooled is None else f"{pooled:.2f}"
         click.echo(
             f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
             f"accuracy correct / (correct + wrong) = {figure}%"
+            + (" on the per-category sample" if isinstance(sample, dict) else "")
         )

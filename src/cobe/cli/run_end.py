@@ -19,7 +19,8 @@ def _pct(value: float | None) -> str:
 
 
 def _accuracy(line: ModelLine) -> str:
-    return "–" if line.accuracy is None else f"{line.accuracy:.1f} ± {line.std or 0.0:.1f}"
+    mark = "†" if line.std_over == "scenarios" else ""  # cobe.score.accuracy.SCENARIO_SPREAD_MARK
+    return "–" if line.accuracy is None else f"{line.accuracy:.1f} ± {line.std or 0.0:.1f}{mark}"
 
 
 def _ci(line: ModelLine) -> str:
@@ -49,6 +50,10 @@ def model_table(table: RunTable) -> Table:
 def footer_lines(table: RunTable) -> list[str]:
     """What follows the models: top reasons, calls, retries and rate-limit waits, cost and time, the report."""
     lines = []
+    if any(line.std_over == "scenarios" and line.accuracy is not None for line in table.models):
+        from cobe.score.accuracy import SCENARIO_SPREAD_NOTE
+
+        lines.append(SCENARIO_SPREAD_NOTE + ".")
     if table.reasons:
         lines.append("Top reasons for unscored and errored rows:")
         width = max(len(str(r["count"])) for r in table.reasons)

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from cobe.dataset.graph import check_graph, derive_graph_type
+from cobe.dataset.graph_labels import read_graph_type
 from cobe.dataset.queries import (
     LABELS,
     PHRASINGS,
@@ -194,11 +195,10 @@ def _graph_type(rec: Normalised) -> GraphType | None:
     value = rec.data.get("graph_type")
     if value is None:
         return None
-    if value not in {t.value for t in GraphType}:
-        allowed = ", ".join(t.value for t in GraphType)
-        rec.sink.warning("graph_type", f"unknown graph type {value!r} (expected one of {allowed}); ignored")
-        return None
-    return GraphType(value)
+    found = read_graph_type(value) if isinstance(value, str) else None
+    if found is None:  # said once per label for the whole file, by the loader
+        rec.unknown_graph = str(value)
+    return found
 
 
 def _failure_modes(rec: Normalised) -> list[FailureMode]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.check import build_scenario, domain_missing
+from cobe.dataset.graph_labels import known_spellings
 from cobe.dataset.hub import is_table_source, read_table
 from cobe.dataset.problems import Problem, ProblemSink
 from cobe.dataset.rawread import RawFile, RawRecord, jsonl_file_records, read_raw
@@ -80,10 +81,13 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
     record_shape = detect_shape(first.data, container)
     result.shape = record_shape if record_shape == "csv" else f"{record_shape}-{_layout(container)}"
     no_domain: list[int | None] = []  # the lines of scenarios that name no domain: one warning says them all
+    unknown_graphs: dict[str, list[tuple[int | None, str]]] = {}  # label → (line, id): one warning per label
     for rec in _normalise(path, chain([first], records), record_shape):
         scenario = build_scenario(rec, record_shape)
         for problem in rec.sink.problems:
             result.report(problem)
+        if rec.unknown_graph is not None:
+            unknown_graphs.setdefault(rec.unknown_graph, []).append((rec.line, rec.sink.id))
         if scenario is not None and domain_missing(rec):
             no_domain.append(rec.line)
         if scenario is not None:
@@ -102,6 +106,8 @@ def _scenarios(path: str, container: str, records: Iterator[RawRecord], result: 
             yield scenario
     if no_domain:
         result.report(_no_domain_warning(path, no_domain))
+    for label, lines in unknown_graphs.items():
+        result.report(_unknown_graph_warning(path, label, lines))
 
 
 def _no_domain_warning(path: str, lines: list[int | None]) -> Problem:
@@ -112,6 +118,19 @@ def _no_domain_warning(path: str, lines: list[int | None]) -> Problem:
         field="domain",
         message=f"{count} scenario{'s' if count != 1 else ''} name no domain; "
         f"{'they are' if count != 1 else 'it is'} grouped as {UNKNOWN_DOMAIN!r}",
+        severity="warning",
+    )
+
+
+def _unknown_graph_warning(path: str, label: str, where: list[tuple[int | None, str]]) -> Problem:
+    count, (line, first) = len(where), where[0]
+    return Problem(
+        file=path,
+        line=line,
+        id=first,
+        field="graph_type",
+        message=f"unknown graph type {label!r} on {count} scenario{'s' if count != 1 else ''} (expected one of "
+        f"{known_spellings()}, in any case, with or without -like); left unlabelled",
         severity="warning",
     )
 

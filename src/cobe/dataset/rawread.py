@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.jsonfile import FileProblem, jsonl_lines, kind_of, parse_json, read_text, text_lines
+from cobe.dataset.graph_labels import read_graph_type
 from cobe.dataset.problems import Problem
 
 _WS = " \t\r\n"
@@ -41,6 +42,8 @@ class RawFile:
     container: str  # json-array | json-object | by-domain | categories | jsonl | csv | unreadable
     records: list[RawRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # a grouped file's own scalar fields, e.g. the site's `examples_per_category: 10` (a showcase sample)
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def read_raw(path: str | Path) -> RawFile:
@@ -166,6 +169,7 @@ def _grouped_records(name: str, value: _LinedDict) -> RawFile:
     domain from the one grouping and its graph type from the other.
     """
     out = RawFile(name, "categories" if "by_graph" in value else "by-domain")
+    out.meta = {k: v for k, v in value.items() if k not in _GROUPINGS and isinstance(v, (str, int, float, bool))}
     seen: dict[str, RawRecord] = {}
     for key, attribute in _GROUPINGS.items():
         grouped = value.get(key)
@@ -200,7 +204,37 @@ def _grouped_records(name: str, value: _LinedDict) -> RawFile:
                 if kept is record:
                     out.records.append(record)
                 setattr(kept, attribute, getattr(kept, attribute) or str(label))
+    _graph_per_core(out)
     return out
+
+
+_CORE_KEYS = ("coreset_id", "core_id", "Core Set ID")
+
+
+def _graph_per_core(out: RawFile) -> None:
+    """Give every record of a core set the graph type its grouped examples have: the site's graph type belongs to
+    the core set ("per coreset"), while its domain (`by_domain`) is per variation and labels that record alone."""
+    labels: dict[str, dict[str, str]] = {}  # core → {type read: the label as spelled}
+    for record in out.records:
+        core = _core_of(record)
+        if record.graph is not None and core is not None:
+            read = read_graph_type(record.graph)
+            labels.setdefault(core, {}).setdefault(read.value if read else record.graph, record.graph)
+    for core, spelled in labels.items():
+        if len(spelled) > 1:
+            names = " and ".join(repr(label) for label in spelled.values())
+            message = f"core set {core} is grouped under {names}; its other examples take no graph type from it"
+            out.problems.append(Problem(file=out.path, field="by_graph", message=message, severity="warning"))
+    for record in out.records:
+        core = _core_of(record)
+        spelled = labels.get(core, {}) if core is not None else {}
+        if record.graph is None and len(spelled) == 1:
+            record.graph = next(iter(spelled.values()))
+
+
+def _core_of(record: RawRecord) -> str | None:
+    core = next((record.data[key] for key in _CORE_KEYS if record.data.get(key) is not None), None)
+    return None if core is None else str(core)
 
 
 def _list_records(out: RawFile, rows: list[Any], group: str | None) -> RawFile:

@@ -63,6 +63,7 @@ class Normalised:
     labels: dict[str, str] = field(default_factory=dict)
     # per query, the phrasing the file's own numbering gives it (site query_idx); None: by position
     query_hints: list[str | None] | None = None
+    unknown_graph: str | None = None  # a graph-type label no spelling of a known type: warned once per file
 
     def label(self, name: str) -> str:
         """The field's name as the source file spells it."""
@@ -163,7 +164,7 @@ def merge_site_rows(rows: list[RawRecord], sink: ProblemSink) -> Normalised:
     if "domain" not in data and domain is not None:
         data["domain"] = domain
     if "graph_type" not in data and graph is not None:
-        data["graph_type"] = graph.strip().lower()
+        data["graph_type"] = graph  # read as its spelling says (cobe.dataset.graph_labels)
     if "core_id" in data and "variation" in data and not _looks_like_id(data.get("id")):
         data.pop("id", None)  # a per-row example_id (not <core>v<variation>) names no scenario
     for row in rows[1:]:

@@ -35,14 +35,15 @@ def _ordered(templates: dict[str, Template]) -> list[Template]:
 
 def select_templates(
     names: Sequence[str] | None = None,
-    tier: int | None = None,
+    tier: int | Sequence[int] | None = None,
     *,
     directory: str | None = None,
 ) -> list[Template]:
-    """Templates by name (case-insensitive) plus every template of `tier`; A, B, C when neither is given."""
+    """Templates by name (case-insensitive) plus every template of each tier given; A, B, C when neither is."""
     known = load_templates(directory)
     by_key = {name.upper(): template for name, template in known.items()}
-    if names is None and tier is None:
+    tiers = [] if tier is None else [tier] if isinstance(tier, int) else list(tier)
+    if names is None and not tiers:
         names = DEFAULT_TEMPLATES
     chosen: dict[str, Template] = {}
     for name in names or ():
@@ -51,11 +52,11 @@ def select_templates(
             listing = ", ".join(t.name for t in _ordered(known))
             raise InputError(f"unknown template {name!r}; known templates: {listing}")
         chosen[template.name] = template
-    if tier is not None:
-        in_tier = [t for t in known.values() if t.tier == tier]
+    for each in tiers:  # several tiers accumulate: one run holds the whole ablation (Table 7)
+        in_tier = [t for t in known.values() if t.tier == each]
         if not in_tier:
-            tiers = ", ".join(str(n) for n in sorted({t.tier for t in known.values()}))
-            raise InputError(f"no templates in tier {tier}; known tiers: {tiers}")
+            listing = ", ".join(str(n) for n in sorted({t.tier for t in known.values()}))
+            raise InputError(f"no templates in tier {each}; known tiers: {listing}")
         for template in in_tier:
             chosen.setdefault(template.name, template)
     return _ordered(chosen)

@@ -21,3 +21,4 @@ class ReportContent:
     # run → (its directory, each judge that judged it: spec, prompt set, prompt fingerprint)
     judges: dict[str, tuple[str, list[dict[str, str | None]]]] = field(default_factory=dict)
     judge_note: str | None = None  # runs judged differently (--across-judges): said on every table
+    sample_note: str | None = None  # a run from the site's showcase sample, not the benchmark: said on every table

@@ -18,6 +18,7 @@ from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
+from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
@@ -186,11 +187,16 @@ def render_html(
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
         per_check_note=PER_CHECK_NOTE,
         leaderboard=_table_records(tables["leaderboard"]),
+        spread_mark=SCENARIO_SPREAD_MARK,
+        spread_note=SCENARIO_SPREAD_NOTE
+        if "std_over" in tables["leaderboard"] and tables["leaderboard"]["std_over"].eq("scenarios").any()
+        else None,
         status=_table_records(tables["status"]),
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
         judge_note=content.judge_note,
+        sample_note=content.sample_note,
         figures=figure_list,
         runs=content.runs,
         agreement=agreement_blocks,

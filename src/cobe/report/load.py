@@ -32,6 +32,7 @@ class RunSet:
     agreement: dict[str, dict] = field(default_factory=dict)  # run directory name → agreement.json
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run directory name → its judge self-test
     settings: dict[str, dict] = field(default_factory=dict)  # run directory name → how each model was asked
+    samples: dict[str, dict] = field(default_factory=dict)  # run directory name → a showcase sample's `sample`
 
     @property
     def labels(self) -> list[str]:
@@ -91,6 +92,19 @@ def read_judge_check(directory: Path) -> dict | None:
     return _summary_part(directory, "judge_check")
 
 
+def read_sample(directory: Path) -> dict | None:
+    """What a run imported from a showcase file says of it (summary.json's "sample": the site's per-category
+    sample, not the benchmark), if it is one."""
+    return _summary_part(directory, "sample")
+
+
+def sample_note(samples: Mapping[str, dict]) -> str | None:
+    """The line every table of a report says when a run is a showcase sample; None when none is."""
+    notes = [str(sample.get("note") or f"{run} is a per-category sample, not the benchmark") for run, sample in
+             samples.items()]  # fmt: skip
+    return "; ".join(notes) if notes else None
+
+
 def read_settings(directory: Path) -> dict | None:
     """How a run asked each model (summary.json's "settings": respondents and judges, as sent), if recorded."""
     return _summary_part(directory, "settings")
@@ -113,6 +127,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
     agreement: dict[str, dict] = {}
     judge_checks: dict[str, dict] = {}
     settings: dict[str, dict] = {}
+    samples: dict[str, dict] = {}
     human = {str(Path(k).resolve()): v for k, v in (human or {}).items()}
     resolved: list[Path] = []
     seen_runs: dict[str, Path] = {}
@@ -144,9 +159,17 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
         asked = read_settings(directory)
         if asked is not None:
             settings[directory.name] = asked
+        sample = read_sample(directory)
+        if sample is not None:
+            samples[directory.name] = sample
     frame = rows_frame(all_rows)
     return RunSet(
-        frame=assign_labels(frame), paths=resolved, agreement=agreement, judge_checks=judge_checks, settings=settings
+        frame=assign_labels(frame),
+        paths=resolved,
+        agreement=agreement,
+        judge_checks=judge_checks,
+        settings=settings,
+        samples=samples,
     )
 
 

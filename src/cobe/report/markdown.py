@@ -10,6 +10,7 @@ from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_markdown
 from cobe.run.settings_table import settings_markdown
+from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 
@@ -23,6 +24,9 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("failure_mode", "By failure mode (Fig. 9)"),
     ("error_types", "Failure rate by error type (Fig. 6)"),
     ("checks", "Failure rate per check, overall and in the numeric and latent subsets"),
+    ("published_overall", "Beside the site's published totals"),
+    ("published_graph_type", "Beside the published totals, by causal graph type (Fig. 7)"),
+    ("published_domain", "Beside the published totals, by domain"),
 )
 #: what a section's table means, printed under its title
 NOTES: dict[str, str] = {
@@ -30,6 +34,12 @@ NOTES: dict[str, str] = {
     "responses that failed, among the scenarios tagged numeric / latent.",
     "tiers": "Every tier on one shared set of scenarios (those every model and tier answered; `scenarios` is its "
     "size, `left_out` how many answered scenarios fall outside it).",
+    **dict.fromkeys(
+        ["published_overall", "published_graph_type", "published_domain"],
+        "The run's accuracy by the site's rule, correct / (correct + wrong) over every row, beside the site's "
+        "published figure (eval-statistics.json) for the model of the same name; `published_total` is the "
+        "site's item count, `difference` run minus published, in points.",
+    ),
     "epochs": "Each epoch's accuracy (mean over phrasings ± std across them); a model's headline accuracy is the "
     "mean over its epochs, and the leaderboard's `spread` is the sample std across epochs.",
 }
@@ -75,7 +85,8 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             "model": table["label"],
             "tier": table["tier"],
             "accuracy": [
-                f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–" for a, s in zip(table["accuracy"], table["std"])
+                f"{a:.2f} ± {s:.2f}{SCENARIO_SPREAD_MARK if over == 'scenarios' else ''}" if not math.isnan(a) else "–"
+                for a, s, over in zip(table["accuracy"], table["std"], _spread_over(table))
             ],
             "95% CI": [
                 f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–"
@@ -106,7 +117,15 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             ],
         )
         shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
-    return markdown_table(shown, columns=list(shown.columns))
+    shown_table = markdown_table(shown, columns=list(shown.columns))
+    if "std_over" in table.columns and table["std_over"].eq("scenarios").any():
+        shown_table += f"\n\n{SCENARIO_SPREAD_NOTE}."
+    return shown_table
+
+
+def _spread_over(table: pd.DataFrame) -> list[str | None]:
+    """Per row, what its ± spreads over (cobe.score.accuracy.phrasing_overlap); None for a table without it."""
+    return list(table["std_over"]) if "std_over" in table.columns else [None] * len(table)
 
 
 def _column(table: pd.DataFrame, name: str) -> list[str]:
@@ -157,6 +176,8 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "",
     ]
     note = [f"> **Note:** {content.judge_note}; rank them together with care.", ""] if content.judge_note else []
+    if content.sample_note:  # a showcase's figures, on every table made from them
+        note += [f"> **Sample:** {content.sample_note}.", ""]
     if content.judges:
         parts += ["## Runs and their judges", "", *note, *runs_markdown(content), ""]
     parts += ["## Leaderboard (Table 5)", "", *note, leaderboard_markdown(tables["leaderboard"])]

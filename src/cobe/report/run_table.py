@@ -44,6 +44,8 @@ class ModelLine:
     pending: int
     epochs: int = 1
     epoch_std: float | None = None  # the sample std of the epochs' accuracies (--epochs K)
+    # "scenarios" where the phrasings were asked of different scenarios: the ± is then their spread, not the paper's
+    std_over: str = "phrasings"
 
 
 @dataclass
@@ -123,6 +125,7 @@ def _lines_from_rows(frame: pd.DataFrame) -> list[ModelLine]:
             unscored=int(rec["unscored"]),
             errors=int(rec["errors"]),
             pending=pending,
+            std_over=str(rec["std_over"]),
         )
         if spread is not None:
             mine = spread[spread["model"] == line.model].iloc[0]
@@ -145,6 +148,7 @@ def _lines_from_summary(models: dict[str, dict[str, Any]]) -> list[ModelLine]:
             unscored=int(m.get("unscored") or 0),
             errors=int(m.get("errors") or 0),
             pending=int(m.get("pending") or 0),
+            std_over=str(m.get("std_over") or "phrasings"),
         )
         for model, m in models.items()
     ]

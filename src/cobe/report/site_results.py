@@ -64,7 +64,7 @@ def _answers(record: RawRecord, model: str | None) -> list[Answer]:
     if record.group is not None and "domain" not in example:
         example["domain"] = record.group
     if record.graph is not None and "graph_type" not in example:
-        example["graph_type"] = record.graph.strip().lower()
+        example["graph_type"] = record.graph  # `Chain-like` and the like are read when the example is loaded
     outputs = record.data.get("model_outputs")
     if outputs is None and "verdict" in record.data:
         name = record.data.get("model") or model
@@ -178,7 +178,22 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
         raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
     verdicts = Counter((answer.model, str(answer.verdict).strip().lower()) for answer in answers)
     extra = {"source": "cobe-site", "layout": raw.container, "site_verdicts": _per_model(verdicts)}
+    sample = showcase_sample(raw.meta, source)
+    if sample is not None:
+        extra["sample"] = sample
     return write_run(rows, out_dir, source, extra)
+
+
+def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None:
+    """summary.json's `sample` of a file that says it is a showcase (`examples_per_category: N`), else None."""
+    per_category = meta.get("examples_per_category")
+    if isinstance(per_category, bool) or not isinstance(per_category, int):
+        return None
+    note = (
+        f"{source.name} is the site's per-category sample ({per_category} examples per domain and per graph type), "
+        "not the benchmark: its figures are not the site's published totals (eval-statistics.json)"
+    )
+    return {"examples_per_category": per_category, "note": note}
 
 
 def _per_model(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:

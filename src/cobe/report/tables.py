@@ -17,6 +17,7 @@ from cobe.score.accuracy import (
     check_failure_rates,
     epoch_spread,
     error_type_rates,
+    phrasing_overlap,
     several_epochs,
 )
 from cobe.score.bootstrap import bootstrap_accuracy
@@ -58,6 +59,9 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
         .reset_index()
     )
     table = table.merge(meta, on="label")
+    overlap = phrasing_overlap(df, by=["label"])
+    table = table.merge(overlap, on="label", how="left")
+    table["std_over"] = table["std_over"].fillna("phrasings")
     epochs = several_epochs(df)
     if epochs:  # --epochs K: how many, and the spread of their accuracies
         table = table.merge(epoch_spread(df, by=["label"]), on="label")
@@ -68,7 +72,8 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
         table["ci_unit"], table["clusters"] = None, 0
     columns = [
         *["label", "model", "run", "judge", "judge_prompts", "tier", "accuracy", "std", "ci_low", "ci_high"],
-        *["ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings", *COUNTS],
+        *["ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings", "same_scenarios"],
+        *["std_over", *COUNTS],
         *(["epochs", "epoch_std"] if epochs else []),
     ]
     return (

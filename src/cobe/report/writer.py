@@ -15,7 +15,7 @@ from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.report.content import ReportContent
 from cobe.report.judged import Judged, require_alike, run_judges
-from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
+from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
 from cobe.report.tables import build_tables, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
@@ -32,6 +32,7 @@ class Report:
     out: Path
     files: list[Path] = field(default_factory=list)
     judge_note: str | None = None  # how runs judged differently were judged (--across-judges)
+    sample_note: str | None = None  # which runs are a showcase's per-category sample, not the benchmark
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -102,12 +103,15 @@ def build_report(
     human: HumanLabels | None = None,
     *,
     across_judges: bool = False,
+    published: str | Path | None = None,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
     `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
 
     Several runs judged by different judges or prompt sets are refused (InputError naming them) unless
-    `across_judges`, and then every table says how they were judged."""
+    `across_judges`, and then every table says how they were judged. `published` (the site's
+    eval-statistics.json, or the folder `cobe import` kept it in) adds the run's accuracy beside the published
+    totals, overall, per domain and per graph type."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
@@ -120,11 +124,17 @@ def build_report(
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
+    if published is not None:
+        from cobe.report.published import beside_published, read_published
+        from cobe.report.tables import primary_rows
+
+        tables.update(beside_published(primary_rows(runs.frame), read_published(published)))
     labels = tables["leaderboard"]["label"].tolist()
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
             labels.append(label)
-    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note)
+    shown_sample = sample_note(runs.samples)
+    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample)
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -135,6 +145,7 @@ def build_report(
         settings=runs.settings,
         judges=_judges_by_run(runs.frame, judges),
         judge_note=judge_note,
+        sample_note=shown_sample,
     )
 
     if chosen & {"csv", "json"}:

@@ -39,7 +39,8 @@ class EvalConfig(BaseModel):
     judge: str | list[str] | None = None  # one judge spec, or a panel's (each check: the judges' strict majority)
     judge_prompts: str = DEFAULT_JUDGE_PROMPTS
     templates: list[str] | None = None
-    tier: int | None = None
+    # every template of these tiers; one tier stays a plain number, so a run made before tiers accumulated resumes
+    tier: int | list[int] | None = None
     ids: list[str] | None = None  # only these scenarios (inspect's --sample-id), in dataset order
     limit: int | None = Field(default=None, ge=1)
     sample: int | None = Field(default=None, ge=1)  # draw this many scenarios (the paper's ablation: 500)
@@ -101,6 +102,22 @@ class EvalConfig(BaseModel):
         if self.judge is None:
             return []
         return [self.judge] if isinstance(self.judge, str) else list(self.judge)
+
+    @field_validator("tier", mode="before")
+    @classmethod
+    def _tiers(cls, value: object) -> object:
+        # 2, [2] and (2,) all name tier 2; several sorted, each once: --tier 1 --tier 2 is Table 7's run
+        if not isinstance(value, (list, tuple)):
+            return value
+        tiers = sorted(dict.fromkeys(value))
+        return None if not tiers else tiers[0] if len(tiers) == 1 else tiers
+
+    @property
+    def tiers(self) -> list[int]:
+        """The tiers whose every template the run adds: none, one or several."""
+        if self.tier is None:
+            return []
+        return [self.tier] if isinstance(self.tier, int) else list(self.tier)
 
     @field_validator("executor")
     @classmethod
@@ -164,7 +181,7 @@ class EvalOptions(TypedDict, total=False):
 
     judge_prompts: str
     templates: list[str] | None
-    tier: int | None
+    tier: int | list[int] | None
     ids: list[str] | None
     limit: int | None
     sample: int | None

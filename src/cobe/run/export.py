@@ -20,6 +20,8 @@ from cobe.run.items import Item
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
 from cobe.score.accuracy import (
+    SCENARIO_SPREAD_MARK,
+    SCENARIO_SPREAD_NOTE,
     accuracy,
     by_epoch,
     by_phrasing,
@@ -27,6 +29,7 @@ from cobe.score.accuracy import (
     epoch_spread,
     rows_frame,
     several_epochs,
+    spread_of,
 )
 from cobe.store.store import Store
 
@@ -176,6 +179,10 @@ def _epochs(models: dict[str, dict[str, Any]], df: Any) -> None:
         models[rec["model"]]["epoch_std"] = _num(rec["epoch_std"])
 
 
+def _spread_mark(model: dict[str, Any]) -> str:
+    return SCENARIO_SPREAD_MARK if model.get("std_over") == "scenarios" else ""
+
+
 def _fmt(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -203,11 +210,13 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         per = [_fmt(m.get("per_template", {}).get(t, {}).get("accuracy")) for t in templates]
         unjudged = m.get("unjudged", {})
         lines.append(
-            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))} | {_fmt(m.get('accuracy_incl_errors'))} | "
+            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))}{_spread_mark(m)} | {_fmt(m.get('accuracy_incl_errors'))} | "
             + " | ".join(per)
             + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
             f" | {m.get('no_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
+    if any(_spread_mark(m) for m in summary["models"].values()):
+        lines += ["", SCENARIO_SPREAD_NOTE + "."]
     lines += _epochs_markdown(summary["models"])
     cmd = summary.get("command", {})
     if cmd:
@@ -310,6 +319,7 @@ def write_exports(
     # so what the run holds here stays a pointer per item (the scorers never change a row)
     alike: dict[tuple[Any, ...], dict[str, Any]] = {}
     one_epoch = all(item.epoch == 1 for item in items)  # its rows read as before epochs existed
+    asked: dict[str, dict[str, set[str]]] = {}  # model → phrasing → the scenarios asked: what each ± spreads over
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
             # one judge asked once writes the row exactly as before panels existed, and a reply with its
@@ -325,6 +335,7 @@ def write_exports(
             }
             handle.write(row.model_dump_json(exclude=exclude or None))
             handle.write("\n")
+            asked.setdefault(row.model, {}).setdefault(row.template, set()).add(row.scenario_id)
             verdicts = tuple(row.verdicts.items())
             key = (
                 row.model,
@@ -350,6 +361,10 @@ def write_exports(
                 }
             slim.append(shared)
     summary = build_summary(store, run_id, slim, judge, extra)
+    for model, per_phrasing in asked.items():
+        if model in summary["models"]:
+            share, over = spread_of(list(per_phrasing.values()))
+            summary["models"][model].update(same_scenarios=_num(share), std_over=over)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices))
     return summary

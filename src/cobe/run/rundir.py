@@ -41,13 +41,13 @@ def data_slug(data: str) -> str:
 
 
 def default_run_dir(config: EvalConfig) -> Path:
-    """`<root>/<models>__<data>[__tpl-…][__tier-N][__ids-…][__limit-N][__sample-N-seed-S][__effort-E][__epochs-K]`:
+    """`<root>/<models>__<data>[__tpl-…][__tier-N[-M…]][__ids-…][__limit-N][__sample-N-seed-S][__effort-E][__epochs-K]`:
     the same command finds the same dir."""
     parts = ["+".join(m.replace("/", "_") for m in config.models), data_slug(config.data)]
     if config.templates:
         parts.append("tpl-" + "-".join(config.templates))
-    if config.tier is not None:
-        parts.append(f"tier-{config.tier}")
+    if config.tiers:
+        parts.append("tier-" + "-".join(str(t) for t in config.tiers))
     if config.ids:
         parts.append(ids_slug(config.ids))
     if config.limit is not None:

@@ -133,6 +133,42 @@ def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+#: below this share of a group's scenarios scored in every one of its phrasings, the ± across phrasings is mostly
+#: the spread of different scenarios (the site's files ask each scenario once), not of phrasings
+SAME_SCENARIOS_FLOOR = 0.5
+#: the mark on such a ±, and what it says (every table that shows one)
+SCENARIO_SPREAD_MARK = "†"
+SCENARIO_SPREAD_NOTE = (
+    "† its phrasings were asked of different scenarios, so this ± across phrasings is mostly the spread between "
+    "scenarios, not between phrasings of the same scenarios as in the paper; read the 95% CI instead"
+)
+
+
+def phrasing_overlap(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
+    """Per group: `same_scenarios`, the share of its scenarios that every one of its phrasings was asked (NaN with
+    one phrasing), and `std_over`: "phrasings" where the ± compares phrasings of mostly the same scenarios (the
+    paper's), "scenarios" where the phrasings were asked of mostly different ones (the site's files)."""
+    keys = list(by)
+    columns = [*keys, "same_scenarios", "std_over"]
+    if df.empty or "scenario_id" not in df.columns:
+        return pd.DataFrame(columns=columns)
+    out = []  # what was asked, not what was scored: an errored row is counted apart, not a different scenario
+    for group, part in df.groupby(keys, sort=True, dropna=False):
+        share, over = spread_of([set(p["scenario_id"]) for _, p in part.groupby(PHRASING, sort=True)])
+        named = dict(zip(keys, group if isinstance(group, tuple) else (group,)))
+        out.append({**named, "same_scenarios": share, "std_over": over})
+    return pd.DataFrame(out, columns=columns)
+
+
+def spread_of(scenarios_per_phrasing: Sequence[set[str]]) -> tuple[float, str]:
+    """(share of the scenarios that every phrasing was asked, what the ± spreads over) for one group's phrasings."""
+    sets = list(scenarios_per_phrasing)
+    if len(sets) < 2:  # one phrasing: its ± is 0, and says nothing of either
+        return float("nan"), "phrasings"
+    share = round(len(set.intersection(*sets)) / max(len(set.union(*sets)), 1), 4)
+    return share, "scenarios" if share < SAME_SCENARIOS_FLOOR else "phrasings"
+
+
 def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Per group: passes / scored over all its rows at once (%), whatever the phrasing, with the counts.
 

@@ -1,0 +1,129 @@
+"""The site's published totals (`eval-statistics.json`), set beside a run's own figures (the paper's Fig. 7).
+
+The file holds, per model, `{correct, wrong, unknown, total, accuracy}` in `overall`, `by_domain` and
+`by_graph` (graph keys spelled as the site spells them: `Chain-like` … `Hydrid`), over 7,125 items per model;
+its accuracy is correct / (correct + wrong). `cobe import FILE --from cobe-site` keeps it as `published.json`
+in the folder it writes, and `cobe report RUN --published FILE_OR_FOLDER` adds three tables: per model and
+group, the run's accuracy by the same rule beside the published one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cobe.core.errors import InputError
+from cobe.core.files import atomic_write
+from cobe.core.jsonfile import read_json
+from cobe.dataset.graph_labels import read_graph_type
+from cobe.score.accuracy import pooled_accuracy
+
+PUBLISHED_FILE = "published.json"
+#: the file's groupings → the result-row column each is compared on ("overall": the whole run)
+SCOPES = {"overall": None, "by_domain": "domain", "by_graph": "graph_type"}
+COUNTS = ("correct", "wrong", "unknown", "total")
+COLUMNS = ["scope", "group", "model", *COUNTS, "accuracy"]
+
+
+def is_published_totals(data: Any) -> bool:
+    """Whether a parsed JSON document is the site's statistics file (totals, not examples)."""
+    if not isinstance(data, dict) or not isinstance(data.get("overall"), dict):
+        return False
+    return all(isinstance(v, dict) and "correct" in v for v in data["overall"].values())
+
+
+def is_published_file(path: str | Path) -> bool:
+    """Whether a file is the site's statistics file; a file that is not one JSON document is not."""
+    if Path(path).suffix.lower() != ".json":
+        return False
+    try:
+        return is_published_totals(read_json(path, "a site file"))
+    except InputError:
+        return False  # the examples' reader says what is wrong with it
+
+
+def read_published(path: str | Path) -> pd.DataFrame:
+    """The published totals as one row per scope, group and model; a file or a folder `cobe import` wrote."""
+    file = Path(path)
+    if file.is_dir():
+        file = file / PUBLISHED_FILE
+    data = read_json(file, "the site's eval-statistics.json")
+    if isinstance(data, dict) and data.get("rows") is not None and "overall" not in data:  # as imported
+        return pd.DataFrame(data["rows"], columns=COLUMNS)
+    if not is_published_totals(data):
+        raise InputError(f"{file}: expected the site's eval-statistics.json: overall, by_domain, by_graph → model → "
+                         "{correct, wrong, unknown, total, accuracy}")  # fmt: skip
+    rows = []
+    for scope in SCOPES:
+        block = data.get(scope) or {}
+        groups = {"all": block} if scope == "overall" else block
+        for group, models in groups.items():
+            label = _graph(group) if scope == "by_graph" else str(group)
+            for model, counts in (models or {}).items():
+                rows.append(
+                    {"scope": scope, "group": label, "model": str(model), **_counts(file, scope, model, counts)}
+                )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _graph(label: str) -> str:
+    found = read_graph_type(str(label))
+    return found.value if found is not None else str(label)
+
+
+def _counts(file: Path, scope: str, model: str, counts: Any) -> dict[str, Any]:
+    if not isinstance(counts, dict) or not all(isinstance(counts.get(k), int) for k in ("correct", "wrong")):
+        raise InputError(f"{file}: {scope}: {model}: expected {{correct, wrong, unknown, total, accuracy}} counts")
+    judged = counts["correct"] + counts["wrong"]
+    # the site's rule, recomputed: its `accuracy` may be a share or a percentage
+    accuracy = 100.0 * counts["correct"] / judged if judged else float("nan")
+    return {
+        "correct": counts["correct"],
+        "wrong": counts["wrong"],
+        "unknown": int(counts.get("unknown") or 0),
+        "total": int(counts.get("total") or judged + int(counts.get("unknown") or 0)),
+        "accuracy": accuracy,
+    }
+
+
+def import_published(file: str | Path, out: str | Path) -> pd.DataFrame:
+    """Keep the site's totals as `OUT/published.json` (tidy rows), for `cobe report RUN --published OUT`."""
+    table = read_published(file)
+    out_dir = Path(out)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise InputError(f"{out_dir}: exists and is not empty; choose a new --out")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in
+            table.to_dict("records")]  # fmt: skip
+    text = json.dumps({"source": str(file), "rows": rows}, indent=1, default=lambda v: v.item())  # numpy scalars
+    atomic_write(out_dir / PUBLISHED_FILE, text + "\n")
+    return table
+
+
+def beside_published(df: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Per scope, the run's accuracy (correct / (correct + wrong), the site's rule) beside the published one, for
+    each model the site publishes under the same name; tables named published_overall / _domain / _graph_type."""
+    tables = {}
+    for scope, column in SCOPES.items():
+        part = published[published["scope"] == scope]
+        if part.empty:
+            continue
+        keys = ["model"] if column is None else ["model", column]
+        ours = pooled_accuracy(df, by=keys).rename(columns={"pooled_accuracy": "run_accuracy", "scored": "run_scored"})
+        if column is None:
+            ours["group"] = "all"
+        else:
+            ours = ours.rename(columns={column: "group"})
+        ours["group"] = ours["group"].astype(str)
+        theirs = part.rename(columns={"accuracy": "published_accuracy", "total": "published_total"})
+        merged = theirs.merge(ours, on=["model", "group"], how="left")
+        merged["difference"] = merged["run_accuracy"] - merged["published_accuracy"]
+        name = {"overall": "published_overall", "by_domain": "published_domain", "by_graph": "published_graph_type"}
+        tables[name[scope]] = merged[
+            ["model", "group", "run_accuracy", "run_scored", "published_accuracy", "published_total", "difference"]
+        ].sort_values(["group", "model"], ignore_index=True)
+    return tables
