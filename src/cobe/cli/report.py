@@ -17,6 +17,7 @@ from cobe.cli.display import print_table
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.bootstrap import resampling_note
+from cobe.score.ranks import rank_method, rank_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -34,8 +35,9 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Table:
-    """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
+def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, resamples: int | None = None) -> Table:
+    """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set and the
+    range of ranks the data allows it (how that was decided: the caption)."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
@@ -43,6 +45,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
     calibrated_column: list[tuple[str, JustifyMethod]] = [("human-calibrated", "right")] if calibrated else []
     columns: list[tuple[str, JustifyMethod]] = [
         ("#", "right"),
+        ("ranks", "right"),  # the 95% rank range of the joint bootstrap (cobe.score.ranks)
         ("model", "left"),
         *tier_column,
         ("accuracy", "right"),
@@ -67,6 +70,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
         ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
         cells = [
             str(rank),
+            rank_text(row.rank_low, row.rank_high),
             row.label,
             *([str(row.tier)] if tiers else []),
             f"{_num(row.accuracy)} ± {_num(row.std)}",
@@ -82,6 +86,8 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
     captions = [f"Note: {judge_note}."] if judge_note else []
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
+    if not table.empty and resamples is not None:
+        captions.append(f"Rank range: {rank_method(resamples, resampling_note(table))}.")
     out.caption = "\n".join(captions) or None
     return out
 
@@ -149,7 +155,7 @@ def report_cmd(
             across_judges=across_judges,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note, resamples), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
