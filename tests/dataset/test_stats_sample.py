@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 from dataset_helpers import FIXTURES
 
 from cobe.core.errors import InputError
 from cobe.dataset import dataset_stats, read_file, sample_scenarios, stats
+from cobe.dataset.schema import UNKNOWN_DOMAIN
 from cobe.dataset.stats import APPROX_NAME, approx_clauses
+from support.cli import run_cobe
+
+SITE = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 
 
 @pytest.mark.parametrize(
@@ -121,3 +127,24 @@ def test_a_sample_is_the_one_earlier_versions_drew() -> None:
         ["4v0", "4v1", "4v2", "6v0", "6v1", "6v2", "7v0", "7v1", "7v2", "9v0", "9v1", "9v2"]
     )
     assert [s.id for s in sample_scenarios(shuffled, 7, seed=42)] == ["1v1", "3v1", "5v2", "6v0", "6v2", "14v1", "16v2"]
+
+
+def test_scenarios_without_a_domain_are_unlabelled_not_one_more_domain() -> None:
+    """The site's rows mostly name no domain: they are counted on their own line, never as domain 'unknown'."""
+    labelled = read_file(FIXTURES / "native.jsonl").scenarios
+    bare = [
+        labelled[0].model_copy(update={"id": f"9{i}v1", "core_id": 90 + i, "domain": UNKNOWN_DOMAIN}) for i in range(4)
+    ]
+    stats = dataset_stats(labelled + bare, method="approx")
+    assert stats["domains"] == 3 and UNKNOWN_DOMAIN not in stats["domain_shares"]
+    assert stats["unlabelled_domain"] == 4 and stats["unlabelled_domain_share"] == 50.0
+    assert sum(stats["domain_shares"].values()) + stats["unlabelled_domain_share"] == 100.0
+
+
+def test_data_stats_prints_unlabelled_as_its_own_line() -> None:
+    done = run_cobe("data", "stats", str(SITE / "results_flat.jsonl"))
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if "│" in line]
+    assert any("unlabelled: 12 scenarios" in line and "100.0" in line for line in rows)
+    assert not any(line.split("│")[1].strip() == "unknown" for line in rows)
+    assert json.loads(run_cobe("data", "stats", str(SITE / "results_flat.jsonl"), "--json").stdout)["domains"] == 0

@@ -239,3 +239,28 @@ def test_a_panel_with_samples_sends_one_batch_per_judge(fake, data_file, tmp_pat
     assert after["batches"] - before["batches"] == 2 and after["batch_lines"] - before["batch_lines"] == 144
     assert batch.stats["judge-batch"]["calls_made"] == 144 and batch.stats["judge"]["calls_made"] == 0
     assert results(batch.run_dir) == results(normal.run_dir)
+
+
+def test_a_connection_error_stops_the_batch_incomplete_exit_5_and_the_same_command_resumes(fake, data_file, tmp_path):
+    import socket
+
+    run_dir = tmp_path / "run"
+    generate(config(data_file, run_dir, False))
+    with socket.socket() as probe:  # a loopback port nothing listens on: the connection is refused
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    args = ["judge", str(run_dir), "--judge", SPEC, "--judge-batch", "--batch-poll", "0.01", "--no-preflight"]
+    down = run_cobe(*args, env={"FAKE_BASE_URL": closed})
+    assert down.returncode == 5, down.stderr
+    line = down.stderr.strip().splitlines()[-1]
+    assert line.startswith("error: judge batch on") and "run the same command again to resume" in line
+    assert "package" not in down.stderr
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "incomplete"
+    db.close()
+    up = run_cobe(*args, env={"FAKE_BASE_URL": fake.base_url})
+    assert up.returncode == 0, up.stderr
+    assert fake.stats()["batches"] == 1
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    assert db.execute("SELECT state FROM runs").fetchone()[0] == "complete"
+    db.close()

@@ -62,10 +62,12 @@ def test_compare_baseline_against_a_stronger_model_is_significant(tmp_path):
     assert "mock/strong beats mock/baseline" in result["verdict"]
 
 
-def test_compare_needs_a_model_choice_when_a_run_holds_several(tmp_path):
+def test_compare_of_a_run_holding_several_models_compares_every_pair_or_the_two_chosen(tmp_path):
     both = write_run(tmp_path / "ab", make_rows("m1", 9, 0.5) + make_rows("m2", 9, 0.5))
-    code, _, err = _run(["compare", str(both), str(both)])
-    assert code == 2 and "--model-a" in err
+    code, out, _ = _run(["compare", str(both), str(both), "--resamples", "20"])  # the same run twice counts once
+    assert code == 0 and "All 1 pair of 2 models" in out
+    code, _, err = _run(["compare", str(both), str(both), "--model-a", "m1"])
+    assert code == 2 and "--model-b" in err
     code, out, _ = _run(["compare", str(both), str(both), "--model-a", "m1", "--model-b", "m2", "--resamples", "50"])
     assert code == 0 and "m1" in out and "m2" in out
 

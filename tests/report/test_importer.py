@@ -137,3 +137,37 @@ def test_data_joins_scenario_metadata(tmp_path):
     row = json.loads((result.out / "results.jsonl").read_text())
     assert row["template"] == "B" and row["graph_type"] == "collider" and row["tags"] == ["latent"]
     assert row["failure_modes"] == ["unchanged_reason"] and row["story"] and row["query"] and row["preserve"]
+
+
+def _object_file(path, data, indent=2):
+    path.write_text(json.dumps(data, indent=indent), encoding="utf-8")
+    return str(path)
+
+
+def test_a_json_object_that_parses_says_what_it_seems_to_be_and_what_import_takes(tmp_path):
+    from support.cli import run_cobe
+
+    paper_tables = {"title": "results", "table5": {"GPT-5.4-Pro": 61.34, "Claude-Opus-4.7": 56.14}, "table7": {}}
+    totals = {
+        "overall": {"gpt": {"correct": 10, "wrong": 5, "unknown": 1, "total": 16, "accuracy": 66.67}},
+        "by_graph": {"Chain-like": {"gpt": {"correct": 1, "wrong": 0, "unknown": 0, "total": 1, "accuracy": 100.0}}},
+        "notes": {"query_indices": [2, 5, 7]},
+    }
+    cases = {
+        "paper-results.json": (paper_tables, "published tables or aggregate scores"),
+        "eval-statistics.json": (totals, "the CoBe site's published totals (eval-statistics.json)"),
+        "categories.json": ({"by_domain": {"Engineering": []}, "examples_per_category": 10}, "--from cobe-site"),
+        "wrapped.json": ({"results": [{"example_id": "1v1", "verdict": "T"}]}, "lists of results under 'results'"),
+    }
+    for name, (data, said) in cases.items():
+        for indent in (2, None):  # pretty-printed or on one line: the same answer
+            done = run_cobe("import", _object_file(tmp_path / name, data, indent), "--out", str(tmp_path / "out"))
+            assert done.returncode == 2 and "invalid JSON" not in done.stderr, (name, done.stderr)
+            assert said in done.stderr and "a CSV, a JSON array of objects or JSON lines" in done.stderr, name
+            assert "--from inspect" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+            assert not (tmp_path / "out").exists()
+
+
+def test_a_pretty_printed_single_result_is_one_row(tmp_path):
+    src = _object_file(tmp_path / "one.json", {"example_id": "1v1", "query_idx": 2, "model": "m", "verdict": "T"})
+    assert import_results(src, tmp_path / "run").rows == 1

@@ -105,3 +105,22 @@ def test_report_names_each_runs_judge_and_prompt_set_in_chromium(tmp_path):
         assert note.is_visible() and "judged differently" in note.inner_text()
         browser.close()
     assert errors == []
+
+
+def test_the_leaderboard_shows_rank_ranges_and_how_they_were_decided_in_chromium(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    rates = {f"mock/m{i}": (0.8, 0.2)[i // 2] - 0.01 * (i % 2) for i in range(4)}
+    run = write_run(tmp_path / "run", [row for m, rate in rates.items() for row in make_rows(m, 45, rate)])
+    build_report([run], formats="html", resamples=200)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto((run / "report.html").as_uri())
+        board = page.locator("#leaderboard table").first
+        assert board.locator("thead th").first.inner_text() == "rank"
+        ranges = board.locator("td.rank-range").all_inner_texts()
+        assert ranges[:2] == ["1–2", "1–2"] and ranges[2:] == ["3–4", "3–4"]
+        note = page.locator("#leaderboard .rank-note")
+        assert note.is_visible() and "200 bootstrap resamples of core examples" in note.inner_text()
+        assert "not told apart" in note.inner_text()
+        browser.close()

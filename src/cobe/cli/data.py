@@ -142,6 +142,12 @@ def stats_cmd(source: str | None, data_source: str | None, as_json: bool, method
         table.add_column("%", justify="right")
         for name, share in stats[key].items():
             table.add_row(name, f"{share:.1f}")
+        if key == "domain_shares" and stats["unlabelled_domain"]:
+            # no domain in the file is no domain: its own line under the domains, never one of them
+            table.add_section()
+            table.add_row(
+                f"unlabelled: {stats['unlabelled_domain']} scenarios", f"{stats['unlabelled_domain_share']:.1f}"
+            )
         print_table(table, console)
     console.print(f"clauses counted by: {stats['clause_method']}")
 

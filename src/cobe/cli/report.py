@@ -1,9 +1,8 @@
-"""`cobe report`, `cobe compare` and `cobe import`: thin shells over cobe.report and cobe.score."""
+"""`cobe report` and `cobe import`: thin shells over cobe.report and cobe.score (`cobe compare`: compare.py)."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,8 @@ from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
-from cobe.score.bootstrap import CORE_UNIT, resampling_note
+from cobe.score.bootstrap import resampling_note
+from cobe.score.ranks import rank_method, rank_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,8 +37,11 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample_note: str | None = None) -> Table:
-    """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
+def leaderboard_table(
+    table: pd.DataFrame, judge_note: str | None = None, sample_note: str | None = None, resamples: int | None = None
+) -> Table:
+    """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set and the
+    range of ranks the data allows it (how that was decided: the caption)."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
@@ -46,6 +49,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample
     calibrated_column: list[tuple[str, JustifyMethod]] = [("human-calibrated", "right")] if calibrated else []
     columns: list[tuple[str, JustifyMethod]] = [
         ("#", "right"),
+        ("ranks", "right"),  # the 95% rank range of the joint bootstrap (cobe.score.ranks)
         ("model", "left"),
         *tier_column,
         ("accuracy", "right"),
@@ -70,6 +74,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample
         ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
         cells = [
             str(rank),
+            rank_text(row.rank_low, row.rank_high),
             row.label,
             *([str(row.tier)] if tiers else []),
             f"{_num(row.accuracy)} ± {_num(row.std)}{_spread_mark(row)}",
@@ -89,6 +94,8 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None, sample
         captions.append(SCENARIO_SPREAD_NOTE + ".")
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
+    if not table.empty and resamples is not None:
+        captions.append(f"Rank range: {rank_method(resamples, resampling_note(table))}.")
     out.caption = "\n".join(captions) or None
     return out
 
@@ -172,72 +179,11 @@ def report_cmd(
             published=published,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note, resamples), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):
             console.print(f"  {path}")
-
-
-@click.command("compare")
-@click.argument("run_a", type=RUNS)
-@click.argument("run_b", type=RUNS)
-@click.option("--model-a", default=None, help="The model (or label) of RUN_A, when it holds several.")
-@click.option("--model-b", default=None, help="The model (or label) of RUN_B, when it holds several.")
-@options.BOOTSTRAP
-@options.ALPHA_OPTION
-@options.ACROSS_JUDGES
-@options.JSON
-def compare_cmd(
-    run_a: str,
-    run_b: str,
-    model_a: str | None,
-    model_b: str | None,
-    resamples: int,
-    seed: int,
-    alpha: float,
-    across_judges: bool,
-    as_json: bool,
-) -> None:
-    """Paired comparison of two runs on the items scored in both: bootstrap CI and exact McNemar test.
-
-    Runs judged by different judges or prompt sets are refused (exit 2, naming both) unless --across-judges."""
-    from cobe.report.judged import judges_of, require_alike
-    from cobe.report.load import load_runs
-    from cobe.score.compare import paired_comparison, select_model
-
-    # loaded one at a time so that each run keeps its own labels
-    frame_a, frame_b = load_runs([run_a]).frame, load_runs([run_b]).frame
-    note = require_alike(judges_of([run_a, run_b], [frame_a, frame_b]), across_judges, "comparison")
-    df_a, label_a = select_model(frame_a, model_a, "RUN_A")
-    df_b, label_b = select_model(frame_b, model_b, "RUN_B")
-    if label_a == label_b:
-        label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"
-    result = paired_comparison(df_a, df_b, label_a, label_b, resamples=resamples, seed=seed, alpha=alpha)
-    if as_json:
-        click.echo(json.dumps(result.to_dict() | {"judges_differ": note}, indent=2))
-        return
-    table = Table(title=f"Paired comparison on {result.items} items ({result.scenarios} scenarios)")
-    if note:
-        table.caption = f"Note: {note}."
-    table.add_column("")
-    table.add_column(label_a, justify="right")
-    table.add_column(label_b, justify="right")
-    table.add_row("accuracy", _num(result.accuracy_a), _num(result.accuracy_b))
-    table.add_row("passes only here", str(result.a_only), str(result.b_only))
-    table.add_row("both pass / both fail", f"{result.both_pass} / {result.both_fail}", "")
-    interval = "–" if math.isnan(result.ci_low) else f"[{result.ci_low:+.2f}, {result.ci_high:+.2f}]"
-    table.add_row("difference (A − B)", f"{result.difference:+.2f}", interval)
-    table.add_row("McNemar exact p", f"{result.p_value:.3g}" if result.p_value > 0 else "< 1e-300", "")
-    console = _console()
-    print_table(table, console)
-    console.print(result.verdict(), soft_wrap=True)
-    unit = ("core example", "core examples") if result.ci_unit == CORE_UNIT else ("scenario", "scenarios")
-    drawn = f"{result.clusters} {unit[0] if result.clusters == 1 else unit[1]}"
-    if result.resamples:
-        console.print(f"The CI's paired bootstrap draws {drawn} ({result.resamples} resamples).", soft_wrap=True)
-    else:
-        console.print(f"No CI: --resamples 0 draws no bootstrap ({drawn} paired).", soft_wrap=True)
 
 
 IMPORT_FORMATS = ("verdicts", "cobe-site", "inspect", "lm-eval")

@@ -26,7 +26,7 @@ from typing import Any
 
 from cobe.core.errors import InputError
 from cobe.dataset.graph import derive_graph_type
-from cobe.dataset.schema import Scenario
+from cobe.dataset.schema import UNKNOWN_DOMAIN, Scenario
 from cobe.dataset.text import count_words, split_sentences
 
 METHODS = ("auto", "spacy", "approx")
@@ -123,15 +123,20 @@ def dataset_stats(scenarios: list[Scenario], method: str = "auto") -> dict[str, 
     def avg(total: float, by: int) -> float:
         return round(total / by, 2) if by else 0.0
 
+    # a scenario whose file names no domain is unlabelled, its own line: never one more domain
+    unlabelled = sum(s.domain == UNKNOWN_DOMAIN for s in scenarios)
+    all_shares = _shares(s.domain for s in scenarios)
     return {
         "scenarios": n,
         "core_examples": len({s.core_id for s in scenarios}),
-        "domains": len({s.domain for s in scenarios}),
+        "domains": len({s.domain for s in scenarios} - {UNKNOWN_DOMAIN}),
         "avg_words": avg(words, n),
         "avg_sentences": avg(sentences, n),
         "avg_clauses": avg(clauses, n),
         "clauses_per_sentence": avg(sum(ratios), len(ratios)),  # mean of per-scenario ratios (Table 2)
         "clause_method": method_name,
-        "domain_shares": _shares(s.domain for s in scenarios),
+        "domain_shares": {d: share for d, share in all_shares.items() if d != UNKNOWN_DOMAIN},  # % of all scenarios
+        "unlabelled_domain": unlabelled,  # scenarios whose file names no domain
+        "unlabelled_domain_share": all_shares.get(UNKNOWN_DOMAIN, 0.0),
         "graph_type_shares": _shares(graph_type_of(s) for s in scenarios),
     }

@@ -15,7 +15,7 @@ from typing import Any
 from cobe.calls.caller import Caller, key_refused
 from cobe.calls.cost import estimate_tokens
 from cobe.calls.scheduler import describe
-from cobe.core.errors import InputError, ProviderUnavailable
+from cobe.core.errors import InputError, ProviderUnavailable, RunIncomplete
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest
 from cobe.models.registry import batch_api, batch_prefixes
@@ -74,6 +74,13 @@ class BatchJudge:
             if self.provider.refused(exc):
                 raise key_refused(self.provider, "for its batch API", describe(exc)) from None
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if self.provider.should_retry(exc):
+                # a lost connection, a timeout or a 5xx: nothing is missing on this machine (exit 3 said so);
+                # the run stops incomplete (exit 5) and the same command resumes what was recorded
+                raise RunIncomplete(
+                    f"judge batch on {self.provider.spec} could not reach the provider ({first}); what was "
+                    "submitted is recorded: run the same command again to resume"
+                ) from None
             raise ProviderUnavailable(
                 f"judge batch on {self.provider.spec} failed ({first}); run the same command again to resume"
             ) from None

@@ -21,6 +21,7 @@ from cobe.run.settings_table import settings_rows
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
+from cobe.score.ranks import rank_method, rank_text
 
 _TOKEN = re.compile(r"\S+\s*")
 _BREAK_AFTER = re.compile(r"(?<=[/_])")
@@ -148,6 +149,7 @@ def _environment() -> jinja2.Environment:
     loader = jinja2.FunctionLoader(lambda name: _TEMPLATES.joinpath(name).read_text(encoding="utf-8"))
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["breakable"] = breakable
+    env.filters["rank_range"] = rank_text
     return env
 
 
@@ -202,6 +204,7 @@ def render_html(
         agreement=agreement_blocks,
         resamples=content.resamples,
         resampled=resampling_note(content.tables["leaderboard"]),
+        rank_note=rank_method(content.resamples, resampling_note(content.tables["leaderboard"])),
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),

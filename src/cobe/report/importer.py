@@ -19,6 +19,7 @@ from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
 from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
+from cobe.report.file_kinds import not_results
 
 #: field → column names recognised without a mapping, first match wins
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -72,6 +73,10 @@ def read_records(path: Path) -> list[tuple[int, dict]]:
         if not all(isinstance(item, dict) for item in data):
             raise InputError(f"{path}: expected a JSON array of objects, one per result")
         return [(index, item) for index, item in enumerate(data, start=1)]
+    if stripped.startswith("{"):
+        whole = _one_object(text, path)
+        if whole is not None:
+            return [(1, whole)]
     records = []
     for number, line in jsonl_lines(text):
         item = parse_json(line, path, number)
@@ -79,6 +84,20 @@ def read_records(path: Path) -> list[tuple[int, dict]]:
             raise InputError(f"{path}:{number}: expected a JSON object, got {kind_of(item)}")
         records.append((number, item))
     return records
+
+
+def _one_object(text: str, path: Path) -> dict | None:
+    """The file's one result, where the whole file is one JSON object naming a scenario; None where it is JSON
+    lines. An object that parses whole but names no scenario is some other file: an InputError says which."""
+    try:
+        data = parse_json(text, path)
+    except InputError:
+        return None  # JSON lines (or broken JSON, which the line-by-line reading names with its line)
+    if not isinstance(data, dict):
+        return None
+    if not any(alias in data for alias in ALIASES["scenario_id"]):
+        raise InputError(not_results(path, data))
+    return data
 
 
 def is_unknown(value: object) -> bool:

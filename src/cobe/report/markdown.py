@@ -13,6 +13,7 @@ from cobe.run.settings_table import settings_markdown
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
+from cobe.score.ranks import rank_method, rank_text
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),
@@ -82,6 +83,8 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
     """Paper Table 5 with the accuracy as 'mean ± std' and the bootstrap CI."""
     shown = pd.DataFrame(
         {
+            "#": range(1, len(table) + 1),
+            "rank range": [rank_text(lo, hi) for lo, hi in zip(table["rank_low"], table["rank_high"])],
             "model": table["label"],
             "tier": table["tier"],
             "accuracy": [
@@ -105,18 +108,18 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
         }
     )
     if "epochs" in table.columns:  # --epochs K: how many, and the sample std of their accuracies
-        shown.insert(4, "epochs", table["epochs"])
-        shown.insert(5, "spread", [f"{s:.2f}" if not math.isnan(s) else "–" for s in table["epoch_std"]])
+        shown.insert(6, "epochs", table["epochs"])
+        shown.insert(7, "spread", [f"{s:.2f}" if not math.isnan(s) else "–" for s in table["epoch_std"]])
     if "calibrated" in table.columns:  # beside the judge-only figure, where a rating study calibrates it
         shown.insert(
-            5,
+            7,
             "human-calibrated (95% CI)",
             [
                 f"{c:.2f} [{lo:.2f}, {hi:.2f}]" if not math.isnan(c) else "–"
                 for c, lo, hi in zip(table["calibrated"], table["calibrated_low"], table["calibrated_high"])
             ],
         )
-        shown.insert(6, "human labels", table["human_labels"].fillna(0).astype(int))
+        shown.insert(8, "human labels", table["human_labels"].fillna(0).astype(int))
     shown_table = markdown_table(shown, columns=list(shown.columns))
     if "std_over" in table.columns and table["std_over"].eq("scenarios").any():
         shown_table += f"\n\n{SCENARIO_SPREAD_NOTE}."
@@ -180,7 +183,15 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         note += [f"> **Sample:** {content.sample_note}.", ""]
     if content.judges:
         parts += ["## Runs and their judges", "", *note, *runs_markdown(content), ""]
-    parts += ["## Leaderboard (Table 5)", "", *note, leaderboard_markdown(tables["leaderboard"])]
+    ranks = rank_method(resamples, resampling_note(tables["leaderboard"]))
+    parts += [
+        "## Leaderboard (Table 5)",
+        "",
+        *note,
+        leaderboard_markdown(tables["leaderboard"]),
+        "",
+        f"Rank range: {ranks}.",
+    ]
     if "calibration" in tables:
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
     for run, check in content.judge_checks.items():

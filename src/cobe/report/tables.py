@@ -22,6 +22,7 @@ from cobe.score.accuracy import (
 )
 from cobe.score.bootstrap import bootstrap_accuracy
 from cobe.score.calibration import HUMAN, calibration_table
+from cobe.score.ranks import rank_ranges
 
 #: tags whose subsets get their own check failure rates
 SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
@@ -43,7 +44,8 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
 
     `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures. The CI
     resamples core examples where scenarios come in families: `ci_unit` says which unit was drawn and
-    `clusters` how many there were.
+    `clusters` how many there were. `rank_low`–`rank_high` is the range of ranks the data allows each row, from
+    a bootstrap drawing the same units for every row (cobe.score.ranks).
     """
     table = accuracy(df, by=["label"])
     frame = df.assign(**{c: df[c] if c in df.columns else None for c in ("judge", "judge_prompts")})
@@ -70,10 +72,11 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
         table["ci_unit"], table["clusters"] = None, 0
+    table = table.merge(rank_ranges(df, "label", resamples=resamples, seed=seed), on="label")
     columns = [
         *["label", "model", "run", "judge", "judge_prompts", "tier", "accuracy", "std", "ci_low", "ci_high"],
-        *["ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings", "same_scenarios"],
-        *["std_over", *COUNTS],
+        *["rank_low", "rank_high", "ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings"],
+        *["same_scenarios", "std_over", *COUNTS],
         *(["epochs", "epoch_std"] if epochs else []),
     ]
     return (

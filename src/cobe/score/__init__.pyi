@@ -14,3 +14,6 @@ from cobe.score.bootstrap import bootstrap_accuracy as bootstrap_accuracy
 from cobe.score.compare import Comparison as Comparison
 from cobe.score.compare import mcnemar_exact as mcnemar_exact
 from cobe.score.compare import paired_comparison as paired_comparison
+from cobe.score.pairwise import AllPairs as AllPairs
+from cobe.score.pairwise import all_pairs as all_pairs
+from cobe.score.ranks import rank_ranges as rank_ranges

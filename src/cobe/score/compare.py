@@ -7,7 +7,7 @@ The bootstrap draws the same units for both runs, core examples where scenarios 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,8 @@ class Comparison:
     seed: int
     ci_unit: str = "scenario"  # what the paired bootstrap drew: "core example" or "scenario"
     clusters: int = 0  # how many of them there were
+    a_only_items: list[str] = field(default_factory=list)  # the discordant items (item_ids) A passed and B failed
+    b_only_items: list[str] = field(default_factory=list)  # and those B passed and A failed
 
     @property
     def significant(self) -> bool:
@@ -115,6 +117,14 @@ def _item_status(df: pd.DataFrame) -> pd.DataFrame:
     return status
 
 
+def item_ids(items: pd.DataFrame, epochs: bool = False) -> list[str]:
+    """Each item's id, 'scenario_id:template', with ':epoch' added where the comparison holds several epochs."""
+    ids = items["scenario_id"].astype(str) + ":" + items[PHRASING].astype(str)
+    if epochs:
+        ids = ids + ":" + items[EPOCH].astype(str)
+    return ids.tolist()
+
+
 def _interval(low: float, high: float) -> str:
     """The verdict's CI clause; none without resamples (--resamples 0)."""
     return "" if math.isnan(low) else f"95% CI [{low:+.2f}, {high:+.2f}]; "
@@ -136,6 +146,7 @@ def paired_comparison(
         raise InputError("no scenario × template is scored in both runs; expected runs over the same items")
     a, b = both["pass_a"].to_numpy(bool), both["pass_b"].to_numpy(bool)
     a_only, b_only = int((a & ~b).sum()), int((~a & b).sum())
+    epochs = bool(both[EPOCH].nunique() > 1)
 
     keys = both[[*ITEM, "core_id"]] if "core_id" in both.columns else both[ITEM]
     frame_a = keys.assign(scored=True, **{"pass": a})
@@ -174,4 +185,6 @@ def paired_comparison(
         seed=seed,
         ci_unit=unit,
         clusters=len(mat_a.scenarios),
+        a_only_items=item_ids(both[a & ~b], epochs),
+        b_only_items=item_ids(both[~a & b], epochs),
     )
