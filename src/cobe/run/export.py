@@ -351,5 +351,5 @@ def write_exports(
             slim.append(shared)
     summary = build_summary(store, run_id, slim, judge, extra)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
-    atomic_write(run_dir / "report.md", build_report(summary, notices))
+    atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared
     return summary
