@@ -28,3 +28,17 @@ def test_run_eval_then_tables_as_dataframes(tmp_path):
     assert len(rows) == 6 and set(rows["status"]) == {"passed"}
     board = cobe.leaderboard(summary.run_dir, resamples=0)
     assert board.iloc[0]["accuracy"] == 100.0
+
+
+def test_unscored_rows_are_missing_not_failed_in_results(tmp_path):
+    from support.results import make_rows, write_run
+
+    rows = make_rows("m", 60, 0.5, unscored_rate=0.2, error_rate=0.1)
+    frame = cobe.results(write_run(tmp_path / "run", rows))
+    unscored = frame["status"].isin(["unscored", "error"])
+    assert unscored.any() and frame.loc[unscored, "pass"].isna().all()
+    assert frame.loc[unscored, "passed"].isna().all() and str(frame["pass"].dtype) == "boolean"
+    scored = frame[~unscored]
+    # the mean of the column is passes / scored: cobe's own pooled figure, not passes / every row
+    assert frame["pass"].mean() == (scored["status"] == "passed").sum() / len(scored)
+    assert frame.groupby("model")["pass"].mean().iloc[0] == frame["pass"].mean()

@@ -31,7 +31,11 @@ def run_eval(
 
 
 def results(runs: str | Path | Sequence[str | Path]) -> pd.DataFrame:
-    """Every result row of one or many run directories (or results.jsonl files) as a DataFrame."""
+    """Every result row of one or many run directories (or results.jsonl files) as a DataFrame.
+
+    `pass` and `passed` are nullable booleans, missing for unscored, errored and pending rows (not
+    failed), so `frame.groupby("model")["pass"].mean()` is passes / scored.
+    """
     from cobe.report.load import load_runs
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)

@@ -119,3 +119,14 @@ def test_a_sigkilled_export_is_cleaned_by_the_next_process_but_a_paused_one_is_n
     paused.communicate("go on\n", timeout=60)
     assert paused.returncode == 0
     assert path.read_text() == "half of a new file\nand the rest\n" and temps(tmp_path) == []
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_a_shared_file_takes_the_users_umask(tmp_path: Path, umask: int, mode: int) -> None:
+    old = os.umask(umask)
+    try:
+        atomic_write(tmp_path / "report.html", "<p>shared</p>", shared=True)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "report.html").stat().st_mode & 0o777 == mode
+    assert temps(tmp_path) == []

@@ -44,7 +44,7 @@ def test_report_html_is_self_contained_and_escapes_untrusted_text(tmp_path):
     assert 'src="data:image/svg+xml;base64,' in html
 
 
-def test_a_label_breaks_after_its_slashes_and_stays_escaped():
-    assert str(breakable("openai-api/local2/my_model")) == "openai-api/<wbr>local2/<wbr>my_<wbr>model"
+def test_a_label_breaks_after_its_slashes_hyphens_and_underscores_and_stays_escaped():
+    assert str(breakable("openai-api/local2/my_model")) == "openai-<wbr>api/<wbr>local2/<wbr>my_<wbr>model"
     assert str(breakable("<b>x</b>")) == "&lt;b&gt;x&lt;/<wbr>b&gt;"
     assert str(breakable("plain")) == "plain"

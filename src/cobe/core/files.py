@@ -1,9 +1,11 @@
-"""Files cobe writes: private to their owner (0600), replaced atomically, no temp file left behind for good."""
+"""Files cobe writes: private to their owner (0600) unless made to be shared (reports: the user's umask
+decides), replaced atomically, no temp file left behind for good."""
 
 from __future__ import annotations
 
 import glob
 import os
+import secrets
 import stat
 import tempfile
 import time
@@ -16,6 +18,8 @@ from cobe.core.errors import InputError
 from cobe.core.reserve import is_disk_full, out_of_space
 
 PRIVATE = 0o600
+#: a file made to be shared, before the umask takes its bits
+SHARED = 0o666
 # when this process began (near enough: when cobe.core.files was first imported), for telling
 # a temp file left by an earlier, killed writer from one a live writer is filling right now
 _STARTED = time.time()
@@ -30,15 +34,30 @@ def create_private(path: Path) -> None:
         os.close(fd)
 
 
-@contextmanager
-def atomic_open(path: Path) -> Iterator[IO[str]]:
-    """Write via a private temp file in the same directory and os.replace, so readers never see half a file."""
-    remove_stale_temps(path)
+def _temp_file(path: Path, shared: bool) -> tuple[int, str]:
     # the writer's pid is part of the name, so a later process can tell whether the writer is gone
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    prefix = f".{path.name}.{os.getpid()}."
+    if not shared:
+        return tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=".tmp")
+    while True:  # mkstemp's 0600 would outlive the rename; 0666 through the umask, as any file the user writes
+        tmp = path.parent / f"{prefix}{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SHARED), str(tmp)
+        except FileExistsError:
+            continue
+
+
+@contextmanager
+def atomic_open(path: Path, *, shared: bool = False) -> Iterator[IO[str]]:
+    """Write via a temp file in the same directory and os.replace, so readers never see half a file.
+
+    The file is 0600, or with `shared` (a report, made to be handed on) whatever the user's umask leaves."""
+    remove_stale_temps(path)
+    fd, tmp = _temp_file(path, shared)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            os.fchmod(handle.fileno(), PRIVATE)
+            if not shared:
+                os.fchmod(handle.fileno(), PRIVATE)
             yield handle
         os.replace(tmp, path)
     except BaseException as exc:
@@ -48,9 +67,9 @@ def atomic_open(path: Path) -> Iterator[IO[str]]:
         raise
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` atomically; the file is 0600."""
-    with atomic_open(path) as handle:
+def atomic_write(path: Path, text: str, *, shared: bool = False) -> None:
+    """Replace `path` with `text` atomically; the file is 0600, or as the umask decides with `shared`."""
+    with atomic_open(path, shared=shared) as handle:
         handle.write(text)
 
 

@@ -20,10 +20,9 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from cobe.report.palette import model_styles
 from cobe.report.wrapping import TextFit
 
-#: Okabe–Ito: distinguishable under the common colour-vision deficiencies
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 #: inches; one width for every figure, so a page scales them all alike
 FIGURE_WIDTH = 6.0
 #: points: one scale across figures
@@ -102,7 +101,8 @@ def _size(horizontal: bool, categories: int, models: int) -> tuple[float, float]
 
 
 def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Figure:
-    """One group of bars per category value, one bar (and colour) per model label."""
+    """One group of bars per category value, one bar per model label, in the look `labels` gives it (its place
+    in the report's list, so the same in every figure)."""
     pivot = table.pivot_table(index=spec.category, columns="label", values=spec.value, aggfunc="first", sort=False)
     models = [label for label in labels if label in pivot.columns]
     categories = [str(c) for c in pivot.index]
@@ -110,17 +110,25 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
     horizontal = lies_on_its_side(spec, n_cat, n_mod)
     width = 0.8 / n_mod
     positions = np.arange(n_cat)
+    styles = model_styles(labels)
     fig = Figure(figsize=_size(horizontal, n_cat, n_mod), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     for index, model in enumerate(models):
         values = pivot[model].to_numpy(dtype=float)
         offset = positions - 0.4 + width * (index + 0.5)
-        colour = OKABE_ITO[index % len(OKABE_ITO)]
+        look = styles[model]
+        # a hatching is drawn in the edge colour: white stripes on the fill, no outline
+        drawn: dict[str, Any] = {
+            "color": look.colour,
+            "hatch": look.hatch or None,
+            "edgecolor": "white",
+            "linewidth": 0,
+        }
         bars = (
-            ax.barh(offset, np.nan_to_num(values), height=width, color=colour, label=model)
+            ax.barh(offset, np.nan_to_num(values), height=width, label=model, **drawn)
             if horizontal
-            else ax.bar(offset, np.nan_to_num(values), width=width, color=colour, label=model)
+            else ax.bar(offset, np.nan_to_num(values), width=width, label=model, **drawn)
         )
         texts = ["–" if np.isnan(v) else f"{v:.0f}" for v in values]
         upright = horizontal or n_mod <= 3

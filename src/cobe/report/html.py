@@ -24,7 +24,7 @@ from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.ranks import rank_method, rank_text
 
 _TOKEN = re.compile(r"\S+\s*")
-_BREAK_AFTER = re.compile(r"(?<=[/_])")
+_BREAK_AFTER = re.compile(r"(?<=[/_-])")
 _TEMPLATES = files("cobe.report").joinpath("templates")
 
 
@@ -130,8 +130,9 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
 
 
 def breakable(text: object) -> Markup:
-    """`text` escaped, with a line-break opportunity after each `/` and `_`: a model spec in a narrow table
-    cell breaks between its parts (`openai-api/` `local2/` `Meta-Llama…`) rather than inside one."""
+    """`text` escaped, with a line-break opportunity after each `/`, `-` and `_`: a model spec or run id in a
+    narrow table cell breaks between its parts (`openai-api/` `local2/` `Meta-` `Llama…`), never inside one
+    (a browser breaks after a hyphen, but not before a digit: `run-` `2026`)."""
     parts = _BREAK_AFTER.split(str(text))
     return Markup("<wbr>").join(escape(part) for part in parts)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.core.files import ensure_dir
+from cobe.core.files import atomic_write, ensure_dir
 from cobe.report.content import ReportContent
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
@@ -53,10 +52,8 @@ def parse_formats(value: str | Iterable[str]) -> set[str]:
 
 
 def _write_text(path: Path, text: str) -> None:
-    # write then rename, so a reader never sees half a report
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as handle:
-        handle.write(text)
-    os.replace(handle.name, path)
+    # write then rename, so a reader never sees half a report; reports are made to be shared: the umask decides
+    atomic_write(path, text, shared=True)
 
 
 def _write_parquet(frame: pd.DataFrame, path: Path) -> Path:

@@ -366,5 +366,5 @@ def write_exports(
             share, over = spread_of(list(per_phrasing.values()))
             summary["models"][model].update(same_scenarios=_num(share), std_over=over)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
-    atomic_write(run_dir / "report.md", build_report(summary, notices))
+    atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared
     return summary

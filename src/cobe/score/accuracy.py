@@ -47,7 +47,10 @@ def rows_frame(rows: Iterable[dict]) -> pd.DataFrame:
         return df
     status = df["status"]
     df["scored"] = status.isin(["passed", "failed"])
-    df["pass"] = status.eq("passed")
+    # unscored and errored rows are missing, not failed: a nullable boolean whose mean is passes / scored
+    df["pass"] = status.eq("passed").astype("boolean").where(df["scored"])
+    if "passed" in df.columns:
+        df["passed"] = df["passed"].astype("boolean")
     # a reply cut off by the token limit is unscored, and a failure once errors count as failures
     cut = df["unjudged"].eq("truncated") if "unjudged" in df.columns else False
     df["cut_off"] = status.eq("unscored") & cut
@@ -84,6 +87,7 @@ def _cells(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         errors=("status", lambda s: int((s == "error").sum())),
         cut_off=("cut_off", "sum"),
     ).reset_index()
+    table["passes"] = table["passes"].astype("int64")  # a nullable column's sum is Int64; counts stay plain
     table["accuracy"] = np.where(table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan)
     attempted = table["scored"] + table["errors"] + table["cut_off"]  # errors and cut-off replies as failures
     table["accuracy_incl_errors"] = np.where(attempted > 0, 100.0 * table["passes"] / attempted.clip(lower=1), np.nan)
@@ -180,6 +184,7 @@ def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.Data
         return pd.DataFrame(columns=[*keys, "pooled_accuracy", "scored", "passes"])
     table = df.groupby(keys, sort=True, dropna=False).agg(scored=("scored", "sum"), passes=("pass", "sum"))
     table = table.reset_index()
+    table["passes"] = table["passes"].astype("int64")
     table["pooled_accuracy"] = np.where(
         table["scored"] > 0, 100.0 * table["passes"] / table["scored"].clip(lower=1), np.nan
     )
