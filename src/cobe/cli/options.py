@@ -268,8 +268,9 @@ TEMPERATURE = option(
     "--temperature",
     env="COBE_TEMPERATURE",
     type=float,
-    default=0.0,
-    help="Respondent sampling temperature, 0-2.",
+    default=None,
+    help="Respondent sampling temperature, 0-2 (default 0; a model whose capability row keeps its provider's "
+    "default, Gemini 3, is sent none unless this or --model-arg asks one).",
 )
 REASONING_EFFORT = option(
     "--reasoning-effort",
