@@ -393,6 +393,12 @@ ACROSS_JUDGES = option(
     help="Rank runs judged by different judges or prompt sets all the same (refused without it); every table "
     "then says how each run was judged.",
 )
+ACROSS_DATA = option(
+    "--across-data",
+    is_flag=True,
+    help="Rank runs on different datasets or scenario sets all the same (refused without it); every table then "
+    "says what each run was run on.",
+)
 
 # ---- the web apps and their private links -------------------------------------------------------------
 BASE_URL = option(

@@ -35,7 +35,7 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=120)
 
 
-def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Table:
+def leaderboard_table(table: pd.DataFrame, *notes: str | None) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
@@ -80,7 +80,7 @@ def leaderboard_table(table: pd.DataFrame, judge_note: str | None = None) -> Tab
             _judge(row),
         ]
         out.add_row(*cells)
-    captions = [f"Note: {judge_note}."] if judge_note else []
+    captions = [f"Note: {note}." for note in notes if note]
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
     out.caption = "\n".join(captions) or None
@@ -119,6 +119,7 @@ def _calibrated(row: Any) -> str:
 @options.BOOTSTRAP
 @options.STUDY
 @options.ACROSS_JUDGES
+@options.ACROSS_DATA
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -127,11 +128,13 @@ def report_cmd(
     seed: int,
     study: str | None,
     across_judges: bool,
+    across_data: bool,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
     Several runs are ranked only when one judge with one prompt set judged them all (else exit 2, naming
-    them), unless --across-judges."""
+    them), unless --across-judges, and only when they were run on the same scenarios (else exit 2, naming
+    each run's data), unless --across-data."""
     from cobe.annotate.labels import run_labels
     from cobe.core.lock import directory_lock
 
@@ -148,9 +151,10 @@ def report_cmd(
             seed=seed,
             human=human,
             across_judges=across_judges,
+            across_data=across_data,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note), console)
+    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.data_note), console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):

@@ -156,7 +156,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "respondent errors counted as failed responses.",
         "",
     ]
-    note = [f"> **Note:** {content.judge_note}; rank them together with care.", ""] if content.judge_note else []
+    note = [line for text in content.notes for line in (f"> **Note:** {text}; rank them together with care.", "")]
     if content.judges:
         parts += ["## Runs and their judges", "", *note, *runs_markdown(content), ""]
     parts += ["## Leaderboard (Table 5)", "", *note, leaderboard_markdown(tables["leaderboard"])]

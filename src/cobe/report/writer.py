@@ -14,6 +14,7 @@ import pandas as pd
 from cobe.core.errors import InputError
 from cobe.core.files import ensure_dir
 from cobe.report.content import ReportContent
+from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check
 from cobe.report.tables import build_tables, write_tables
@@ -32,6 +33,7 @@ class Report:
     out: Path
     files: list[Path] = field(default_factory=list)
     judge_note: str | None = None  # how runs judged differently were judged (--across-judges)
+    data_note: str | None = None  # what runs on different data were run on (--across-data)
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -102,12 +104,14 @@ def build_report(
     human: HumanLabels | None = None,
     *,
     across_judges: bool = False,
+    across_data: bool = False,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
     `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
 
     Several runs judged by different judges or prompt sets are refused (InputError naming them) unless
-    `across_judges`, and then every table says how they were judged."""
+    `across_judges`, and then every table says how they were judged; so are runs on different datasets or
+    scenario sets unless `across_data`, and then every table says what each was run on."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
@@ -117,6 +121,7 @@ def build_report(
     judges = run_judges(runs.frame)
     # several runs are ranked only when judged alike; one run whose rows name several judges (an import) is said
     judge_note = require_alike(judges, across_judges or len(judges) < 2)
+    data_note = require_same_data(run_data(runs.frame), across_data)
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
@@ -124,7 +129,7 @@ def build_report(
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
             labels.append(label)
-    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note)
+    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note, data_note=data_note)
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -135,6 +140,7 @@ def build_report(
         settings=runs.settings,
         judges=_judges_by_run(runs.frame, judges),
         judge_note=judge_note,
+        data_note=data_note,
     )
 
     if chosen & {"csv", "json"}:
