@@ -70,17 +70,21 @@ def report(
     seed: int = 0,
     study: str | Path | None = None,
     across_judges: bool = False,
+    across_data: bool = False,
 ) -> Report:
     """`cobe report`: every table, figure, report.md and report.html (`formats` defaults to all of them);
     a rating study (`<run>/study/` or `study`) adds the human-calibrated pass rates. Several runs judged by
-    different judges or prompt sets are refused unless `across_judges`."""
+    different judges or prompt sets are refused unless `across_judges`, and runs on different datasets or
+    scenario sets unless `across_data`."""
     from cobe.annotate.labels import run_labels
     from cobe.report.writer import DEFAULT_FORMATS, build_report
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
     chosen = DEFAULT_FORMATS if formats is None else formats
     human = run_labels(paths, study)
-    return build_report(paths, out, chosen, resamples, seed, human=human, across_judges=across_judges)
+    return build_report(
+        paths, out, chosen, resamples, seed, human=human, across_judges=across_judges, across_data=across_data
+    )
 
 
 def judges_diff(

@@ -70,3 +70,12 @@ def test_a_baseline_checks_as_a_respondent_only_and_bad_input_is_one_line(fake):
     bad = run_cobe("models", "check", "nonsense")
     assert bad.returncode == InputError.exit_code
     assert_one_line_error(bad, "expected provider/model")
+
+
+def test_a_gemini_3_respondent_is_sent_no_temperature_unless_asked(fake):
+    spec = "google/gemini-3.1-pro-preview"
+    plain = run_cobe("models", "check", spec, "--as", "respondent")
+    assert plain.returncode == 0, plain.stderr
+    assert "temperature" not in plain.stdout, plain.stdout
+    asked = run_cobe("models", "check", spec, "--as", "respondent", "--temperature", "0")
+    assert asked.returncode == 0 and "temperature 0.0" in asked.stdout, asked.stdout

@@ -183,7 +183,8 @@ def test_respondent_defaults_are_app_d1(spec, effort, max_tokens):
     from cobe.run.respondents import respondent_settings
 
     settings = respondent_settings(EvalConfig(), capabilities(spec))
-    assert (settings.reasoning_effort, settings.max_tokens, settings.temperature) == (effort, max_tokens, 0.0)
+    temperature = None if spec.startswith("google/gemini-3") else 0.0  # Gemini 3 keeps its provider's default
+    assert (settings.reasoning_effort, settings.max_tokens, settings.temperature) == (effort, max_tokens, temperature)
     off = respondent_settings(EvalConfig(reasoning_effort="none"), capabilities(spec))
     assert off.max_tokens == 512 and off.reasoning_effort == "none"
     given = respondent_settings(EvalConfig(reasoning_effort="low", max_tokens=3000), capabilities(spec))

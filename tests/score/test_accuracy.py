@@ -144,3 +144,17 @@ def test_pooled_accuracy_is_passes_over_scored_whatever_the_phrasing():
     assert table.loc["m", "pooled_accuracy"] == pytest.approx(40.0) and table.loc["m", "scored"] == 5
     assert accuracy(rows_frame(rows)).set_index("model").loc["m", "accuracy"] == pytest.approx(62.5)
     assert table.loc["n", "pooled_accuracy"] == 0.0
+
+
+def test_leaving_errors_and_cut_off_replies_out_of_the_headline_is_named_as_cobes_rule():
+    # the paper does not say how it counted them: neither the module nor SCORING.md may credit it with the rule
+    from pathlib import Path
+
+    import cobe.score.accuracy as module
+
+    scoring = (Path(__file__).resolve().parents[2] / "docs" / "SCORING.md").read_text(encoding="utf-8")
+    for text in (module.__doc__ or "", scoring):
+        flat = " ".join(text.split())
+        assert "cobe's rule" in flat and "follows the paper and leaves" not in flat
+        assert "as the paper does" not in flat
+    assert "accuracy_incl_errors" in (module.__doc__ or "")

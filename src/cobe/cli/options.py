@@ -287,8 +287,9 @@ TEMPERATURE = option(
     "--temperature",
     env="COBE_TEMPERATURE",
     type=float,
-    default=0.0,
-    help="Respondent sampling temperature, 0-2.",
+    default=None,
+    help="Respondent sampling temperature, 0-2 (default 0; a model whose capability row keeps its provider's "
+    "default, Gemini 3, is sent none unless this or --model-arg asks one).",
 )
 REASONING_EFFORT = option(
     "--reasoning-effort",
@@ -410,6 +411,12 @@ ACROSS_JUDGES = option(
     is_flag=True,
     help="Rank runs judged by different judges or prompt sets all the same (refused without it); every table "
     "then says how each run was judged.",
+)
+ACROSS_DATA = option(
+    "--across-data",
+    is_flag=True,
+    help="Rank runs on different datasets or scenario sets all the same (refused without it); every table then "
+    "says what each run was run on.",
 )
 
 # ---- the web apps and their private links -------------------------------------------------------------

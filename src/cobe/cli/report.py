@@ -38,10 +38,10 @@ def _console() -> Console:
 
 
 def leaderboard_table(
-    table: pd.DataFrame, judge_note: str | None = None, sample_note: str | None = None, resamples: int | None = None
+    table: pd.DataFrame, *notes: str | None, sample_note: str | None = None, resamples: int | None = None
 ) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set and the
-    range of ranks the data allows it (how that was decided: the caption)."""
+    range of ranks the data allows it (how that was decided: the caption); `notes` (how its runs differ) first."""
     out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
@@ -87,7 +87,7 @@ def leaderboard_table(
             _judge(row),
         ]
         out.add_row(*cells)
-    captions = [f"Note: {judge_note}."] if judge_note else []
+    captions = [f"Note: {note}." for note in notes if note]
     if sample_note:
         captions.append(f"Sample: {sample_note}.")
     if any(_spread_mark(row) for row in table.itertuples(index=False)):
@@ -146,6 +146,7 @@ def _calibrated(row: Any) -> str:
     help="The site's eval-statistics.json (or the folder `cobe import --from cobe-site` kept it in): the run's "
     "accuracy is set beside the published totals, overall, per domain and per graph type (Fig. 7).",
 )
+@options.ACROSS_DATA
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -155,11 +156,13 @@ def report_cmd(
     study: str | None,
     across_judges: bool,
     published: str | None,
+    across_data: bool,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
     Several runs are ranked only when one judge with one prompt set judged them all (else exit 2, naming
-    them), unless --across-judges."""
+    them), unless --across-judges, and only when they were run on the same scenarios (else exit 2, naming
+    each run's data), unless --across-data."""
     from cobe.annotate.labels import run_labels
     from cobe.core.lock import directory_lock
 
@@ -177,9 +180,13 @@ def report_cmd(
             human=human,
             across_judges=across_judges,
             published=published,
+            across_data=across_data,
         )
     console = _console()
-    print_table(leaderboard_table(report.leaderboard, report.judge_note, report.sample_note, resamples), console)
+    board = leaderboard_table(
+        report.leaderboard, report.judge_note, report.data_note, sample_note=report.sample_note, resamples=resamples
+    )
+    print_table(board, console)
     console.print(f"Wrote {len(report.files)} files under {report.out}")
     for path in report.files:
         if path.name in ("report.md", "report.html"):

@@ -83,6 +83,7 @@ class Row(BaseModel):
     provider_default: ReasoningEffort | Literal["auto"] | None = None
     default_effort: ReasoningEffort | None = None
     budget: Budget | None = None
+    provider_temperature: bool | None = None
     example: str | None = None  # a model name the row is for, where `match` is a pattern
 
     def fields_set(self) -> dict[str, Any]:
@@ -119,6 +120,9 @@ class ModelCapabilities(BaseModel):
     provider_default: ReasoningEffort | Literal["auto"]
     default_effort: ReasoningEffort | None
     budget: Budget | None
+    # True: a respondent is sent no temperature unless one is asked (--temperature, --model-arg), so it samples
+    # at its provider's own default (Gemini 3: 1.0, where Google warns that lower values may loop or degrade)
+    provider_temperature: bool = False
     rows: tuple[str, ...] = ()  # "provider:match" of every row laid over it, for `cobe` messages and docs
 
     @model_validator(mode="after")

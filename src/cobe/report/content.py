@@ -22,3 +22,9 @@ class ReportContent:
     judges: dict[str, tuple[str, list[dict[str, str | None]]]] = field(default_factory=dict)
     judge_note: str | None = None  # runs judged differently (--across-judges): said on every table
     sample_note: str | None = None  # a run from the site's showcase sample, not the benchmark: said on every table
+    data_note: str | None = None  # runs on different data (--across-data): said on every table too
+
+    @property
+    def notes(self) -> list[str]:
+        """What every table of the report says first: how its runs differ, each a line."""
+        return [note for note in (self.judge_note, self.data_note) if note]

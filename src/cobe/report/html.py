@@ -198,7 +198,7 @@ def render_html(
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
-        judge_note=content.judge_note,
+        notes=content.notes,
         sample_note=content.sample_note,
         figures=figure_list,
         runs=content.runs,

@@ -178,7 +178,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "respondent errors counted as failed responses.",
         "",
     ]
-    note = [f"> **Note:** {content.judge_note}; rank them together with care.", ""] if content.judge_note else []
+    note = [line for text in content.notes for line in (f"> **Note:** {text}; rank them together with care.", "")]
     if content.sample_note:  # a showcase's figures, on every table made from them
         note += [f"> **Sample:** {content.sample_note}.", ""]
     if content.judges:

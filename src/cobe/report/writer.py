@@ -13,6 +13,7 @@ import pandas as pd
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write, ensure_dir
 from cobe.report.content import ReportContent
+from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
 from cobe.report.tables import build_tables, write_tables
@@ -32,6 +33,7 @@ class Report:
     files: list[Path] = field(default_factory=list)
     judge_note: str | None = None  # how runs judged differently were judged (--across-judges)
     sample_note: str | None = None  # which runs are a showcase's per-category sample, not the benchmark
+    data_note: str | None = None  # what runs on different data were run on (--across-data)
 
     @property
     def leaderboard(self) -> pd.DataFrame:
@@ -101,12 +103,14 @@ def build_report(
     *,
     across_judges: bool = False,
     published: str | Path | None = None,
+    across_data: bool = False,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
     `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
 
     Several runs judged by different judges or prompt sets are refused (InputError naming them) unless
-    `across_judges`, and then every table says how they were judged. `published` (the site's
+    `across_judges`, and then every table says how they were judged; so are runs on different datasets or
+    scenario sets unless `across_data`, and then every table says what each was run on. `published` (the site's
     eval-statistics.json, or the folder `cobe import` kept it in) adds the run's accuracy beside the published
     totals, overall, per domain and per graph type."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
@@ -118,6 +122,7 @@ def build_report(
     judges = run_judges(runs.frame)
     # several runs are ranked only when judged alike; one run whose rows name several judges (an import) is said
     judge_note = require_alike(judges, across_judges or len(judges) < 2)
+    data_note = require_same_data(run_data(runs.frame), across_data)
     out_dir = Path(out) if out is not None else default_out(paths)
     ensure_dir(out_dir, "report directory")
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
@@ -131,7 +136,9 @@ def build_report(
         if label not in labels:
             labels.append(label)
     shown_sample = sample_note(runs.samples)
-    report = Report(runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample)
+    report = Report(
+        runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample, data_note=data_note
+    )
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -143,6 +150,7 @@ def build_report(
         judges=_judges_by_run(runs.frame, judges),
         judge_note=judge_note,
         sample_note=shown_sample,
+        data_note=data_note,
     )
 
     if chosen & {"csv", "json"}:

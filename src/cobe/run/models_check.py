@@ -35,9 +35,10 @@ ROLES = ("respondent", "judge")
 
 def _config(specs: Sequence[str], settings: dict[str, Any]) -> EvalConfig:
     """The settings a run would send, as a run's configuration: the command's and each model's own."""
+    asked = {"temperature": settings["temperature"]} if settings.get("temperature") is not None else {}
     return EvalConfig(
         models=list(specs),
-        temperature=settings.get("temperature", 0.0),
+        **asked,  # none asked: each model's default (0, or its provider's own where its row says so)
         reasoning_effort=settings.get("reasoning_effort"),
         max_tokens=settings.get("max_tokens"),
         model_args=list(settings.get("model_args") or ()),

@@ -17,9 +17,12 @@ from cobe.run.config import EvalConfig
 def respondent_settings(config: EvalConfig, caps: ModelCapabilities, models: ModelArgs | None = None) -> GenerateConfig:
     """One respondent's call settings (App. D.1): the command's temperature, token limit and effort, its own model
     arguments over them; with no effort asked, thinking on wherever the model has it (its row's default level);
-    with no token limit given, room to think and answer where it thinks, else 512."""
+    with no token limit given, room to think and answer where it thinks, else 512; with no temperature asked,
+    none for a model whose row keeps its provider's default (Gemini 3), else the command's (0)."""
+    asked = "temperature" in config.model_fields_set
+    temperature = None if caps.provider_temperature and not asked else config.temperature
     base = GenerateConfig(
-        temperature=config.temperature, max_tokens=config.max_tokens, reasoning_effort=config.reasoning_effort
+        temperature=temperature, max_tokens=config.max_tokens, reasoning_effort=config.reasoning_effort
     )
     settings = (models or ModelArgs()).settings(caps.spec, base)
     update: dict[str, Any] = {}

@@ -1,9 +1,10 @@
 """The paper's accuracy: mean over phrasings of (passes / scored) ± sample std across phrasings.
 
 Every breakdown (by domain, graph type, failure mode, tag, tier …) is the same function applied
-over a metadata key, so the arithmetic exists exactly once. Beside the headline, which leaves
-respondent errors out as the paper does, `accuracy_incl_errors` counts them (and replies cut off
-by the token limit) as failures, so a model that errors often cannot look better for it.
+over a metadata key, so the arithmetic exists exactly once. The headline leaves respondent errors and
+replies cut off by the token limit out of the denominator: that is cobe's rule, not the paper's (the paper
+does not say how it counted them). `accuracy_incl_errors` beside it counts both as failures, so a model
+that errors often cannot look better for it.
 """
 
 from __future__ import annotations
