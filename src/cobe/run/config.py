@@ -157,7 +157,14 @@ class EvalConfig(BaseModel):
         --sample and --seed are not listed: the scenarios they draw are, through the data fingerprint; nor are
         the respondent settings, which differ per model: the plan records each model's (`model_settings`).
         """
-        return {"models": sorted(self.models), "templates": self.templates, "tier": self.tier, "limit": self.limit}
+        return {
+            "models": sorted(self.models),
+            "templates": self.templates,
+            "tier": self.tier,
+            "limit": self.limit,
+            # fewer epochs would drop the stored later ones from the exports, more would mix two runs' sizes
+            "epochs": self.epochs,
+        }
 
     def stored(self) -> dict[str, Any]:
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""

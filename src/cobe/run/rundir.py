@@ -87,6 +87,8 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
         mine = {k: stored.get(k) for k in (*config.identity(), "data_fingerprint")}
         theirs = {k: old.get(k) for k in mine}
         mine["respondent settings"], theirs["respondent settings"] = model_settings(stored), model_settings(old)
+        if theirs.get("epochs") is None:  # a run stored before --epochs existed asked once per item
+            theirs["epochs"] = 1
         if isinstance(theirs.get("models"), list):
             theirs["models"] = sorted(theirs["models"])
         mine["models"] = sorted(mine["models"] or [])
