@@ -59,6 +59,7 @@ class ProbeResult:
     record: CallRecord | None
     refused: str | None = None
     skipped: bool = False  # an in-process provider: nothing is sent that an API could refuse
+    key_refused: str | None = None  # the server refused the credentials (401/403): the line naming the variable
 
     @property
     def ok(self) -> bool:
@@ -71,6 +72,8 @@ class ProbeResult:
             return f"skipped  {self.probe.label}: runs in this process, so no API can refuse its settings"
         if self.refused is not None:
             return f"refused  {self.refused}"
+        if self.key_refused is not None:
+            return f"refused  {self.probe.label}: {self.key_refused}"
         record = self.record
         assert record is not None  # a probe that was not refused has a record
         if record.error is not None:
@@ -177,6 +180,11 @@ async def check_models(caller_for: Caller, probes: Sequence[Probe]) -> list[Prob
         except ModelRefused:
             assert caller.rejection is not None  # what it raised for
             return ProbeResult(probe, None, refused_line(*caller.rejection))
+        detail = caller.key_refusal(probe.provider)
+        if detail is not None:  # not a verdict on the settings: the key, as a run's preflight would say it
+            return ProbeResult(
+                probe, record, key_refused=str(key_refused(probe.provider, "on the check's call", detail))
+            )
         return ProbeResult(probe, record)
 
     gate = asyncio.Semaphore(AT_ONCE)

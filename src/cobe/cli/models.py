@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cobe.cli import options
-from cobe.core.errors import ModelRefused, RunIncomplete, exit_code_lines
+from cobe.core.errors import AuthenticationFailed, ModelRefused, RunIncomplete, exit_code_lines
 
 
 @click.group("models")
@@ -34,7 +34,17 @@ def models() -> None:
 @options.JUDGE_TEMPERATURE.but(env=False)
 @options.CALL_STORE
 @options.PRICES.but(env=False)
-def check_cmd(specs: tuple[str, ...], role: str, run_dir: Path | None, prices: Path | None, **settings: object) -> None:
+@options.MAX_RETRIES
+@options.MAX_RETRY_WAIT
+def check_cmd(
+    specs: tuple[str, ...],
+    role: str,
+    run_dir: Path | None,
+    prices: Path | None,
+    max_retries: int,
+    max_retry_wait: float,
+    **settings: object,
+) -> None:
     """Send each SPEC one minimal call with the settings a run would send it, and say, one line each,
     whether it took them (with the call's cost) or refused one (naming the parameter and the fix).
 
@@ -44,9 +54,20 @@ def check_cmd(specs: tuple[str, ...], role: str, run_dir: Path | None, prices: P
     from cobe.run.models_check import ROLES, check
 
     roles = ROLES if role == "both" else (role,)
-    results = check(list(specs), roles, run_dir=run_dir, prices=prices, **settings)
+    results = check(
+        list(specs),
+        roles,
+        run_dir=run_dir,
+        prices=prices,
+        max_retries=max_retries,
+        max_retry_wait=max_retry_wait,
+        **settings,
+    )
     for result in results:
         click.echo(scrub(result.line()))  # a server's words, on stdout: scrubbed as stderr is
+    keys = [r for r in results if r.key_refused is not None]
+    if keys:  # exit 6, as a run's preflight: every call with this key would be refused alike
+        raise AuthenticationFailed(keys[0].key_refused or "")
     refused = [r for r in results if r.refused is not None]
     if refused:
         raise ModelRefused(f"{len(refused)} of {len(results)} checks refused; the first: {refused[0].refused}")

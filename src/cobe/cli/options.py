@@ -350,7 +350,7 @@ JUDGE_PROMPTS = option(
 JUDGE_TEMPERATURE = option(
     "--judge-temperature",
     env="COBE_JUDGE_TEMPERATURE",
-    type=float,
+    type=click.FloatRange(0.0, 2.0),  # what every provider's range holds; below 0 none takes
     help="Judge temperature, 0-2 (default: the prompt set's, 0).",
 )
 JUDGE_SAMPLES = option(

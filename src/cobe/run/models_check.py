@@ -15,7 +15,7 @@ from typing import Any
 from cobe.calls.caller import Caller
 from cobe.calls.cost import load_prices
 from cobe.calls.preflight import Probe, ProbeResult, check_models
-from cobe.calls.scheduler import Scheduler
+from cobe.calls.scheduler import MAX_RETRY_WAIT_S, Scheduler
 from cobe.core.aio import blocking
 from cobe.core.errors import InputError
 from cobe.core.files import cache_store
@@ -83,6 +83,8 @@ async def acheck(
     *,
     run_dir: str | Path | None = None,
     prices: str | Path | None = None,
+    max_retries: int = 6,
+    max_retry_wait: float = MAX_RETRY_WAIT_S,
     **settings: Any,
 ) -> list[ProbeResult]:
     """Async form of `check`."""
@@ -102,7 +104,8 @@ async def acheck(
         with directory_lock(path.parent, "models check"):
             store, _ = open_run_store(path.parent, force_new=False)
             try:
-                return await check_models(Caller(store, Scheduler(), table), probes)
+                scheduler = Scheduler(max_retries=max_retries, max_retry_wait=max_retry_wait)
+                return await check_models(Caller(store, scheduler, table), probes)
             finally:
                 store.close()
     finally:
@@ -112,6 +115,6 @@ async def acheck(
 check = blocking(
     acheck,
     """One minimal call per model and role with the settings a run would send (`settings`: temperature,
-    reasoning_effort, max_tokens, judge_prompts, judge_temperature, model_args, models_file); each probe's
-    result, refusals included.""",
+    reasoning_effort, max_tokens, judge_prompts, judge_temperature, model_args, models_file), retried as a run's
+    calls are (`max_retries`, `max_retry_wait`); each probe's result, refusals included.""",
 )
