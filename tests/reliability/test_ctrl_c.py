@@ -178,3 +178,21 @@ def test_a_ctrl_c_a_library_wrapped_in_its_own_error_is_still_an_interrupt(monke
     with pytest.raises(SystemExit) as stopped:  # with no Ctrl-C it is a bug, shown as one
         entry._main([], lambda: 0)
     assert stopped.value.code == 1 and "Traceback" in capsys.readouterr().err
+
+
+def test_as_the_command_ends(tmp_path):
+    """A Ctrl-C after the command's work, while Python shuts down (an atexit hook sends it there): 130 and a
+    line, not a death by SIGINT or a traceback (issue 30, item 13)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import atexit, os, signal, sys\n"
+        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+        "sys.argv = ['cobe', 'data', 'stats', 'builtin:starter']\n"
+        "from cobe.cli.main import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 130, (done.returncode, done.stderr)
+    assert "Interrupted as the command ended" in done.stderr and "Traceback" not in done.stderr

@@ -16,7 +16,8 @@ def _eval(data: Path, run_dir: Path, *more: str) -> list[str]:
     return [
         "eval",
         *("--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--run-dir", str(run_dir)),
-        *("--limit", "2", "--temperature", "0.5", "--no-report", *more),
+        *(() if "--limit" in more else ("--limit", "2")),  # a flag is given once (a repeat is refused)
+        *("--temperature", "0.5", "--no-report", *more),
     ]
 
 

@@ -104,6 +104,16 @@ def stop_now(why: str, as_json: bool = False) -> None:
     os._exit(INTERRUPTED)
 
 
+ENDING = "Interrupted as the command ended; its work is saved."
+
+
+def interrupted_while_ending(as_json: Callable[[], bool] = lambda: False) -> None:
+    """From now until the process is gone, a Ctrl-C ends it with 130 and a line, as at any other moment: with
+    Python's default handler back, one landing while the interpreter shuts down killed it by SIGINT, silently."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, lambda signum, frame: stop_now(ENDING, as_json()))
+
+
 @contextlib.contextmanager
 def ctrl_c_handled(as_json: Callable[[], bool] = lambda: False) -> Iterator[_CtrlC]:
     """Handle SIGINT as this module says while the block runs (main thread only), then restore the handler.

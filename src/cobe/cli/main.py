@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
-from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now
+from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now, interrupted_while_ending
 from cobe.cli.json_end import ERROR_STATE, INTERRUPTED_STATE, JsonAsked, asked_before_failing, end_object
 from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
 from cobe.core.reserve import is_disk_full, out_of_space
@@ -107,13 +107,17 @@ def main(argv: list[str] | None = None) -> None:
     Under --json every exit also prints one JSON object on stdout (`cobe.cli.json_end`).
     """
     asked = JsonAsked()
-    with ctrl_c_handled(lambda: asked.asked) as ctrl_c:
-        try:
-            _main(argv, ctrl_c.count, asked)
-        except SystemExit as done:
-            if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
-                exit_now(done.code)
-            raise
+    try:
+        with ctrl_c_handled(lambda: asked.asked) as ctrl_c:
+            try:
+                _main(argv, ctrl_c.count, asked)
+            except SystemExit as done:
+                if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
+                    exit_now(done.code)
+                raise
+    finally:
+        if argv is None:  # the `cobe` process itself (not a caller's in-process use): it ends after this
+            interrupted_while_ending(lambda: asked.asked)
 
 
 def _main(argv: list[str] | None, interrupts: Callable[[], int], asked: JsonAsked | None = None) -> None:
