@@ -12,6 +12,7 @@ import pytest
 from cobe.core.errors import InputError
 from cobe.report import build_report
 from cobe.report.site_results import import_site_results
+from cobe.run.verdict_sets import list_verdict_sets
 from support.cli import run_cobe
 
 SITE = Path(__file__).resolve().parents[1] / "fixtures" / "site"
@@ -118,3 +119,23 @@ def test_cli_import_from_cobe_site_prints_the_sites_accuracy(tmp_path: Path) -> 
         "import", str(SITE / "results_flat.jsonl"), "--from", "cobe-site", "--out", str(tmp_path / "d"), "--data", "x"
     )
     assert with_data.returncode == 2 and "drop --data" in with_data.stderr
+
+
+def test_an_imported_site_run_is_a_run_listed_re_judged_and_keeping_the_published_verdicts(tmp_path: Path) -> None:
+    run = tmp_path / "runs" / "site"
+    assert (
+        run_cobe("import", str(SITE / "category-examples.json"), "--from", "cobe-site", "--out", str(run)).returncode
+        == 0
+    )
+    assert (run / "cobe.sqlite").is_file()
+    listed = json.loads(run_cobe("runs", str(tmp_path / "runs"), "--json").stdout)
+    assert [Path(e["run_dir"]).name for e in listed] == ["site"] and listed[0]["judge"] == "cobe-site (published)"
+    judged = run_cobe("judge", str(run), "--judge", "mock/judge-pass")
+    assert judged.returncode == 0, judged.stderr
+    rows = _rows(run)
+    assert {r["judge"] for r in rows} == {"mock/judge-pass"} and all(r["status"] == "passed" for r in rows)
+    names = {v.ref.spec: v.responses for v in list_verdict_sets(run)}
+    assert names == {"mock/judge-pass": 36, "cobe-site (published)": 36}
+    shown = run_cobe("judge", str(run), "--show", "cobe-site (published)")
+    assert shown.returncode == 0, shown.stderr
+    assert sum(r["status"] == "unscored" for r in _rows(run)) == 3  # the site's unknown verdicts again, no call

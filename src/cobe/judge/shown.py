@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from cobe.core.results import CHECKS, Verdict
 from cobe.judge.checker import CheckResult
 from cobe.judge.panel import combine
+from cobe.judge.published import OVERALL, is_published
 
 if TYPE_CHECKING:
     import sqlite3
@@ -27,6 +28,9 @@ class Shown:
     p_true: dict[str, float | None] = field(default_factory=dict)
     unscored: dict[str, str] = field(default_factory=dict)
     members: dict[str, dict[str, list[Verdict | None]]] = field(default_factory=dict)
+    # a published verdict set (`cobe.judge.published`): the source's one verdict, no per-check detail
+    published: bool = False
+    overall: Verdict | None = None
 
 
 def _result(check: str, row: sqlite3.Row) -> CheckResult:
@@ -58,6 +62,8 @@ class ShownVerdicts:
         if self.judge is None:
             return Shown(complete=False, verdicts=dict.fromkeys(CHECKS))
         rows = self._rows(response_id, self.judge)
+        if is_published(self.judge):
+            return self._published(rows[0])
         if not self.judge.combined:
             return self._single(rows[0])
         return self._combined(rows, self.judge)
@@ -72,6 +78,20 @@ class ShownVerdicts:
             raw={c: v["raw"] for c, v in got.items() if v},
             p_true={c: v["p_true"] for c, v in got.items() if v},
             unscored={c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]},
+        )
+
+    @staticmethod
+    def _published(rows: dict[tuple[str, int], sqlite3.Row]) -> Shown:
+        # the source's overall verdict; an unknown one is unscored on every check, with the source's reason
+        row = rows.get((OVERALL, 0))
+        if row is None:
+            return Shown(complete=False, published=True)
+        reason = row["unscored_reason"]
+        return Shown(
+            complete=True,
+            published=True,
+            overall=row["verdict"],
+            unscored=dict.fromkeys(CHECKS, reason) if row["verdict"] is None and reason else {},
         )
 
     @staticmethod

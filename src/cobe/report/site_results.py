@@ -24,18 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import atomic_write
 from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
-from cobe.report.importer import (
-    ImportResult,
-    check_out_dir,
-    scenario_fields,
-    template_position,
-    unknown_outcome,
-    validated_row,
-    write_run,
-)
+from cobe.judge.published import published_ref
+from cobe.report.importer import ImportResult, check_out_dir
+from cobe.run.imported import ExternalResponse, write_response_run
 
 #: the site's verdict words → (status, passed)
 SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {
@@ -44,6 +39,8 @@ SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {
     "unknown": ("unscored", None),
 }
 UNKNOWN_REASON = "the site's verdict is unknown"
+#: the name the site's verdicts go by in a run: their verdict set is `cobe-site (published)`
+SOURCE = "cobe-site"
 ANSWER_KEYS = ("model_outputs", "model", "response", "verdict")
 
 
@@ -84,16 +81,6 @@ def _answers(record: RawRecord, model: str | None) -> list[Answer]:
     return answers
 
 
-def _outcome(verdict: Any) -> dict[str, Any]:
-    word = str(verdict).strip().lower() if verdict is not None else ""
-    if word not in SITE_VERDICTS:
-        raise ValueError(f"verdict: {verdict!r} is not a site verdict; expected correct, wrong or unknown")
-    status, passed = SITE_VERDICTS[word]
-    if passed is None:
-        return unknown_outcome(UNKNOWN_REASON)
-    return {"verdicts": {}, "unscored": {}, "passed": passed, "status": status}
-
-
 def _scenarios(raw: RawFile, answers: list[Answer]) -> dict[str, Scenario]:
     """The file's examples loaded as a dataset (each once), by id; InputError listing every error."""
     unique: dict[str, RawRecord] = {}
@@ -116,23 +103,6 @@ def _scenario_of(example: dict[str, Any], scenarios: dict[str, Scenario]) -> tup
     return scenario, scenario.phrasings[position]
 
 
-def _row(answer: Answer, scenarios: dict[str, Scenario], run_id: str) -> dict[str, Any]:
-    scenario, template = _scenario_of(answer.example, scenarios)
-    tier, phrasing = template_position(template)
-    row = {
-        "run_id": run_id,
-        "model": answer.model,
-        "scenario_id": scenario.id,
-        "template": template,
-        "tier": tier,
-        "phrasing": phrasing,
-        "response": answer.response,
-        **_outcome(answer.verdict),
-        **scenario_fields(scenario, template),
-    }
-    return validated_row(row)
-
-
 def _read_answers(raw: RawFile, model: str | None) -> list[Answer]:
     answers: list[Answer] = []
     problems = [problem.brief() for problem in raw.problems if problem.is_error]
@@ -149,23 +119,24 @@ def _read_answers(raw: RawFile, model: str | None) -> list[Answer]:
 
 
 def import_site_results(file: str | Path, out: str | Path, model: str | None = None) -> ImportResult:
-    """Convert one of the site's judged result files into a run directory, all or nothing."""
+    """Convert one of the site's judged result files into a run directory, all or nothing: its store holds the
+    responses and the site's verdicts as the verdict set `cobe-site (published)`, which its exports show."""
     source, out_dir = Path(file), Path(out)
     check_out_dir(out_dir)
     raw = read_raw(source)
     answers = _read_answers(raw, model)
     scenarios = _scenarios(raw, answers)
-    rows: list[dict[str, Any]] = []
+    responses: list[ExternalResponse] = []
     problems: list[str] = []
     seen: dict[tuple[str, str, str], tuple[int | None, Any]] = {}
     for answer in answers:
         try:
-            row = _row(answer, scenarios, out_dir.name)
+            response = _response(answer, scenarios)
         except ValueError as exc:
             problems.append(f"{source}:{answer.line}: {answer.model}: {exc}")
             continue
-        key = (row["model"], row["scenario_id"], row["template"])
-        found = (row["response"], row["status"])
+        key = (response.model, response.scenario.id, response.template)
+        found = (response.text, response.verdict, response.verdict_reason)
         if key in seen:
             if seen[key][1] != found:  # listed twice alike is one answer; listed twice unlike is a conflict
                 problems.append(
@@ -173,15 +144,66 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
                 )
             continue
         seen[key] = (answer.line, found)
-        rows.append(row)
+        responses.append(response)
     if problems:
         raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
     verdicts = Counter((answer.model, str(answer.verdict).strip().lower()) for answer in answers)
-    extra = {"source": "cobe-site", "layout": raw.container, "site_verdicts": _per_model(verdicts)}
+    extra = {
+        "imported_from": str(source),
+        "source": SOURCE,
+        "layout": raw.container,
+        "site_verdicts": _per_model(verdicts),
+    }
     sample = showcase_sample(raw.meta, source)
-    if sample is not None:
+    if sample is not None:  # a showcase: every table made from it says it is a per-category sample
         extra["sample"] = sample
-    return write_run(rows, out_dir, source, extra)
+    run = write_response_run(
+        out_dir, responses, data=str(source), source=str(source), published=published_ref(SOURCE), extra=extra
+    )
+    summary = json.loads((run.out / "summary.json").read_text(encoding="utf-8"))
+    rows = [json.loads(line) for line in (run.out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    # the site's own figure beside the paper's arithmetic, and the rows' statuses, as the import said them before
+    summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": _pooled(rows)}
+    atomic_write(run.out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    return ImportResult(out=run.out, rows=len(rows), models=sorted(run.models), summary=summary)
+
+
+def _response(answer: Answer, scenarios: dict[str, Scenario]) -> ExternalResponse:
+    scenario, template = _scenario_of(answer.example, scenarios)
+    word = str(answer.verdict).strip().lower() if answer.verdict is not None else ""
+    if word not in SITE_VERDICTS:
+        raise ValueError(f"verdict: {answer.verdict!r} is not a site verdict; expected correct, wrong or unknown")
+    passed = SITE_VERDICTS[word][1]
+    return ExternalResponse(
+        model=answer.model,
+        scenario=scenario,
+        template=template,
+        text=answer.response,
+        verdict=None if passed is None else "T" if passed else "F",
+        verdict_reason=UNKNOWN_REASON if passed is None else None,
+    )
+
+
+def _pooled(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per model: the paper's accuracy, the site's pooled correct / (correct + wrong), and the status counts."""
+    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
+
+    frame = rows_frame(rows)
+    pooled = {r["model"]: r["pooled_accuracy"] for r in pooled_accuracy(frame).to_dict("records")}
+    statuses = Counter((r["model"], r["status"]) for r in rows)
+
+    def finite(value: Any) -> float | None:
+        return None if value is None or value != value else float(value)
+
+    return {
+        r["model"]: {
+            "accuracy": finite(r["accuracy"]),
+            "std": finite(r["std"]),
+            "pooled_accuracy": finite(pooled.get(r["model"])),
+            **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
+        }
+        for r in accuracy(frame).to_dict("records")
+    }
 
 
 def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.files import atomic_open, atomic_write
-from cobe.core.results import CHECKS, ResultRow
+from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
 from cobe.judge.lineup import JudgeRef
 from cobe.judge.panel_analysis import PANEL, panel_summary
@@ -96,8 +96,20 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
         if response_row["error"] is None and not got.complete:
             yield ResultRow(**row, status="pending")  # generated, judging not finished
             continue
-        status, passed = row_status(row["verdicts"], response_row["error"])
+        if got.published:  # a source's overall verdict: no per-check detail to apply the pass rule to
+            status, passed = published_status(got.overall, response_row["error"])
+        else:
+            status, passed = row_status(row["verdicts"], response_row["error"])
         yield ResultRow(**row, status=status, passed=passed)
+
+
+def published_status(overall: str | None, response_error: str | None) -> tuple[Status, bool | None]:
+    """A published verdict as a row's status: T passed, F failed, none unscored (an error stays an error)."""
+    if response_error is not None:
+        return "error", None
+    if overall is None:
+        return "unscored", None
+    return ("passed", True) if overall == "T" else ("failed", False)
 
 
 def _num(value: Any) -> Any:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from cobe.core.results import CHECKS
 from cobe.judge.panel import Ask
+from cobe.judge.published import is_published
 from cobe.prompts.render import Judged, judged_text
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class StoredWork:
 
     def asks_left(self, response_id: int) -> list[Ask]:
         """The (judge, check, sample) questions of a response with no verdict yet, or whose judge call failed."""
-        if self.judge is None:
+        if self.judge is None or is_published(self.judge):  # a source's published verdicts are never asked
             return []
         stored = [
             self.store.response_verdicts(response_id, j.spec, j.fingerprint) if self.store is not None else {}

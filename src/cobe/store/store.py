@@ -230,12 +230,14 @@ class Store:
 
     def judged_sets(self, run_id: str) -> list[sqlite3.Row]:
         """Every (judge, prompt_set, prompt_fingerprint) with first-ask verdicts in a run: the responses it
-        judged (every check answered without a failed call) and when it last answered."""
+        judged (every check answered without a failed call; a published set: its one overall verdict) and when
+        it last answered."""
         return self.db.execute(
             "SELECT judge, prompt_set, prompt_fingerprint, count(*) AS responses, max(last) AS last FROM"
             " (SELECT judge, prompt_set, prompt_fingerprint, response_id, max(created) AS last FROM verdicts"
             "  WHERE run_id = ? AND sample = 0 AND error IS NULL"
-            "  GROUP BY judge, prompt_set, prompt_fingerprint, response_id HAVING count(*) >= 3)"
+            "  GROUP BY judge, prompt_set, prompt_fingerprint, response_id"
+            "  HAVING count(*) >= 3 OR (count(*) = 1 AND min(check_name) = 'overall'))"
             " GROUP BY judge, prompt_set, prompt_fingerprint ORDER BY last DESC",
             (run_id,),
         ).fetchall()

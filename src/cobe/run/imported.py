@@ -1,0 +1,200 @@
+"""Responses produced elsewhere (another harness, the CoBe site), made into a cobe run directory.
+
+The run holds what `cobe generate` would have left: the store with the run (its models, data and
+templates), every scenario, and one response per model × scenario × template. `cobe judge` then
+plans the run's items from the store exactly as it does for a run cobe generated itself. Where the
+source published its own verdicts, they are stored as a verdict set named for it (`cobe.judge.published`),
+shown by the run's exports until a judge's verdicts replace them (both are kept).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cobe.core.errors import InputError
+from cobe.core.results import Verdict
+from cobe.core.version import __version__
+from cobe.dataset import Scenario
+from cobe.judge.lineup import JudgeRef
+from cobe.judge.published import OVERALL
+from cobe.prompts import select_templates
+from cobe.run.config import EvalConfig
+from cobe.run.rundir import data_fingerprint
+from cobe.store.store import STORE_NAME, Store, now
+
+
+@dataclass
+class ExternalResponse:
+    """One response another harness produced, with the scenario and template it answers."""
+
+    model: str
+    scenario: Scenario
+    template: str
+    text: str | None
+    prompt: str | None = None
+    error: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    # as cobe records it ("length" for a reply cut off by the token limit, which is then never judged)
+    finish_reason: str | None = None
+    # the source's own overall verdict, where it published one: T passed, F failed, None with a reason unscored
+    verdict: Verdict | None = None
+    verdict_reason: str | None = None
+
+
+@dataclass
+class ImportedRun:
+    """Where an imported run went and what it holds."""
+
+    out: Path
+    run_id: str
+    responses: int
+    models: list[str]
+    scenarios: int
+    templates: list[str]
+    notices: list[str] = field(default_factory=list)
+
+
+def check_new_dir(out: Path) -> None:
+    """Refuse an --out that already holds something: an import never mixes into an existing run."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise InputError(f"{out}: already exists and is not empty; expected a new run directory for --out")
+
+
+def write_response_run(
+    out: str | Path,
+    responses: list[ExternalResponse],
+    *,
+    data: str,
+    source: str,
+    settings: dict[str, Any] | None = None,
+    published: JudgeRef | None = None,
+    extra: dict[str, Any] | None = None,
+) -> ImportedRun:
+    """Create the run directory `out` from `responses`, all or nothing; `settings` are respondent settings found.
+
+    With `published`, each response's own verdict is stored as that verdict set, which the run shows, and
+    the exports (results.jsonl, summary.json with `extra`, report.md) are written.
+    """
+    out_dir = Path(out)
+    check_new_dir(out_dir)
+    if not responses:
+        raise InputError(f"{source}: no responses to import")
+    scenarios = _scenarios(responses, source)
+    names = list(dict.fromkeys(r.template for r in responses))
+    templates = [t.name for t in select_templates(names)]  # unknown names fail here, in one line
+    models = list(dict.fromkeys(r.model for r in responses))
+    _no_repeats(responses, source)
+    found = {k: v for k, v in (settings or {}).items() if v is not None}
+    config = EvalConfig(
+        data=data,
+        models=models,
+        templates=templates,
+        temperature=found.get("temperature"),
+        max_tokens=found.get("max_tokens", EvalConfig.model_fields["max_tokens"].default),
+    )
+    docs = [s.model_dump_json() for s in scenarios]
+    stored = config.stored() | {
+        "data_fingerprint": data_fingerprint(docs),
+        "template_names": templates,
+        "imported_from": {"source": source, "settings": found},
+    }
+    run_id = uuid.uuid4().hex[:12]
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    # built in a sibling folder and renamed into place: a failure leaves no half-made run behind
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        store = Store(staging / STORE_NAME)
+        try:
+            store.create_run(run_id, stored, __version__)
+            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(scenarios, docs)])
+            ids = [store.put_response(_row(run_id, response)) for response in responses]
+            store.set_state(run_id, "complete")
+            if published is not None:
+                store.put_verdicts([_verdict(run_id, i, r, published) for i, r in zip(ids, responses)])
+                store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
+                _exports(staging, store, run_id, published, extra or {})
+        finally:
+            store.close()
+        if out_dir.exists():
+            out_dir.rmdir()
+        staging.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates)
+
+
+def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]:
+    """The distinct scenarios, in first-seen order; one id must always mean the same scenario."""
+    seen: dict[str, Scenario] = {}
+    for response in responses:
+        earlier = seen.setdefault(response.scenario.id, response.scenario)
+        if earlier != response.scenario:
+            raise InputError(f"{source}: scenario {response.scenario.id} appears with two different contents")
+    return list(seen.values())
+
+
+def _no_repeats(responses: list[ExternalResponse], source: str) -> None:
+    seen: set[tuple[str, str, str]] = set()
+    for r in responses:
+        key = (r.model, r.scenario.id, r.template)
+        if key in seen:
+            raise InputError(f"{source}: two responses of {r.model} to scenario {r.scenario.id} template {r.template}")
+        seen.add(key)
+
+
+def _row(run_id: str, response: ExternalResponse) -> dict[str, Any]:
+    return {
+        "run_id": run_id,
+        "model": response.model,
+        "scenario_id": response.scenario.id,
+        "template": response.template,
+        "call_key": None,  # no cobe call produced it
+        "prompt": response.prompt,
+        "text": response.text,
+        "error": response.error,
+        "finish_reason": response.finish_reason,
+        "input_tokens": response.input_tokens,
+        "output_tokens": response.output_tokens,
+        "cost_usd": None,
+        "created": now(),
+    }
+
+
+def _verdict(run_id: str, response_id: int, response: ExternalResponse, ref: JudgeRef) -> dict[str, Any]:
+    """The store's row of a response's published verdict (one per response, check `overall`)."""
+    return {
+        "run_id": run_id,
+        "response_id": response_id,
+        "judge": ref.spec,
+        "prompt_set": ref.prompt_set,
+        "prompt_fingerprint": ref.fingerprint,
+        "check_name": OVERALL,
+        "verdict": response.verdict,
+        "raw": None,
+        "p_true": None,
+        "unscored_reason": response.verdict_reason if response.verdict is None else None,
+        "error": None,
+        "judge_settings": "{}",
+        "call_key": None,
+        "input_tokens": 0,
+        "output_tokens": 0,
+        "cost_usd": None,
+        "created": now(),
+    }
+
+
+def _exports(run_dir: Path, store: Store, run_id: str, ref: JudgeRef, extra: dict[str, Any]) -> None:
+    """results.jsonl, summary.json and report.md of the imported run, as `cobe judge --show` writes them."""
+    from cobe.run.export import write_exports
+    from cobe.run.plan import plan_exports  # loads the providers' registry: only for an import with verdicts
+
+    plan = plan_exports(store, run_dir)
+    fields = plan.summary_fields() | {"state": "complete", "updated": now()} | extra
+    write_exports(run_dir, store, run_id, plan.items, ref, fields, list(plan.notices))
