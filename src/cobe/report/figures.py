@@ -116,7 +116,12 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> pl
         offset = positions - 0.4 + width * (index + 0.5)
         look = styles[model]
         # a hatching is drawn in the edge colour: white stripes on the fill, no outline
-        drawn = {"color": look.colour, "hatch": look.hatch or None, "edgecolor": "white", "linewidth": 0}
+        drawn: dict[str, Any] = {
+            "color": look.colour,
+            "hatch": look.hatch or None,
+            "edgecolor": "white",
+            "linewidth": 0,
+        }
         bars = (
             ax.barh(offset, np.nan_to_num(values), height=width, label=model, **drawn)
             if horizontal
