@@ -21,6 +21,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from cobe.report.palette import model_styles
+from cobe.report.tables import MIN_CELL
 from cobe.report.wrapping import TextFit
 
 #: inches; one width for every figure, so a page scales them all alike
@@ -62,12 +63,21 @@ class FigureSpec:
     ylabel: str
     horizontal: bool = False
     query: str | None = None  # a pandas query selecting the rows to draw
+    intervals: bool = False  # the table has ci_low / ci_high (error bars) and `small` (cells drawn pale)
 
 
 FIGURES: tuple[FigureSpec, ...] = (
-    FigureSpec("phrasing", "phrasing", "template", "accuracy", "Accuracy by phrasing", "accuracy (%)"),
-    FigureSpec("graph_type", "graph_type", "graph_type", "accuracy", "Accuracy by causal graph type", "accuracy (%)"),
-    FigureSpec("domain", "domain", "domain", "accuracy", "Accuracy by domain", "accuracy (%)"),
+    FigureSpec("phrasing", "phrasing", "template", "accuracy", "Accuracy by phrasing", "accuracy (%)", intervals=True),
+    FigureSpec(
+        "graph_type",
+        "graph_type",
+        "graph_type",
+        "accuracy",
+        "Accuracy by causal graph type",
+        "accuracy (%)",
+        intervals=True,
+    ),
+    FigureSpec("domain", "domain", "domain", "accuracy", "Accuracy by domain", "accuracy (%)", intervals=True),
     FigureSpec(
         "failure_mode",
         "failure_mode",
@@ -76,6 +86,7 @@ FIGURES: tuple[FigureSpec, ...] = (
         "Accuracy by failure mode",
         "accuracy (%)",
         horizontal=True,
+        intervals=True,
     ),
     FigureSpec(
         "checks",
@@ -105,6 +116,7 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
     in the report's list, so the same in every figure)."""
     pivot = table.pivot_table(index=spec.category, columns="label", values=spec.value, aggfunc="first", sort=False)
     models = [label for label in labels if label in pivot.columns]
+    low, high, small = (_pivot(table, spec, column, pivot) for column in ("ci_low", "ci_high", "small"))
     categories = [str(c) for c in pivot.index]
     n_cat, n_mod = len(categories), max(len(models), 1)
     horizontal = lies_on_its_side(spec, n_cat, n_mod)
@@ -118,6 +130,7 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
         values = pivot[model].to_numpy(dtype=float)
         offset = positions - 0.4 + width * (index + 0.5)
         look = styles[model]
+        pale = small[model].fillna(0).to_numpy(dtype=bool) if spec.intervals else np.zeros(n_cat, bool)
         # a hatching is drawn in the edge colour: white stripes on the fill, no outline
         drawn: dict[str, Any] = {
             "color": look.colour,
@@ -130,9 +143,22 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
             if horizontal
             else ax.bar(offset, np.nan_to_num(values), width=width, label=model, **drawn)
         )
-        texts = ["–" if np.isnan(v) else f"{v:.0f}" for v in values]
+        for bar, faint in zip(bars, pale):
+            if faint:  # too few scored responses to read: a pale bar with a dashed outline, its label starred
+                bar.set(alpha=0.35, edgecolor=look.colour, linestyle="--", linewidth=0.8)
+        ends = values
+        if spec.intervals:
+            lows, highs = low[model].to_numpy(dtype=float), high[model].to_numpy(dtype=float)
+            errors = np.nan_to_num(np.clip([values - lows, highs - values], 0, None))
+            whiskers: dict[str, Any] = {"fmt": "none", "ecolor": "#333333", "elinewidth": 0.7, "capsize": 1.5}
+            if horizontal:
+                ax.errorbar(values, offset, xerr=errors, **whiskers)
+            else:
+                ax.errorbar(offset, values, yerr=errors, **whiskers)
+            ends = np.fmax(values, highs)
+        texts = ["–" if np.isnan(v) else f"{v:.0f}{'*' if faint else ''}" for v, faint in zip(values, pale)]
         upright = horizontal or n_mod <= 3
-        ax.bar_label(bars, labels=texts, padding=2, fontsize=BAR_LABEL_SIZE, rotation=0 if upright else 90)
+        _value_labels(ax, offset, np.nan_to_num(ends), texts, horizontal, upright)
     ticks = TextFit(TICK_SIZE)
     if horizontal:
         # a category name gets up to a third of the width, a line per phrase
@@ -147,13 +173,62 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
         ax.set_xticks(positions, [ticks.wrap(c, room) for c in categories])
         ax.set_ylim(0, 110)
         ax.set_ylabel(spec.ylabel)
-    title = TextFit(TITLE_SIZE, bold=True).wrap(spec.title, FIGURE_WIDTH * 72 * _ROOM)
+    title = TextFit(TITLE_SIZE, bold=True).wrap(_title(spec, table), FIGURE_WIDTH * 72 * _ROOM)
     fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
     # below the axes, so the legend never hides a bar or the axis label; a run where nothing was
     # scored draws no bar, and then has nothing to list
     if ax.get_legend_handles_labels()[0]:
         _legend(fig, ax, models)
     return fig
+
+
+def _pivot(table: pd.DataFrame, spec: FigureSpec, column: str, like: pd.DataFrame) -> pd.DataFrame:
+    """`column` laid out as the figure's values are (category × label); NaN where the table lacks it."""
+    if not spec.intervals or column not in table.columns:
+        return pd.DataFrame(np.nan, index=like.index, columns=like.columns)
+    values = table.assign(**{column: table[column].astype(float)})
+    pivot = values.pivot_table(index=spec.category, columns="label", values=column, aggfunc="first", sort=False)
+    return pivot.reindex(index=like.index, columns=like.columns)
+
+
+def _value_labels(
+    ax: Any, positions: np.ndarray, ends: np.ndarray, texts: list[str], horizontal: bool, upright: bool
+) -> None:
+    """Each bar's value just past its bar or its error bar, whichever reaches further."""
+    for position, end, text in zip(positions, ends, texts):
+        if horizontal:
+            ax.annotate(
+                text,
+                (end, position),
+                xytext=(2, 0),
+                textcoords="offset points",
+                va="center",
+                ha="left",
+                fontsize=BAR_LABEL_SIZE,
+            )
+        else:
+            ax.annotate(
+                text,
+                (position, end),
+                xytext=(0, 2),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=BAR_LABEL_SIZE,
+                rotation=0 if upright else 90,
+            )
+
+
+def _title(spec: FigureSpec, table: pd.DataFrame) -> str:
+    """The figure's title, saying what its error bars are and what a starred, pale bar means where it has them."""
+    if not spec.intervals:
+        return spec.title
+    parts = []
+    if "ci_low" in table.columns and table["ci_low"].notna().any():
+        parts.append("bars: 95% CI")
+    if "small" in table.columns and table["small"].fillna(False).astype(bool).any():
+        parts.append(f"* pale: under {MIN_CELL} scored")
+    return f"{spec.title} ({'; '.join(parts)})" if parts else spec.title
 
 
 def legend_columns(names: list[str], width_pt: float) -> tuple[int, list[str]]:

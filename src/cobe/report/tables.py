@@ -12,6 +12,7 @@ from cobe.report.panel import panel_tables
 from cobe.score.accuracy import (
     accuracy,
     breakdown,
+    breakdown_rows,
     by_epoch,
     by_phrasing,
     check_failure_rates,
@@ -27,6 +28,8 @@ from cobe.score.ranks import rank_ranges
 #: tags whose subsets get their own check failure rates
 SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
 COUNTS = ["n", "scored", "passes", "unscored", "errors"]
+#: a breakdown cell with fewer scored responses than this is marked `small` (and drawn pale): its rate is noise
+MIN_CELL = 10
 FAILURE_LABELS: dict[str, str] = {mode.value: label for mode, label in FAILURE_MODE_LABELS.items()}
 
 
@@ -98,21 +101,37 @@ def epoch_table(df: pd.DataFrame) -> pd.DataFrame:
     return table[["label", "epoch", "accuracy", "std", "phrasings", *COUNTS]]
 
 
-def phrasing_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Fig. 8: accuracy of each phrasing (template) per model."""
-    table = by_phrasing(df, by=["label"])
-    return table[["label", "template", "accuracy", *COUNTS]]
+def with_intervals(table: pd.DataFrame, rows: pd.DataFrame, key: str, resamples: int, seed: int) -> pd.DataFrame:
+    """A breakdown table with each cell's 95% CI (the leaderboard's bootstrap, resampling core examples where
+    scenarios come in families; NaN with no resamples) and `small`: fewer than MIN_CELL scored responses."""
+    if table.empty:
+        return table.assign(ci_low=pd.Series(dtype=float), ci_high=pd.Series(dtype=float), small=pd.Series(dtype=bool))
+    if resamples > 0:
+        intervals = bootstrap_accuracy(rows, by=["label", key], resamples=resamples, seed=seed)
+        table = table.merge(intervals[["label", key, "ci_low", "ci_high"]], on=["label", key], how="left")
+    else:
+        table = table.assign(ci_low=float("nan"), ci_high=float("nan"))
+    return table.assign(small=table["scored"] < MIN_CELL)
 
 
-def key_table(df: pd.DataFrame, key: str) -> pd.DataFrame:
-    """Accuracy per value of a metadata key (graph type, domain, …) per model."""
+def phrasing_table(df: pd.DataFrame, resamples: int = 0, seed: int = 0) -> pd.DataFrame:
+    """Fig. 8: accuracy of each phrasing (template) per model, with its 95% CI."""
+    table = by_phrasing(df, by=["label"])[["label", "template", "accuracy", *COUNTS]]
+    return with_intervals(table, df, "template", resamples, seed)
+
+
+def key_table(df: pd.DataFrame, key: str, resamples: int = 0, seed: int = 0) -> pd.DataFrame:
+    """Accuracy per value of a metadata key (graph type, domain, …) per model, with its 95% CI."""
     table = breakdown(df, key, by=["label"])
-    return table[["label", key, "accuracy", "std", "phrasings", *COUNTS]] if not table.empty else table
+    if table.empty:
+        return table
+    table = table[["label", key, "accuracy", "std", "phrasings", *COUNTS]]
+    return with_intervals(table, breakdown_rows(df, key), key, resamples, seed)
 
 
-def failure_mode_table(df: pd.DataFrame) -> pd.DataFrame:
+def failure_mode_table(df: pd.DataFrame, resamples: int = 0, seed: int = 0) -> pd.DataFrame:
     """Fig. 9: accuracy on the scenarios tagged with each failure mode, with the paper's names."""
-    table = key_table(df, "failure_modes").rename(columns={"failure_modes": "failure_mode"})
+    table = key_table(df, "failure_modes", resamples, seed).rename(columns={"failure_modes": "failure_mode"})
     if table.empty:
         return table.assign(failure_mode_label=pd.Series(dtype=str))
     table.insert(2, "failure_mode_label", table["failure_mode"].map(lambda m: FAILURE_LABELS.get(m, str(m))))
@@ -181,10 +200,10 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
     tables = {
         "leaderboard": leaderboard(main, resamples=resamples, seed=seed),
         "status": status_table(df),
-        "phrasing": phrasing_table(main),
-        "graph_type": key_table(main, "graph_type"),
-        "domain": key_table(main, "domain"),
-        "failure_mode": failure_mode_table(main),
+        "phrasing": phrasing_table(main, resamples, seed),
+        "graph_type": key_table(main, "graph_type", resamples, seed),
+        "domain": key_table(main, "domain", resamples, seed),
+        "failure_mode": failure_mode_table(main, resamples, seed),
         "checks": checks_table(main),
         "error_types": error_types_table(main),
     }

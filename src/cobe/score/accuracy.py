@@ -221,9 +221,15 @@ def breakdown(df: pd.DataFrame, key: str, by: Sequence[str] = ("model",)) -> pd.
     """Accuracy per value of a metadata key; list-valued keys (failure_modes, tags) count once per value."""
     if df.empty or key not in df.columns:
         return accuracy(df.iloc[0:0], by=[*by, key]) if not df.empty else accuracy(df, by=[*by, key])
+    return accuracy(breakdown_rows(df, key), by=[*by, key])
+
+
+def breakdown_rows(df: pd.DataFrame, key: str) -> pd.DataFrame:
+    """The rows a breakdown by `key` counts: one per value of a list-valued key, none where it is missing."""
+    if df.empty or key not in df.columns:
+        return df.iloc[0:0]
     frame = df.explode(key) if df[key].map(lambda v: isinstance(v, list)).any() else df
-    frame = frame[frame[key].notna()]
-    return accuracy(frame, by=[*by, key])
+    return frame[frame[key].notna()]
 
 
 def check_failure_rates(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
