@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from importlib import import_module
 
 import click
 import pytest
@@ -12,7 +11,8 @@ from click.testing import CliRunner
 
 from cobe.cli import options
 from cobe.cli.curate import DECISION, REASON, THRESHOLD
-from cobe.cli.main import COMMANDS, cli
+from cobe.cli.main import cli
+from support.commands import every_command
 
 # flags that name different things in different commands (how many of what, which file, whose model),
 # so each command rightly declares its own
@@ -20,15 +20,7 @@ DISTINCT = {"--n", "--out", "--model", "--to", "--check", "--tier", "--run-dir",
 
 
 def _commands() -> Iterator[tuple[str, click.Command]]:
-    for name, target in COMMANDS.items():
-        module, _, attr = target.partition(":")
-        stack: list[tuple[str, click.Command]] = [(name, getattr(import_module(module), attr))]
-        while stack:
-            path, command = stack.pop()
-            if isinstance(command, click.Group):
-                stack += [(f"{path} {sub}", child) for sub, child in command.commands.items()]
-            else:
-                yield path, command
+    return every_command()
 
 
 def _declared() -> dict[str, set[str]]:

@@ -5,14 +5,13 @@ never the last value silently."""
 from __future__ import annotations
 
 import json
-from importlib import import_module
 from pathlib import Path
 
 import click
 
-from cobe.cli.main import COMMANDS
 from cobe.cli.once import Once
 from support.cli import run_cobe
+from support.commands import every_command
 
 # the site's result rows: no domain, one query per scenario, query_idx the phrasing's position (2, 5, 7)
 QUERIES = [
@@ -98,17 +97,7 @@ def test_a_one_value_option_given_twice_is_refused_in_one_line(tmp_path: Path) -
 
 
 def _options() -> list[tuple[str, click.Option]]:
-    found = []
-    for name, target in COMMANDS.items():
-        module, _, attr = target.partition(":")
-        stack: list[tuple[str, click.Command]] = [(name, getattr(import_module(module), attr))]
-        while stack:
-            path, command = stack.pop()
-            if isinstance(command, click.Group):
-                stack += [(f"{path} {sub}", child) for sub, child in command.commands.items()]
-            else:
-                found += [(path, p) for p in command.params if isinstance(p, click.Option)]
-    return found
+    return [(path, p) for path, command in every_command() for p in command.params if isinstance(p, click.Option)]
 
 
 def test_every_option_that_says_add_or_repeat_accumulates_and_shared_ones_refuse_a_repeat() -> None:

@@ -195,28 +195,15 @@ def _value_labels(
     ax: Any, positions: np.ndarray, ends: np.ndarray, texts: list[str], horizontal: bool, upright: bool
 ) -> None:
     """Each bar's value just past its bar or its error bar, whichever reaches further."""
+    # past the bar's end: to its right when it lies on its side, above it when it stands
+    place = (
+        {"xytext": (2, 0), "va": "center", "ha": "left"}
+        if horizontal
+        else {"xytext": (0, 2), "ha": "center", "va": "bottom", "rotation": 0 if upright else 90}
+    )
     for position, end, text in zip(positions, ends, texts):
-        if horizontal:
-            ax.annotate(
-                text,
-                (end, position),
-                xytext=(2, 0),
-                textcoords="offset points",
-                va="center",
-                ha="left",
-                fontsize=BAR_LABEL_SIZE,
-            )
-        else:
-            ax.annotate(
-                text,
-                (position, end),
-                xytext=(0, 2),
-                textcoords="offset points",
-                ha="center",
-                va="bottom",
-                fontsize=BAR_LABEL_SIZE,
-                rotation=0 if upright else 90,
-            )
+        point = (end, position) if horizontal else (position, end)
+        ax.annotate(text, point, textcoords="offset points", fontsize=BAR_LABEL_SIZE, **place)
 
 
 def _title(spec: FigureSpec, table: pd.DataFrame) -> str:
