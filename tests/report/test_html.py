@@ -48,3 +48,23 @@ def test_a_label_breaks_after_its_slashes_hyphens_and_underscores_and_stays_esca
     assert str(breakable("openai-api/local2/my_model")) == "openai-<wbr>api/<wbr>local2/<wbr>my_<wbr>model"
     assert str(breakable("<b>x</b>")) == "&lt;b&gt;x&lt;/<wbr>b&gt;"
     assert str(breakable("plain")) == "plain"
+
+
+def test_the_streamed_response_data_is_the_payload_a_reader_parses(tmp_path):
+    # report.html's data is written a row at a time; the page must still hold exactly the browser payload,
+    # even where a story holds the marker the page is rendered around
+    from cobe.report.html import browser_payload
+    from cobe.report.load import load_runs
+
+    rows = make_rows("mock/model", 9, 0.5, unscored_rate=0.2, error_rate=0.1)
+    rows[0]["story"] = "<!--cobe:report-data--> " + rows[0]["story"]
+    rows[4]["response"] = rows[3]["response"] = "The same answer twice."  # a repeated diff comes from the cache
+    run = write_run(tmp_path / "r", rows)
+    build_report([run], formats="html", resamples=0)
+    html = (run / "report.html").read_text()
+    found = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)
+    assert found is not None and html.count('id="report-data"') == 1
+    frame = load_runs([run]).frame
+    expected = browser_payload(frame, list(dict.fromkeys(frame["label"])))
+    assert json.loads(found.group(1)) == json.loads(json.dumps(expected))
+    assert len(expected["rows"]) == len(rows)

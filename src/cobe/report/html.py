@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
 import math
 import re
+from collections.abc import Iterator
 from difflib import SequenceMatcher
+from functools import lru_cache
 from importlib.resources import files
+from typing import IO
 
 import jinja2
 import pandas as pd
@@ -26,6 +30,9 @@ from cobe.score.ranks import rank_method, rank_text
 _TOKEN = re.compile(r"\S+\s*")
 _BREAK_AFTER = re.compile(r"(?<=[/_-])")
 _TEMPLATES = files("cobe.report").joinpath("templates")
+# where the rendered page takes the response data; no text of a report can hold it (every '<' in the data
+# is escaped as \\u003c)
+_DATA_MARK = "<!--cobe:report-data-->"
 
 
 def word_diff(before: str, after: str) -> list[list[str]]:
@@ -83,50 +90,80 @@ def _table_records(table: pd.DataFrame) -> list[dict]:
     return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict("records")]
 
 
+# the columns a response card reads: the frame's other columns (tokens, costs, member verdicts …) stay out
+_CARD_COLUMNS = (
+    "label", "scenario_id", "story", "preserve", "change", "domain", "graph_type", "failure_modes", "tags",
+    "template", "query", "status", "response", "judged_response", "response_error", "verdicts", "judge_raw",
+    "unscored",
+)  # fmt: skip
+_DIFF_CACHE = 4096  # the (story, answer) pairs a run repeats (epochs at temperature 0) are diffed once
+
+
+def _records(df: pd.DataFrame) -> Iterator[dict]:
+    """The card columns of each row, one row's dict at a time: `to_dict("records")` would hold every row's
+    dict of every column at once, the largest transient of a large report."""
+    names = [c for c in _CARD_COLUMNS if c in df.columns]
+    for values in zip(*(df[c].tolist() for c in names), strict=True):
+        yield dict(zip(names, values, strict=True))
+
+
+def _scenario(rec: dict) -> dict:
+    return {
+        "story": _text(rec.get("story")) or "",
+        "preserve": list(rec.get("preserve") or []),
+        "change": list(rec.get("change") or []),
+        "domain": rec.get("domain"),
+        "graph_type": _text(rec.get("graph_type")),
+        "failure_modes": list(rec.get("failure_modes") or []),
+        "tags": list(rec.get("tags") or []),
+    }
+
+
+def payload_rows(df: pd.DataFrame, labels: list[str], scenarios: dict[str, dict]) -> Iterator[dict]:
+    """One response card's data per result row, as it is read; each scenario's text goes once into `scenarios`."""
+    label_index = {label: i for i, label in enumerate(labels)}
+    diff = lru_cache(maxsize=_DIFF_CACHE)(word_diff)
+    for rec in _records(df):
+        sid = rec["scenario_id"]
+        if sid not in scenarios:
+            scenarios[sid] = _scenario(rec)
+        # for reasoning templates (H2) the diff shows the final story the judge assessed
+        response = _text(rec.get("judged_response") or rec.get("response"))
+        yield {
+            "m": label_index[rec["label"]],
+            "s": sid,
+            "t": rec["template"],
+            "q": _text(rec.get("query")) or "",
+            "st": rec["status"],
+            "d": diff(scenarios[sid]["story"], response) if response is not None else None,
+            "e": _text(rec.get("response_error")),
+            "v": {c: (rec.get("verdicts") or {}).get(c) for c in CHECK_LABELS},
+            "r": {c: (rec.get("judge_raw") or {}).get(c) for c in CHECK_LABELS},
+            "u": dict(rec.get("unscored") or {}),
+        }
+
+
 def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
     """The data the response browser needs, with scenario text stored once per scenario."""
     scenarios: dict[str, dict] = {}
-    rows: list[dict] = []
-    label_index = {label: i for i, label in enumerate(labels)}
-    diffs: dict[tuple[str, str], list] = {}
-    for rec in df.to_dict("records"):
-        sid = rec["scenario_id"]
-        if sid not in scenarios:
-            scenarios[sid] = {
-                "story": _text(rec.get("story")) or "",
-                "preserve": list(rec.get("preserve") or []),
-                "change": list(rec.get("change") or []),
-                "domain": rec.get("domain"),
-                "graph_type": _text(rec.get("graph_type")),
-                "failure_modes": list(rec.get("failure_modes") or []),
-                "tags": list(rec.get("tags") or []),
-            }
-        # for reasoning templates (H2) the diff shows the final story the judge assessed
-        response = _text(rec.get("judged_response") or rec.get("response"))
-        key = (scenarios[sid]["story"], response or "")
-        if response is not None and key not in diffs:
-            diffs[key] = word_diff(key[0], key[1])
-        rows.append(
-            {
-                "m": label_index[rec["label"]],
-                "s": sid,
-                "t": rec["template"],
-                "q": _text(rec.get("query")) or "",
-                "st": rec["status"],
-                "d": diffs.get(key) if response is not None else None,
-                "e": _text(rec.get("response_error")),
-                "v": {c: (rec.get("verdicts") or {}).get(c) for c in CHECK_LABELS},
-                "r": {c: (rec.get("judge_raw") or {}).get(c) for c in CHECK_LABELS},
-                "u": dict(rec.get("unscored") or {}),
-            }
-        )
-    return {
-        "labels": labels,
-        "checks": CHECK_LABELS,
-        "failureLabels": FAILURE_LABELS,
-        "scenarios": scenarios,
-        "rows": rows,
-    }
+    rows = list(payload_rows(df, labels, scenarios))
+    return _payload_head(labels) | {"scenarios": scenarios, "rows": rows}
+
+
+def _payload_head(labels: list[str]) -> dict:
+    return {"labels": labels, "checks": CHECK_LABELS, "failureLabels": FAILURE_LABELS}
+
+
+def write_payload(out: IO[str], df: pd.DataFrame, labels: list[str]) -> None:
+    """`browser_payload` as script-safe JSON, written a row at a time: a large run's report never holds the
+    payload of every response, nor its JSON text, whole."""
+    scenarios: dict[str, dict] = {}
+    out.write(script_json(_payload_head(labels))[:-1] + ',"rows":[')
+    for index, row in enumerate(payload_rows(df, labels, scenarios)):
+        if index:
+            out.write(",")
+        out.write(script_json(row))
+    out.write('],"scenarios":' + script_json(scenarios) + "}")
 
 
 def breakable(text: object) -> Markup:
@@ -161,10 +198,25 @@ def _data_uri(svg: bytes) -> str:
 def render_html(
     content: ReportContent, *, frame: pd.DataFrame, figures: dict[str, dict[str, bytes]], labels: list[str]
 ) -> str:
-    """The whole report as one HTML string: inline CSS and JS, figures as data URIs, data escaped.
+    """The whole report as one HTML string (see `write_html`)."""
+    out = io.StringIO()
+    write_html(out, content, frame=frame, figures=figures, labels=labels)
+    return out.getvalue()
+
+
+def write_html(
+    out: IO[str],
+    content: ReportContent,
+    *,
+    frame: pd.DataFrame,
+    figures: dict[str, dict[str, bytes]],
+    labels: list[str],
+) -> None:
+    """The whole report written to `out`: inline CSS and JS, figures as data URIs, data escaped.
 
     `frame` holds every result row (the response browser), `figures` each figure's bytes by format,
-    and `labels` the models in the order their colours are given."""
+    and `labels` the models in the order their colours are given. The page is rendered around a marker
+    where the response data goes, and the data is streamed in there (`write_payload`)."""
     tables = content.tables
     env = _environment()
     figure_list = []
@@ -184,7 +236,7 @@ def render_html(
         block["rows"] = [row | {"probe_words": PROBE_WORDS.get(row["probe"], row["probe"])} for row in block["checks"]]
     settings = [{"run": run, "rows": settings_rows(block)} for run, block in content.settings.items()]
     template = env.get_template("report.html.j2")
-    return template.render(
+    page = template.render(
         settings=[block for block in settings if block["rows"]],
         judge_checks=checks,
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
@@ -209,6 +261,12 @@ def render_html(
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
-        data=script_json(browser_payload(frame, labels)),
+        data=Markup(_DATA_MARK),
         panel=panel_payload(tables),
     )
+    head, mark, tail = page.partition(_DATA_MARK)
+    assert mark, "the report template places the response data"
+    out.write(head)
+    del page
+    write_payload(out, frame, labels)
+    out.write(tail)

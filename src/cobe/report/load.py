@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from pydantic import ValidationError
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import iter_jsonl, read_json
 from cobe.core.results import ResultRow
-from cobe.score.accuracy import rows_frame
+from cobe.score.accuracy import with_counts
 from cobe.score.calibration import HUMAN
 
 RESULTS_FILE = "results.jsonl"
@@ -52,8 +53,12 @@ def results_path(path: str | Path) -> Path:
 
 def read_results(path: str | Path) -> list[dict]:
     """Every row of a results.jsonl, validated as a ResultRow; the first bad line raises InputError."""
+    return list(iter_results(path))
+
+
+def iter_results(path: str | Path) -> Iterator[dict]:
+    """The rows of a results.jsonl one at a time, each validated as a ResultRow (InputError at the first bad line)."""
     file = results_path(path)
-    rows: list[dict] = []
     for number, data in iter_jsonl(file, f"a {RESULTS_FILE} of result rows"):
         try:
             row = ResultRow.model_validate(data).model_dump()
@@ -63,8 +68,30 @@ def read_results(path: str | Path) -> list[dict]:
             raise InputError(f"{file}:{number}: {where}: {first['msg']}") from None
         if not row["member_verdicts"]:  # only panels and samples have them; no empty column otherwise
             del row["member_verdicts"]
-        rows.append(row)
-    return rows
+        yield row
+
+
+class _Columns:
+    """Result rows gathered column by column: a row's dict is dropped as soon as it is read, so a large run's
+    report holds its values once (in the frame's columns) and not also 10,000 dicts of forty keys each."""
+
+    def __init__(self) -> None:
+        self.columns: dict[str, list] = {}
+        self.count = 0
+
+    def add(self, row: Mapping[str, object]) -> None:
+        for name, value in row.items():
+            column = self.columns.get(name)
+            if column is None:  # a field first met here is missing (NaN) in every earlier row, as pandas has it
+                column = self.columns[name] = [math.nan] * self.count
+            column.append(value)
+        self.count += 1
+        for column in self.columns.values():
+            if len(column) < self.count:
+                column.append(math.nan)
+
+    def frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.columns)
 
 
 def _read_agreement(directory: Path) -> dict | None:
@@ -123,7 +150,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
     `human_labels` column where `human` holds rating-study answers for a run."""
     if not paths:
         raise InputError("no run given; expected at least one run directory")
-    all_rows: list[dict] = []
+    columns = _Columns()
     agreement: dict[str, dict] = {}
     judge_checks: dict[str, dict] = {}
     settings: dict[str, dict] = {}
@@ -135,11 +162,9 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
         file = results_path(raw)
         directory = file.parent
         resolved.append(directory)
-        rows = read_results(file)
-        if not rows:
-            raise InputError(f"{file}: no result rows; expected one JSON object per line")
         answers = human.get(str(directory.resolve()))
-        for row in rows:
+        before = columns.count
+        for row in iter_results(file):
             # the same run id from two directories (a copy, a re-import) must still stay apart
             earlier = seen_runs.setdefault(row["run_id"], directory)
             row["run"] = row["run_id"] if earlier == directory else f"{row['run_id']}@{directory.name}"
@@ -149,7 +174,9 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
                     answers.get(f"{row['scenario_id']}:{row['template']}:{row['model']}") if answers else None
                 )
                 row[HUMAN] = list(found_answers) if found_answers else None
-        all_rows.extend(rows)
+            columns.add(row)
+        if columns.count == before:
+            raise InputError(f"{file}: no result rows; expected one JSON object per line")
         found = _read_agreement(directory)
         if found is not None:
             agreement[directory.name] = found
@@ -162,7 +189,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> 
         sample = read_sample(directory)
         if sample is not None:
             samples[directory.name] = sample
-    frame = rows_frame(all_rows)
+    frame = with_counts(columns.frame())
     return RunSet(
         frame=assign_labels(frame),
         paths=resolved,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write, ensure_dir
+from cobe.core.files import atomic_open, atomic_write, ensure_dir
 from cobe.report.content import ReportContent
 from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
@@ -179,10 +179,12 @@ def build_report(
         _write_text(path, render_markdown(content, figure_files))
         report.files.append(path)
     if "html" in chosen:
-        from cobe.report.html import render_html
+        from cobe.report.html import write_html
 
         path = out_dir / "report.html"
-        _write_text(path, render_html(content, frame=runs.frame, figures=figures, labels=labels))
+        # written as it is made (the response data streamed in), then renamed: never half a report, never whole in memory
+        with atomic_open(path, shared=True) as handle:
+            write_html(handle, content, frame=runs.frame, figures=figures, labels=labels)
         report.files.append(path)
     return report
 

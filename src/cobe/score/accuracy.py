@@ -43,7 +43,11 @@ def mean_and_std(per_phrasing_pct: Sequence[float]) -> tuple[float, float]:
 
 def rows_frame(rows: Iterable[dict]) -> pd.DataFrame:
     """A results table from result-row dicts, with the counting columns the scorers need."""
-    df = pd.DataFrame(list(rows))
+    return with_counts(pd.DataFrame(list(rows)))
+
+
+def with_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """A results table given the counting columns the scorers need (scored, pass, passed, cut_off)."""
     if df.empty:
         return df
     status = df["status"]
