@@ -13,6 +13,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup, escape
 
+from cobe.judge.published import PUBLISHED
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
@@ -129,6 +130,15 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
     }
 
 
+def overall_models(df: pd.DataFrame, labels: list[str]) -> list[int]:
+    """The models (indices into `labels`) whose verdicts are a source's one overall verdict per response (a site
+    import's `cobe-site (published)`): the scenario view shows that verdict, not three empty checks."""
+    if "judge_prompts" not in df.columns:
+        return []
+    published = set(df.loc[df["judge_prompts"] == PUBLISHED, "label"])
+    return [i for i, label in enumerate(labels) if label in published]
+
+
 def breakable(text: object) -> Markup:
     """`text` escaped, with a line-break opportunity after each `/`, `-` and `_`: a model spec or run id in a
     narrow table cell breaks between its parts (`openai-api/` `local2/` `Meta-` `Llama…`), never inside one
@@ -208,7 +218,8 @@ def render_html(
         rank_note=rank_method(content.resamples, resampling_note(content.tables["leaderboard"])),
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
-        js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
-        data=script_json(browser_payload(frame, labels)),
+        # the response browser, then the scenario view, which reads the browser's parse of the data
+        js="\n".join(_TEMPLATES.joinpath(name).read_text(encoding="utf-8") for name in ("report.js", "scenarios.js")),
+        data=script_json(browser_payload(frame, labels) | {"overall": overall_models(frame, labels)}),
         panel=panel_payload(tables),
     )
