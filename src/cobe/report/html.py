@@ -17,6 +17,7 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup, escape
 
+from cobe.judge.published import PUBLISHED
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.content import ReportContent
 from cobe.report.panel import panel_payload
@@ -147,23 +148,37 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
     """The data the response browser needs, with scenario text stored once per scenario."""
     scenarios: dict[str, dict] = {}
     rows = list(payload_rows(df, labels, scenarios))
-    return _payload_head(labels) | {"scenarios": scenarios, "rows": rows}
+    return _payload_head(df, labels) | {"scenarios": scenarios, "rows": rows}
 
 
-def _payload_head(labels: list[str]) -> dict:
-    return {"labels": labels, "checks": CHECK_LABELS, "failureLabels": FAILURE_LABELS}
+def _payload_head(df: pd.DataFrame, labels: list[str]) -> dict:
+    return {
+        "labels": labels,
+        "checks": CHECK_LABELS,
+        "failureLabels": FAILURE_LABELS,
+        "overall": overall_models(df, labels),
+    }
 
 
 def write_payload(out: IO[str], df: pd.DataFrame, labels: list[str]) -> None:
     """`browser_payload` as script-safe JSON, written a row at a time: a large run's report never holds the
     payload of every response, nor its JSON text, whole."""
     scenarios: dict[str, dict] = {}
-    out.write(script_json(_payload_head(labels))[:-1] + ',"rows":[')
+    out.write(script_json(_payload_head(df, labels))[:-1] + ',"rows":[')
     for index, row in enumerate(payload_rows(df, labels, scenarios)):
         if index:
             out.write(",")
         out.write(script_json(row))
     out.write('],"scenarios":' + script_json(scenarios) + "}")
+
+
+def overall_models(df: pd.DataFrame, labels: list[str]) -> list[int]:
+    """The models (indices into `labels`) whose verdicts are a source's one overall verdict per response (a site
+    import's `cobe-site (published)`): the scenario view shows that verdict, not three empty checks."""
+    if "judge_prompts" not in df.columns:
+        return []
+    published = set(df.loc[df["judge_prompts"] == PUBLISHED, "label"])
+    return [i for i, label in enumerate(labels) if label in published]
 
 
 def breakable(text: object) -> Markup:
@@ -260,7 +275,8 @@ def write_html(
         rank_note=rank_method(content.resamples, resampling_note(content.tables["leaderboard"])),
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
-        js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
+        # the response browser, then the scenario view, which reads the browser's parse of the data
+        js="\n".join(_TEMPLATES.joinpath(name).read_text(encoding="utf-8") for name in ("report.js", "scenarios.js")),
         data=Markup(_DATA_MARK),
         panel=panel_payload(tables),
     )

@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("report-data").textContent);
+  window.cobeReport = { data: data };  // the scenario view (scenarios.js) reads the same parse, no copy
   var PAGE = 25;
   var page = 0;
   var ALL = "";
@@ -126,6 +127,9 @@
     head.appendChild(el("span", "label", data.labels[row.m]));
     head.appendChild(el("span", "badge st-" + row.st, row.st));
     head.appendChild(el("span", "muted", [sc.domain, sc.graph_type].filter(Boolean).join(" · ")));
+    var every = el("a", "scenario-link", "every model on this scenario");
+    every.href = "#scenario=" + encodeURIComponent(row.s);
+    head.appendChild(every);
     node.appendChild(head);
     node.appendChild(textBlock("story", sc.story));
     node.appendChild(textBlock("query", row.q));
