@@ -83,3 +83,9 @@ def test_curate_statuses_are_the_projects():
     from cobe.curate.project import STATUSES
 
     assert options.CURATE_STATUSES == STATUSES
+
+
+def test_default_judge_prompts_are_the_judges():
+    from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+
+    assert options.DEFAULT_JUDGE_PROMPTS == DEFAULT_JUDGE_PROMPTS

@@ -74,3 +74,75 @@ def test_a_pilot_in_families_plans_with_their_design_effect(tmp_path):
     shown = plan(tmp_path, str(run)).stdout
     assert "Pilot" in shown and "200 scenarios in 20 core examples × 3 phrasings" in shown
     assert "core examples of 10 variations each" in shown
+
+
+SITE = Path(__file__).resolve().parents[1] / "fixtures" / "site"
+
+
+@pytest.fixture
+def site_run(tmp_path: Path) -> Path:
+    """The site's category-examples shape imported as a run: 12 scenarios, each asked in one phrasing (its
+    query_idx), three models."""
+    from cobe.report.site_results import import_site_results
+
+    return import_site_results(SITE / "category-examples.json", tmp_path / "site").out
+
+
+def test_a_site_pilot_counts_the_phrasings_each_scenario_has(tmp_path, site_run):
+    r = plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro")
+    assert r.returncode == 0, r.stderr
+    assert "(gpt-5.4-pro): 12 scenarios in 5 core examples × 1 phrasing," in r.stdout
+    assert "× 3 phrasings" not in r.stdout
+    # one phrasing per scenario: nothing to estimate the ICC from, and the plan says so
+    assert "phrasing correlation (ICC): 1 (assumed: the pilot answers each scenario in one phrasing" in r.stdout
+    data = json.loads(plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro", "--json").stdout)
+    assert data["pilot"]["phrasings"] == 1 and data["pilot"]["icc"] is None
+    assert data["answers"][0]["inputs"]["phrasings"] == [1, "pilot"]
+    assert 0 <= data["answers"][0]["inputs"]["phrasing correlation (ICC)"][0] <= 1
+
+
+def test_against_names_the_second_model_and_the_default_says_which(tmp_path, site_run):
+    default = plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro")
+    line = next(x for x in default.stdout.splitlines() if "discordant share ψ" in x)
+    assert "the most discordant of 2 models; --against MODEL chooses" in line
+    assert "vs claude-opus-4.7" in line or "vs qwen-2.5-7b" in line
+    chosen = json.loads(
+        plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro", "--against", "claude-opus-4.7", "--json").stdout
+    )
+    assert chosen["answers"][2]["inputs"]["discordant share ψ"][1] == "pilot (vs claude-opus-4.7)"
+    assert chosen["answers"][2]["inputs"]["discordant share ψ"][0] == chosen["pilot"]["discordance"]["claude-opus-4.7"]
+    self_paired = plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro", "--against", "gpt-5.4-pro")
+    assert self_paired.returncode == 2 and "the model planned from" in self_paired.stderr
+    unknown = plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro", "--against", "nope")
+    assert unknown.returncode == 2 and "expected one of claude-opus-4.7, qwen-2.5-7b" in unknown.stderr
+    no_run = plan(tmp_path, "--against", "x")
+    assert no_run.returncode == 2 and "pilot RUN" in no_run.stderr
+
+
+def test_detect_answers_scenarios_and_labels_in_text_and_json(tmp_path, site_run):
+    args = (str(site_run), "--model", "gpt-5.4-pro", "--against", "qwen-2.5-7b", "--detect", "3")
+    r = plan(tmp_path, *args)
+    assert r.returncode == 0, r.stderr
+    assert "scenarios to tell two models 3 points apart at 80% power: " in r.stdout
+    assert "human labels to tell two models 3 points apart on their human-calibrated rates: " in r.stdout
+    data = json.loads(plan(tmp_path, *args, "--json").stdout)
+    found, human = data["answers"][3], data["answers"][4]
+    assert found["unit"] == "scenarios" and found["value"] >= found["inputs"]["independent pairs needed"][0]
+    assert found["inputs"]["discordant share ψ"][1] == "pilot (vs qwen-2.5-7b)"
+    assert human["unit"] == "labels per model" and 0 < human["value"] <= found["value"]
+    assert f"{found['value']:,} scenarios" in r.stdout
+    assert len(json.loads(plan(tmp_path, str(site_run), "--model", "gpt-5.4-pro", "--json").stdout)["answers"]) == 3
+    bad = plan(tmp_path, "--detect", "0")
+    assert bad.returncode == 2 and "--detect 0: expected 0.1 to 100 points" in bad.stderr
+
+
+def test_the_detectable_difference_carries_the_families_design_effect(tmp_path):
+    data = json.loads(plan(tmp_path, "--variations", "19", "--core-icc", "0.2", "--icc", "0", "--json").stdout)
+    scenarios, difference = data["answers"][0], data["answers"][2]
+    assert scenarios["inputs"]["design effect"][0] == pytest.approx(4.6)
+    assert difference["inputs"]["design effect of the pairs"][0] == pytest.approx(4.6)
+    independent = json.loads(
+        plan(tmp_path, "--items", str(difference["inputs"]["paired items"][0]), "--icc", "0", "--json").stdout
+    )
+    # the same items as independent pairs detect a difference half the size: the families cost √4.6
+    assert difference["value"] > 2 * independent["answers"][2]["value"]

@@ -74,6 +74,11 @@ def test_a_tenth_of_a_point_answers_at_once() -> None:
         ("--items", "20000", "--discordance", "0.001", "--alpha", "0.05", "--power", "0.8"),
         ("--items", "1000000000", "--discordance", "0.5"),
         ("--half-width", "50", "--label-half-width", "0.1", "--items", "1", "--pass-rate", "0"),
+        # the inverse question at its extremes: the exact search for the fewest pairs, or past it
+        ("--detect", "0.1", "--alpha", "1e-6", "--power", "0.999"),
+        ("--detect", "3", "--discordance", "0.03", "--alpha", "1e-6", "--power", "0.999"),
+        ("--detect", "3", "--discordance", "0.06", "--judge-sensitivity", "0.99", "--judge-specificity", "0.99"),
+        ("--detect", "100", "--discordance", "1", "--alpha", "0.2", "--power", "0.5"),
     ],
 )
 def test_the_extremes_inside_the_ranges_answer_in_well_under_two_seconds(args: tuple[str, ...]) -> None:

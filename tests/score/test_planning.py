@@ -126,7 +126,7 @@ def test_pilot_rates_from_a_frame():
     a = pilots["a"]
     assert a.pass_rate == 0.6 and a.scenarios == 10 and a.phrasings == 3 and a.items == 30
     assert a.scenario_variance == pytest.approx(np.var([1] * 6 + [0] * 4, ddof=1))
-    assert a.icc == pytest.approx((a.scenario_variance * 3 / 0.24 - 1) / 2)
+    assert a.icc == 1.0  # each scenario's phrasings agree (the old moment formula said 1.17)
     # a passes scenarios 4, 5 that b fails (6 items); b passes 9/A that a fails (1 item)
     assert a.discordance == {"b": pytest.approx(7 / 30)} and a.human_rate is None
 
@@ -209,3 +209,103 @@ def test_the_library_refuses_what_the_cli_refuses():
         plan_study(None, Stated(phrasings=10**9))
     with pytest.raises(InputError, match=r"^--power 0\.2: expected 0\.5 to 0\.999"):
         check_ranges(Stated(), half_width=0.03, label_half_width=0.03, alpha=0.05, power=0.2)
+
+
+def site_frame(models: tuple[str, ...] = ("a", "b", "c"), scenarios: int = 124) -> pd.DataFrame:
+    """Rows shaped like the CoBe site's file: one query per scenario, its phrasing A, B or C by what it says."""
+    rows = []
+    for model_index, model in enumerate(models):
+        for index in range(scenarios):
+            passed = (index * (model_index + 3)) % 7 < 4
+            rows.append(
+                {
+                    "label": model,
+                    "scenario_id": f"{300 + index // 5}v{index % 5 + 1}",
+                    "core_id": 300 + index // 5,
+                    "template": "ABC"[index % 3],
+                    "scored": True,
+                    "pass": passed,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_a_site_shaped_pilot_has_one_phrasing_per_scenario_and_no_icc_above_one():
+    pilot = {p.model: p for p in pilot_from_frame(site_frame())}["a"]
+    assert pilot.scenarios == 124 and pilot.phrasings == 1 and pilot.items == 124
+    assert pilot.icc is None  # no scenario answered twice: nothing to estimate
+    scenarios = plan_study(pilot, Stated())[0]
+    assert scenarios.inputs["phrasings"] == (1, "pilot")
+    # a frame of three phrasings: the ICC is a share of variance, within 0 and 1
+    three = {p.model: p for p in pilot_from_frame(frame())}["b"]
+    assert three.icc is not None and 0 <= three.icc <= 1
+
+
+def test_the_smallest_difference_carries_the_families_design_effect():
+    stated = Stated(variations=19, core_icc=0.2, icc=0.0)
+    scenarios, _, difference = plan_study(None, stated)
+    assert scenarios.inputs["design effect"][0] == pytest.approx(4.6)
+    items = scenarios.value * 3
+    assert difference.inputs["design effect of the pairs"][0] == pytest.approx(4.6)
+    worth = difference.inputs["independent pairs they are worth"][0]
+    assert worth == math.floor(items / 4.6)
+    assert difference.value == pytest.approx(detectable_difference(worth, 0.5))
+    assert difference.value > detectable_difference(items, 0.5) * 2  # no longer as if independent
+
+
+def test_against_chooses_the_second_model_and_several_are_never_picked_silently():
+    pilot = {p.model: p for p in pilot_from_frame(site_frame())}["a"]
+    assert pilot.discordance is not None and set(pilot.discordance) == {"b", "c"}
+    chosen = plan_study(pilot, Stated(against="c"))[2].inputs["discordant share ψ"]
+    assert chosen == (pytest.approx(pilot.discordance["c"]), "pilot (vs c)")
+    default = plan_study(pilot, Stated())[2].inputs["discordant share ψ"][1]
+    assert "the most discordant of 2 models" in default and "--against" in default
+    with pytest.raises(InputError, match="--against 'z'.*expected one of b, c"):
+        plan_study(pilot, Stated(against="z"))
+
+
+def test_detect_answers_scenarios_and_labels_to_tell_two_models_apart():
+    answers = plan_study(None, Stated(detect=0.03, icc=0.0, pass_rate=0.5, discordance=0.3))
+    found, human = answers[3], answers[4]
+    pairs = found.inputs["independent pairs needed"][0]
+    # the fewest pairs at which the exact test has 80% power for 3 points, and one fewer has less
+    assert mcnemar_power(pairs, 0.3, 0.03) >= 0.8 > mcnemar_power(pairs - 1, 0.3, 0.03)
+    assert found.value == math.ceil(pairs / 3)  # three independent phrasings per scenario, no families
+    # the paired human difference h_A − h_B has variance ψ − δ²; the test asks its estimate's to be V
+    spread, target = 0.3 - 0.03**2, (0.03 / (1.959964 + 0.841621)) ** 2
+    # with no credit to the judge the humans alone tell them apart: σ²_d / V labels, about every judged pair
+    assert human.value == math.ceil(spread / target) and human.value <= pairs
+    assert "no credit to the judge" in human.caveat
+    judged = plan_study(
+        None, Stated(detect=0.03, icc=0.0, pass_rate=0.5, discordance=0.3, sensitivity=0.9, specificity=0.8)
+    )
+    human, rho2 = judged[4], judge_human_correlation(0.5, 0.9, 0.8) ** 2
+    # PPI++ on the paired difference, solved for n: σ²_d ρ²/N + σ²_d (1 − ρ²)/n = V
+    assert human.value == math.ceil(spread * (1 - rho2) / (target - spread * rho2 / pairs))
+    assert human.inputs["labels with twice the scenarios"][0] == math.ceil(
+        spread * (1 - rho2) / (target - spread * rho2 / (2 * pairs))
+    )
+    fewest = human.inputs["labels however many scenarios"][0]
+    assert fewest == pytest.approx(spread * (1 - rho2) / target, abs=1) and fewest < human.value
+    assert plan_study(None, Stated(detect=0.5, discordance=0.3))[3].value is None  # more than ψ apart: never
+
+
+def test_detect_labels_leave_the_promised_variance_in_simulation():
+    """The PPI++ estimate of the paired difference, with the labels `--detect` asks for, has the variance V."""
+    psi, delta = 0.3, 0.05
+    answers = plan_study(None, Stated(detect=delta, icc=0.0, discordance=psi, sensitivity=0.95, specificity=0.9))
+    pairs, labels = answers[3].inputs["independent pairs needed"][0], answers[4].value
+    rho = answers[4].inputs["judge–human correlation"][0]
+    rng = np.random.default_rng(5)
+    # the human difference per pair is +1, −1 or 0; the judge's is it, but for a share 1 − ρ drawn afresh,
+    # so the two correlate by ρ
+    probs = [(psi + delta) / 2, (psi - delta) / 2, 1 - psi]
+    estimates = []
+    for _ in range(800):
+        human = rng.choice([1, -1, 0], size=pairs, p=probs).astype(float)
+        judge = np.where(rng.random(pairs) < 1 - rho, rng.choice([1, -1, 0], size=pairs, p=probs), human)
+        chosen = rng.choice(pairs, size=labels, replace=False)
+        # the optimal weight cov(h, f)/var(f) is ρ here, both differences spread alike
+        estimates.append(rho * judge.mean() + (human[chosen] - rho * judge[chosen]).mean())
+    target = (delta / (1.959964 + 0.841621)) ** 2
+    assert np.var(estimates) == pytest.approx(target, rel=0.15)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from cobe.annotate.agreement_report import labels_from_study
 from cobe.annotate.store import STUDY_FILE, study_file
 from cobe.core.errors import InputError
 
@@ -20,6 +19,9 @@ RunLabels = dict[str, dict[str, list[str]]]
 
 def study_answers(study: str | Path) -> dict[str, list[str]]:
     """Every answer of a study, grouped by item key."""
+    # here, not at the top: the agreement report loads the judge package, which a run without a study never needs
+    from cobe.annotate.agreement_report import labels_from_study
+
     answers: dict[str, list[str]] = {}
     for label in labels_from_study(study):
         answers.setdefault(label.item, []).append(label.label)

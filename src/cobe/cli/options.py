@@ -19,8 +19,11 @@ from cobe.cli import json_end
 from cobe.cli.once import Once, takes_one
 from cobe.cli.types import ALPHA, RESAMPLES
 from cobe.cli.types import SEED as BOOTSTRAP_SEED_TYPE
-from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.reasoning import DEFAULT_MAX_TOKENS, EFFORTS, REASONING_MAX_TOKENS
+
+#: cobe.judge.prompt_sets.DEFAULT_JUDGE_PROMPTS, spelled out: importing cobe.judge here loaded every judge module
+#: into every command, a second of each `cobe plan` on a busy machine (tests/cli keeps the two equal)
+DEFAULT_JUDGE_PROMPTS = "paper"
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 

@@ -39,6 +39,8 @@ def _value(answer: Any) -> str:
 def _input(name: str, value: Any, source: str) -> str:
     if _missing(value):
         shown = "not reachable"
+    elif isinstance(value, float) and name == "difference":
+        shown = f"{100 * value:.3g} points"
     elif isinstance(value, float) and name in ("half-width", "pass rate", "human pass rate", "discordant share ψ"):
         shown = f"{100 * value:.1f}%" if name != "half-width" else f"±{100 * value:.3g} points"
     elif isinstance(value, float) and "Connor" in name:
@@ -86,6 +88,17 @@ def _input(name: str, value: Any, source: str) -> str:
 @click.option("--judge-specificity", type=float, default=None, help="Share of human fails the judge fails.")
 @click.option("--items", type=int, default=None, help="Judged items per model [scenarios × phrasings].")
 @click.option("--discordance", type=float, default=None, help="Share of items where exactly one of two models passes.")
+@click.option(
+    "--against",
+    default=None,
+    help="The pilot's other model whose discordance with --model is used [the most discordant, named].",
+)
+@click.option(
+    "--detect",
+    type=float,
+    default=None,
+    help="Also answer: scenarios and human labels per model to tell two models this many points apart.",
+)
 @options.ALPHA_OPTION
 @click.option("--power", type=float, default=0.8, show_default=True, help="Power to detect the difference (0.5–0.999).")
 @options.JSON
@@ -97,6 +110,7 @@ def plan_cmd(
     label_half_width: float,
     judge_sensitivity: float | None,
     judge_specificity: float | None,
+    detect: float | None,
     alpha: float,
     power: float,
     as_json: bool,
@@ -111,7 +125,12 @@ def plan_cmd(
 
     if (judge_sensitivity is None) != (judge_specificity is None):
         raise InputError("--judge-sensitivity and --judge-specificity go together; give both or neither")
-    stated = Stated(sensitivity=judge_sensitivity, specificity=judge_specificity, **rates)
+    shared = None if detect is None else detect / 100
+    stated = Stated(sensitivity=judge_sensitivity, specificity=judge_specificity, detect=shared, **rates)
+    if stated.against is not None and run is None:
+        raise InputError(f"--against {stated.against!r}: it names a model of a pilot RUN; give the RUN")
+    if stated.against is not None and stated.discordance is not None:
+        raise InputError(f"--against {stated.against!r} and --discordance: give one (a stated ψ needs no second model)")
     # checked before a pilot is read, so a bad flag costs nothing
     check_ranges(stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power)
     from cobe.score.planning import plan_study  # SciPy: only once the inputs are known to be sensible
@@ -132,6 +151,8 @@ def plan_cmd(
         if not chosen:
             raise InputError(f"--model {model!r}: not in {run}; expected one of {', '.join(p.model for p in pilots)}")
         pilot = chosen[0]
+        if stated.against == pilot.model:
+            raise InputError(f"--against {pilot.model!r}: the model planned from; name another model of {run}")
     answers = plan_study(
         pilot, stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power
     )

@@ -5,7 +5,6 @@ models on the same items (docs/STATISTICS.md §3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -39,10 +38,10 @@ class Pilot:
     model: str
     pass_rate: float
     scenarios: int
-    phrasings: int
+    phrasings: int  # phrasings per scenario (the mean, rounded; the site's files have one each)
     items: int
     scenario_variance: float  # sample variance of per-scenario mean pass
-    icc: float | None  # implied correlation of phrasings within a scenario
+    icc: float | None  # correlation of phrasings within a scenario (one-way ANOVA, 0 to 1)
     human_rate: float | None = None  # share of rated items humans pass
     correlation: float | None = None  # judge–human correlation on rated items
     rated: int = 0
@@ -56,11 +55,11 @@ class Pilot:
         return self.scenarios / self.cores if self.cores else None
 
 
-def _implied_icc(variance: float, pass_rate: float, phrasings: int) -> float | None:
-    base = pass_rate * (1 - pass_rate)
-    if phrasings < 2 or base == 0:
-        return None
-    return (variance * phrasings / base - 1) / (phrasings - 1)
+def phrasing_icc(part: pd.DataFrame) -> float | None:
+    """The correlation of one scenario's phrasings: the share of the per-item variance between scenarios
+    (the families' one-way ANOVA, over items grouped by scenario), so never below 0 nor above 1; None without
+    a scenario answered in two phrasings."""
+    return family_icc(part["pass"].astype(float).reset_index(drop=True), part["scenario_id"].reset_index(drop=True))
 
 
 def _human_agreement(part: pd.DataFrame) -> tuple[float | None, float | None, int]:
@@ -77,29 +76,37 @@ def _human_agreement(part: pd.DataFrame) -> tuple[float | None, float | None, in
     return float(h.mean()), correlation, len(pairs)
 
 
-def _discordance(per_item: pd.Series, model: Any, others: np.ndarray) -> dict[str, float] | None:
-    """Share of the items two models both scored where exactly one of them passes, per other model."""
-    mine = cast(pd.Series, per_item.loc[model])
-    shares = {}
-    for other in others:
-        if other == model:
-            continue
-        theirs = cast(pd.Series, per_item.loc[other])
-        both = mine.index.intersection(theirs.index)
-        if len(both):
-            shares[str(other)] = float((mine.loc[both] != theirs.loc[both]).mean())
-    return shares or None
+def _discordances(per_item: pd.Series) -> dict[str, dict[str, float]]:
+    """Per model, the share of the items it and another model both scored where exactly one of them passes.
+
+    One table of items × models, compared column against column: a lookup per pair of models took a third
+    of a second on nine models' site file, a fifth of a `cobe plan`."""
+    wide = per_item.unstack(level=0)
+    names = [str(name) for name in wide.columns]
+    values = wide.to_numpy(dtype=float, na_value=np.nan)
+    present = ~np.isnan(values)
+    shares: dict[str, dict[str, float]] = {}
+    for index, name in enumerate(names):
+        both = present[:, [index]] & present
+        differ = ((values[:, [index]] != values) & both).sum(axis=0)
+        counts = both.sum(axis=0)
+        shares[name] = {
+            other: float(differ[j] / counts[j]) for j, other in enumerate(names) if j != index and counts[j]
+        }
+    return shares
 
 
 def pilot_from_frame(df: pd.DataFrame, by: str = "label") -> list[Pilot]:
     """Rates of each model in a results frame (with human answers where a study rated it)."""
     scored = df[df["scored"]]
     per_item = scored.groupby([by, "scenario_id", PHRASING])["pass"].all()
+    discordances = _discordances(per_item)
     pilots = []
     for model, part in scored.groupby(by, sort=True):
         per_scenario = part.groupby("scenario_id")["pass"].mean()
         rate = float(part["pass"].mean())
-        phrasings = int(part[PHRASING].nunique())
+        # per scenario, not over the run: 124 scenarios of one phrasing each in three wordings are × 1, not × 3
+        phrasings = max(1, round(float(part.groupby("scenario_id")[PHRASING].nunique().mean())))
         variance = float(per_scenario.var(ddof=1)) if len(per_scenario) > 1 else rate * (1 - rate)
         human_rate, correlation, rated = _human_agreement(part)
         cores = core_icc = None
@@ -114,11 +121,11 @@ def pilot_from_frame(df: pd.DataFrame, by: str = "label") -> list[Pilot]:
                 phrasings=phrasings,
                 items=int(len(part)),
                 scenario_variance=variance,
-                icc=_implied_icc(variance, rate, phrasings),
+                icc=phrasing_icc(part) if phrasings > 1 else None,
                 human_rate=human_rate,
                 correlation=correlation,
                 rated=rated,
-                discordance=_discordance(per_item, model, scored[by].unique()),
+                discordance=discordances.get(str(model)) or None,
                 cores=cores,
                 core_icc=core_icc,
             )

@@ -18,6 +18,7 @@ VARIATIONS_RANGE = (1, 1000)
 ITEMS_RANGE = (1, 1_000_000_000)
 ALPHA_RANGE = (1e-6, 0.2)
 POWER_RANGE = (0.5, 0.999)
+DETECT_RANGE = (0.001, 1.0)  # --detect, as a share: 0.1 to 100 points
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ class Stated:
     discordance: float | None = None
     variations: int | None = None  # scenarios per core example in the planned study
     core_icc: float | None = None  # correlation of one core example's scenarios
+    against: str | None = None  # the pilot's model whose discordance with the planned one is used
+    detect: float | None = None  # a difference (share) two models must be told apart at
 
 
 def _outside(value: float, bounds: tuple[float, float]) -> bool:
@@ -66,6 +69,9 @@ def check_ranges(stated: Stated, *, half_width: float, label_half_width: float, 
         ("--discordance", stated.discordance),
         ("--core-icc", stated.core_icc),
     )
+    if stated.detect is not None and _outside(stated.detect, DETECT_RANGE):
+        low, high = (100 * bound for bound in DETECT_RANGE)
+        raise InputError(f"--detect {100 * stated.detect:g}: expected {low:g} to {high:g} points between two models")
     for flag, share in shares:
         if share is not None and _outside(share, (0.0, 1.0)):
             raise InputError(f"{flag} {share:g}: expected a share from 0 to 1")

@@ -14,10 +14,16 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scipy.stats import norm
-
+from cobe.core.errors import InputError
 from cobe.score.plan_inputs import Stated, check_ranges
-from cobe.score.power import connor_difference, detectable_difference, difference_method
+from cobe.score.power import (
+    EXACT_MAX_ITEMS,
+    connor_difference,
+    detectable_difference,
+    difference_method,
+    mcnemar_power,
+    z_upper,
+)
 
 if TYPE_CHECKING:  # a pilot is read by cobe.score.pilot (pandas), which a plan from stated rates never loads
     from cobe.score.pilot import Pilot
@@ -25,7 +31,7 @@ if TYPE_CHECKING:  # a pilot is read by cobe.score.pilot (pandas), which a plan 
 
 def z_value(level: float) -> float:
     """The two-sided normal quantile of a confidence level (1.96 for 0.95)."""
-    return float(norm.ppf(0.5 + level / 2))
+    return z_upper((1 - level) / 2)
 
 
 def scenario_variance(pass_rate: float, phrasings: int, icc: float) -> float:
@@ -111,6 +117,12 @@ def _scenarios_answer(pilot: Pilot | None, stated: Stated, half_width: float, le
     m, m_src = _pick(stated.phrasings, pilot.phrasings if pilot else None, 3)
     icc, icc_src = _pick(stated.icc, pilot.icc if pilot else None, 1.0)
     icc = min(max(float(icc), 0.0), 1.0)
+    if icc_src == "assumed" and pilot is not None:
+        # a pilot of one phrasing per scenario (the site's files) holds nothing to estimate it from
+        icc_src = "assumed: the pilot answers each scenario in one phrasing, so it cannot tell; state --icc"
+        icc_src += " (no effect at one phrasing)" if int(m) == 1 else ""
+    elif icc_src == "assumed":
+        icc_src = "assumed: a scenario's phrasings always agree, the most scenarios"
     variance, variance_src = scenario_variance(float(p), int(m), icc), "from the above"
     if pilot is not None and stated.pass_rate is None and stated.icc is None:
         # measured directly on the pilot's scenarios: no model of the phrasings needed
@@ -120,7 +132,7 @@ def _scenarios_answer(pilot: Pilot | None, stated: Stated, half_width: float, le
     scenarios = scenarios_needed(half_width, variance, level, effect)
     flat = "; the rates leave no spread (a pass rate of 0 or 100%), so state --pass-rate" if variance == 0 else ""
     families = (
-        f"about {math.ceil(scenarios / variations)} core examples of {variations:g} variations each"
+        f"about {math.ceil(scenarios / variations):,} core examples of {variations:.3g} variations each"
         if variations > 1
         else "scenarios are assumed independent (state --variations and --core-icc for families)"
     )
@@ -173,32 +185,185 @@ def _labels_answer(
     )
 
 
-def _difference_answer(
-    pilot: Pilot | None, stated: Stated, items: tuple[int, str], pass_rate: float, alpha: float, power: float
-) -> Answer:
+def _discordance(pilot: Pilot | None, stated: Stated, pass_rate: float) -> tuple[float, str]:
+    """ψ, the share of paired items where exactly one of two models passes, and where it came from."""
     if stated.discordance is not None:
-        psi, psi_src = stated.discordance, "stated"
-    elif pilot is not None and pilot.discordance:
-        other, psi = max(pilot.discordance.items(), key=lambda kv: kv[1])
-        psi_src = f"pilot (vs {other})"
-    else:
-        psi, psi_src = 2 * pass_rate * (1 - pass_rate), "assumed: two independent models at the pass rate"
-    n = items[0]
+        return stated.discordance, "stated"
+    if pilot is not None and pilot.discordance:
+        found = pilot.discordance
+        if stated.against is not None:
+            if stated.against not in found:
+                raise InputError(
+                    f"--against {stated.against!r}: no model of the pilot shares items with {pilot.model}; "
+                    f"expected one of {', '.join(found)}"
+                )
+            return found[stated.against], f"pilot (vs {stated.against})"
+        other, psi = max(found.items(), key=lambda kv: kv[1])
+        if len(found) == 1:
+            return psi, f"pilot (vs {other})"
+        return psi, f"pilot (vs {other}, the most discordant of {len(found)} models; --against MODEL chooses)"
+    if stated.against is not None:
+        raise InputError(f"--against {stated.against!r}: the pilot holds no second model to pair with")
+    return 2 * pass_rate * (1 - pass_rate), "assumed: two independent models at the pass rate"
+
+
+def pair_effect(scenarios: Answer) -> tuple[float, str]:
+    """The design effect of paired items: their phrasings' (1 + (m − 1)ρ) times their families' (1 + (v − 1)ρ_c),
+    from the scenario answer's inputs."""
+    m = float(scenarios.inputs["phrasings"][0] or 1)
+    icc = float(scenarios.inputs["phrasing correlation (ICC)"][0] or 0.0)
+    family = float(scenarios.inputs["design effect"][0] or 1.0)
+    return (1 + (m - 1) * icc) * family, "(1 + (m − 1)ρ)(1 + (v − 1)ρ_c)"
+
+
+def _difference_answer(
+    pilot: Pilot | None, stated: Stated, items: tuple[int, str], scenarios: Answer, alpha: float, power: float
+) -> Answer:
+    pass_rate = float(scenarios.inputs["pass rate"][0] or 0.0)
+    psi, psi_src = _discordance(pilot, stated, pass_rate)
+    effect, effect_src = pair_effect(scenarios)
+    n = max(1, math.floor(items[0] / effect))
     return Answer(
         f"smallest difference two models show at {power:.0%} power",
         detectable_difference(n, float(psi), alpha, power),
         "share",
         {
             "paired items": items,
+            "design effect of the pairs": (effect, effect_src),
+            "independent pairs they are worth": (n, "paired items / design effect"),
             "discordant share ψ": (float(psi), psi_src),
             "α (two-sided)": (alpha, "stated"),
             "power": (power, "stated"),
             "normal approximation (Connor)": (connor_difference(n, float(psi), alpha, power), "formula"),
         },
         difference_method(n),
-        "items are assumed independent pairs; phrasings of one scenario and variations of one core example are "
-        "not, so the real power is lower when models win and lose whole scenarios or families",
+        "phrasings of one scenario and variations of one core example are no independent pairs: the items count "
+        "as items / design effect (the pass rate's ρ and ρ_c standing in for the discordance's)",
     )
+
+
+def pairs_to_detect(difference: float, discordance: float, alpha: float, power: float) -> int | None:
+    """The fewest independent paired items at which the exact McNemar test detects `difference` with `power`
+    (Connor's closed form beyond EXACT_MAX_ITEMS); None where no number does (the difference exceeds ψ)."""
+    if not 0 < difference <= discordance:
+        return None
+    a, b = z_upper(alpha / 2) * math.sqrt(discordance), z_upper(1 - power)
+    guess = max(1, math.ceil(((a + b * math.sqrt(max(discordance - difference**2, 0.0))) / difference) ** 2))
+    if guess > EXACT_MAX_ITEMS:
+        return guess
+    low, high = 1, max(2 * guess, 16)
+    while mcnemar_power(high, discordance, difference, alpha) < power:  # the exact test can need more than Connor
+        low, high = high, 2 * high
+        if high > 4 * EXACT_MAX_ITEMS:
+            return guess
+    while low < high:  # the first n reaching the power (the exact power's small saw-teeth aside)
+        middle = (low + high) // 2
+        if mcnemar_power(middle, discordance, difference, alpha) >= power:
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
+def paired_labels_needed(
+    difference: float, discordance: float, correlation: float, pairs: int, alpha: float, power: float
+) -> int | None:
+    """Human labels, each item labelled for both models, for the PPI++ estimate of their difference to reach the
+    variance at which a test tells `difference` apart with `power`, `pairs` independent pairs judged.
+
+    The per-item human difference h_A − h_B has variance σ²_d = ψ − δ²; with the judge's difference as the
+    prediction, the variance is σ²_d ρ²/N + σ²_d (1 − ρ²)/n, solved for n. None where no n ≤ N does."""
+    spread, rho2 = max(discordance - difference**2, 0.0), min(correlation**2, 1.0)
+    target = (difference / (z_upper(alpha / 2) + z_upper(1 - power))) ** 2
+    room = target - spread * rho2 / pairs
+    if spread == 0 or room <= 0:
+        return None
+    labels = max(2, math.ceil(spread * (1 - rho2) / room))
+    return labels if labels <= max(pairs, 2) else None
+
+
+def _detect_answers(
+    pilot: Pilot | None, stated: Stated, scenarios: Answer, labels: Answer, alpha: float, power: float
+) -> list[Answer]:
+    """`--detect δ`: scenarios, then human labels, to tell two models δ apart."""
+    delta = float(stated.detect or 0.0)
+    pass_rate = float(scenarios.inputs["pass rate"][0] or 0.0)
+    m = int(scenarios.inputs["phrasings"][0] or 1)
+    variations = float(scenarios.inputs["variations per core example"][0] or 1.0)
+    psi, psi_src = _discordance(pilot, stated, pass_rate)
+    effect, effect_src = pair_effect(scenarios)
+    pairs = pairs_to_detect(delta, float(psi), alpha, power)
+    count = None if pairs is None else max(1, math.ceil(pairs * effect / m))
+    cores = f"; about {math.ceil(count / variations):,} core examples of {variations:.3g} variations" if count else ""
+    found = Answer(
+        f"scenarios to tell two models {100 * delta:g} points apart at {power:.0%} power",
+        count,
+        "scenarios",
+        {
+            "difference": (delta, "stated"),
+            "discordant share ψ": (float(psi), psi_src),
+            "independent pairs needed": (pairs, difference_method(pairs or 1)),
+            "design effect of the pairs": (effect, effect_src),
+            "phrasings": scenarios.inputs["phrasings"],
+            "α (two-sided)": (alpha, "stated"),
+            "power": (power, "stated"),
+        },
+        "S = pairs · (1 + (m−1)ρ)(1 + (v−1)ρ_c) / m, pairs the fewest at which the paired test has the power",
+        (f"each model answers the same {count:,} scenarios × {m} phrasing{'s' if m != 1 else ''}{cores}")
+        if count
+        else f"not reachable: models whose answers differ on {100 * psi:.1f}% of items cannot be "
+        f"{100 * delta:g} points apart",
+    )
+    rho, rho_src = labels.inputs["judge–human correlation"]
+    judged = (count or 0) * m
+
+    def labels_at(times: float) -> int | None:
+        """Labels per model with `times` the scenarios (∞: the fewest however many), clustered as the pairs are."""
+        if pairs is None:
+            return None
+        many = 10**12 if math.isinf(times) else math.ceil(times * pairs)
+        independent = paired_labels_needed(delta, float(psi), float(rho or 0.0), many, alpha, power)
+        if independent is None:
+            return None
+        clustered = math.ceil(independent * effect)
+        return clustered if math.isinf(times) else min(math.ceil(times * judged), clustered)
+
+    needed = labels_at(1)
+    # at the fewest scenarios the judge's verdicts alone barely tell the models apart, so calibrating them takes
+    # nearly every item labelled; the two figures below show what more scenarios save
+    crowded = needed is not None and needed >= 0.9 * judged
+    human = Answer(
+        f"human labels to tell two models {100 * delta:g} points apart on their human-calibrated rates",
+        needed,
+        "labels per model",
+        {
+            "difference": (delta, "stated"),
+            "discordant share ψ": (float(psi), psi_src),
+            "judge–human correlation": (rho, rho_src),
+            "independent pairs judged": (pairs, "the scenarios above"),
+            "design effect of the pairs": (effect, effect_src),
+            "judged items": (judged, "the scenarios above × phrasings"),
+            "labels with twice the scenarios": (labels_at(2), "N doubled"),
+            "labels however many scenarios": (labels_at(math.inf), "N → ∞, the fewest"),
+        },
+        "n = D · σ²_d(1−ρ²) / (V − σ²_d ρ²/N), σ²_d = ψ − δ², V = δ²/(z_{α/2} + z_β)², N the pairs, D the design "
+        "effect: PPI++ on the paired difference",
+        (
+            "label the same items of both models, a random sample of the judged ones"
+            + (
+                "; with no credit to the judge the humans alone must tell the models apart: rate the judge (a study) "
+                "or state --judge-sensitivity and --judge-specificity"
+                if not rho
+                else "; at the fewest scenarios the judge's verdicts alone barely tell the models apart, so "
+                "calibrating them needs (nearly) every item labelled: more scenarios need fewer labels"
+                if crowded
+                else ""
+            )
+        )
+        if needed is not None
+        else "not reachable: no scenario count tells the models apart",
+    )
+    return [found, human]
 
 
 def plan_study(
@@ -220,8 +385,8 @@ def plan_study(
         items = (stated.items, "stated")
     else:
         items = (int(scenarios.value or 1) * phrasings, "planned scenarios × phrasings")
-    return [
-        scenarios,
-        _labels_answer(pilot, stated, items, pass_rate, label_half_width, level),
-        _difference_answer(pilot, stated, items, pass_rate, alpha, power),
-    ]
+    labels = _labels_answer(pilot, stated, items, pass_rate, label_half_width, level)
+    answers = [scenarios, labels, _difference_answer(pilot, stated, items, scenarios, alpha, power)]
+    if stated.detect is not None:
+        answers += _detect_answers(pilot, stated, scenarios, labels, alpha, power)
+    return answers
