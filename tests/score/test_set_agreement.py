@@ -79,3 +79,5 @@ def test_kappa_is_undefined_where_both_sets_give_one_verdict_and_zero_where_one_
     assert kappa_of_counts(np.array([[3, 0, 0, 2]]))[0] == 0.0  # the set passes everything
     [group] = set_agreement(_pairs({"m": (3, 0, 0, 0)}), resamples=20)[-1:]
     assert group["kappa"] is None and group["kappa_ci"] is None and group["agreement"] == 100.0
+    no_draws = set_agreement(_pairs({"m": (3, 2, 1, 1)}), resamples=0)[-1]
+    assert no_draws["kappa"] is not None and no_draws["kappa_ci"] is None

@@ -63,7 +63,7 @@ def kappa_interval(
     per_unit = _cells(frame).groupby(frame[key], sort=True).sum().to_numpy(dtype=float)
     rng = np.random.default_rng(seed)
     kappas = [kappa_of_counts(weights @ per_unit) for weights in bootstrap_blocks(rng, len(per_unit), resamples)]
-    low, high = percentile_interval(np.concatenate(kappas), level)
+    low, high = percentile_interval(np.concatenate(kappas) if kappas else np.empty(0), level)  # --resamples 0
     return (None if np.isnan(low) else (low, high)), unit, len(per_unit)
 
 
