@@ -1,5 +1,6 @@
 """`cobe judges`: self-test a judge on probes with known verdicts (`check`), rank judges by their agreement
-with human ratings (`analyze`), and count the verdicts that flip between two judge prompt sets (`diff`)."""
+with human ratings (`analyze`), count the verdicts that flip between two judge prompt sets (`diff`), and set
+every verdict set of a run beside a reference set, the source's published verdicts by default (`agree`)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,13 @@ from cobe.core.errors import RunIncomplete
 if TYPE_CHECKING:
     from cobe.judge.prompt_diff import JudgeDiff
     from cobe.judge.selftest_result import SelfTest
+    from cobe.run.set_agreement import SetAgreementReport, SetComparison
 
 
 @click.group("judges")
 def judges() -> None:
-    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets."""
+    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets,
+    against a run's published verdicts."""
 
 
 @judges.command("check")
@@ -222,4 +225,95 @@ def _print_diff(result: JudgeDiff) -> None:
         plain_console().print(
             f"Judged first with {prompt_set}: {stats.get('calls_made', 0)} calls made, "
             f"{stats.get('calls_cached', 0)} from the store."
+        )
+
+
+@judges.command("agree")
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--reference",
+    default=None,
+    metavar="SET",
+    help="The verdict set the others are compared with: its number in `cobe runs RUN --verdict-sets`, its judge "
+    "spec or the start of its fingerprint [default: the run's published set, e.g. cobe-site (published)].",
+)
+@options.BOOTSTRAP
+@options.JSON
+def agree_cmd(run_dir: Path, reference: str | None, resamples: int, seed: int, as_json: bool) -> None:
+    """How far each verdict set of RUN_DIR agrees with a reference set, from the store, with no model call.
+
+    On the overall pass/fail of every response both sets scored (a judge's three checks: one F fails): per
+    model and overall, the pass rate under each set, the agreement, Cohen's kappa with a 95% CI from a
+    bootstrap over core examples, and the 2×2 counts; then the rows left out, by why, and the rows where
+    the two differ (--json lists them all).
+    """
+    from cobe.run.set_agreement import agree_verdict_sets
+
+    report = agree_verdict_sets(run_dir, reference, resamples=resamples, seed=seed)
+    if as_json:
+        click.echo(end_object(0, None, "complete", report.as_dict()))
+        return
+    _print_agreement(report)
+
+
+def _print_agreement(report: SetAgreementReport) -> None:
+    """The tables of `cobe judges agree`: one per verdict set, with what it left out and where it differs."""
+    from cobe.run.set_agreement import set_name
+
+    plain_console(soft_wrap=True).print(
+        f"Agreement with {set_name(report.reference.ref)} on {report.run_dir} ({report.rows} rows): overall "
+        "pass/fail, a judge's three checks combined by the paper's rule (one F fails); pass % = passes / compared."
+    )
+    for comparison in report.comparisons:
+        _print_comparison(comparison, report)
+
+
+def _print_comparison(comparison: SetComparison, report: SetAgreementReport) -> None:
+    from cobe.run.set_agreement import SHOWN_DIFFERENCES, set_name
+
+    name = set_name(comparison.verdict_set.ref)
+    table = Table(title=f"{name} vs. {set_name(report.reference.ref)}")
+    table.add_column("model", no_wrap=True)
+    columns = ("compared", "pass % ref", "pass % set", "change", "agree %", "kappa", "kappa 95% CI")
+    for column in (*columns, "both pass", "both fail", "only ref passes", "only set passes"):
+        table.add_column(column, justify="right")
+    for g in comparison.groups:
+        interval = g["kappa_ci"]
+        change = g["difference"]
+        table.add_row(
+            g["model"],
+            str(g["compared"]),
+            num(g["reference_accuracy"], 1),
+            num(g["set_accuracy"], 1),
+            "—" if change is None else f"{change:+.1f}",
+            num(g["agreement"], 1),
+            num(g["kappa"]),
+            f"{num(interval[0])} – {num(interval[1])}" if interval else "—",
+            *(
+                str(g[cell])
+                for cell in ("both_pass", "both_fail", "reference_pass_set_fail", "reference_fail_set_pass")
+            ),
+        )
+    print_table(table, plain_console(width=max(100, Console().width)))
+    console = plain_console(soft_wrap=True)
+    overall = comparison.groups[-1]
+    unit = "core examples" if overall["ci_unit"] == "core example" else "scenarios"
+    console.print(
+        f"kappa 95% CI: bootstrap over {overall['clusters']} {unit} ({report.resamples} resamples, seed {report.seed})."
+    )
+    left = comparison.left_out
+    console.print(
+        f"Left out: {left['unscored_reference']} unscored by the reference, {left['unscored_set']} by this set, "
+        f"{left['unscored_both']} by both; {left['not_judged']} not yet judged; {left['errors']} respondent errors."
+    )
+    differ = comparison.differences
+    if not differ:
+        console.print("The two agree on every compared row.")
+        return
+    more = f", the first {SHOWN_DIFFERENCES}; --json lists them all" if len(differ) > SHOWN_DIFFERENCES else ""
+    console.print(f"Rows where they differ ({len(differ)}{more}):")
+    for d in differ[:SHOWN_DIFFERENCES]:
+        epoch = f" epoch {d['epoch']}" if d["epoch"] > 1 else ""
+        console.print(
+            f"  {d['model']} {d['scenario_id']} {d['template']}{epoch}: reference {d['reference']}, this set {d['set']}"
         )

@@ -51,7 +51,7 @@ SHORT_HELP: dict[str, str] = {
     "export": "Export a run as an inspect log, a Hugging Face dataset, Every Eval Ever records or DPO pairs.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
-    "judges": "Self-test judges on probes, rank them against human ratings, diff their verdicts.",
+    "judges": "Self-test judges on probes, rank them against human ratings, diff their verdicts, check them against published ones.",
     "models": "Check that models take a run's settings: one minimal call each, before money is spent.",
     "plan": "How many scenarios and human labels a study needs; what difference it detects.",
     "curate": "Build a dataset: contributions, augmentation, checks, review, release.",

@@ -121,8 +121,9 @@ def list_verdict_sets(run_dir: str | Path) -> list[VerdictSet]:
         store.close()
 
 
-def choose(sets: list[VerdictSet], which: str, run_dir: Path) -> VerdictSet:
-    """The set `which` names: its number in the listing, its judge spec, or the start of its fingerprint."""
+def choose(sets: list[VerdictSet], which: str, run_dir: Path, option: str = "--show") -> VerdictSet:
+    """The set `which` (given as `option`) names: its number in the listing, its judge spec, or the start of
+    its fingerprint."""
     listing = "; ".join(f"{n} {describe_judge(v.ref)} [{v.ref.identity}]" for n, v in enumerate(sets, 1))
     if not sets:
         raise InputError(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
@@ -134,7 +135,7 @@ def choose(sets: list[VerdictSet], which: str, run_dir: Path) -> VerdictSet:
     if len(found) == 1:
         return found[0]
     problem = f"names {len(found)} verdict sets" if found else "names no verdict set"
-    raise InputError(f"--show {which}: {problem} of {run_dir}; give its number or fingerprint from: {listing}")
+    raise InputError(f"{option} {which}: {problem} of {run_dir}; give its number or fingerprint from: {listing}")
 
 
 def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:

@@ -26,6 +26,11 @@ SCENARIO_UNIT = "scenario"
 _UNIT_KEYS = {CORE_UNIT: "core_id", SCENARIO_UNIT: "scenario_id"}
 
 
+def unit_column(unit: str) -> str:
+    """The column of result rows that holds a resampling unit's ids: `core_id` or `scenario_id`."""
+    return _UNIT_KEYS[unit]
+
+
 def resampling_unit(df: pd.DataFrame) -> str:
     """What a bootstrap of these rows draws: their core examples where one holds several scenarios, else scenarios."""
     if "core_id" not in df.columns or df.empty or df["core_id"].isna().any():
