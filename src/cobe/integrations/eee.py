@@ -243,11 +243,14 @@ def _source_metadata(run: RunExport, organization: str) -> dict[str, Any]:
             "evaluator_relationship": "third_party",
             "additional_details": details,
         }
-    details |= {"verdicts_from": run.judge.source, "verdict_set": str(run.judge.spec), "exported_by": organization}
+    details |= {"verdicts_from": run.judge.source, "exported_by": organization}
+    if run.judge.spec:
+        details["verdict_set"] = run.judge.spec
     return {
-        "source_name": f"cobe import of {run.judge.spec}",
+        "source_name": f"cobe import of {run.judge.spec or 'a verdict file'}",
         "source_type": "evaluation_run",
-        "source_organization_name": run.judge.source_by or f"unknown (the source of {run.judge.spec})",
+        # who gave the verdicts, where the import knew; never the exporter, who only passes them on
+        "source_organization_name": run.judge.source_by or "not recorded (imported verdicts; see verdicts_from)",
         "evaluator_relationship": "third_party",
         "additional_details": details,
     }

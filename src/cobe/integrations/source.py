@@ -50,7 +50,8 @@ class JudgeIdentity:
     def described(self) -> str:
         """Who gave the verdicts, in words every export uses: the source, or the judge with its prompt set."""
         if self.source:
-            return f"{self.source} (verdict set `{self.spec}`; no cobe judge gave them)"
+            named = f"verdict set `{self.spec}`; " if self.spec else ""
+            return f"{self.source} ({named}no cobe judge gave them)"
         if not self.spec:
             return "no judge yet"
         return f"`{self.spec}` with the `{self.prompts}` judge prompts (fingerprint `{self.fingerprint}`)"
