@@ -43,6 +43,7 @@ def test_the_inspect_export_of_a_site_run_scores_each_sample_with_the_sites_verd
         assert score.metadata["verdicts_from"].startswith(SOURCE)
     scored = [s.scores["cobe_judge"].value["passed"] for s in log.samples]
     assert sum(not math.isnan(v) for v in scored) == sum(r["passed"] is not None for r in rows.values()) > 0
+    assert log.eval.metadata["judge"]["verdicts_from"].startswith(SOURCE)
     passed_block = next(s for s in log.results.scores if s.name == "passed")
     assert passed_block.scored_samples > 0
 

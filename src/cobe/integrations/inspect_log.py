@@ -88,7 +88,12 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
                 "exported_by": EXPORTED_BY,
                 "cobe_run_id": run.run_id,
                 "cobe_run_dir": str(run.run_dir),
-                "judge": {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint},
+                "judge": {
+                    "spec": run.judge.spec,
+                    "prompts": run.judge.prompts,
+                    "fingerprint": run.judge.fingerprint,
+                    **({"verdicts_from": run.judge.source} if run.judge.source else {}),
+                },
             },
         ),
         plan=EvalPlan(),
