@@ -79,15 +79,37 @@ def test_a_run_of_two_models_needs_model(cobe_run, tmp_path):
 def test_an_exported_log_imports_as_a_run_that_judges_to_the_same_verdicts(exported, cobe_run, tmp_path):
     imported = import_inspect(exported, tmp_path / "back")
     assert (imported.responses, imported.models, imported.templates) == (12, [MODEL_A], ["A", "B", "C"])
-    assert not (tmp_path / "back" / "results.jsonl").exists()  # responses only, until judged
-    judge_run(tmp_path / "back", JUDGE)
-    back = {(r["scenario_id"], r["template"]): (r["response"], r["status"]) for r in read_results(tmp_path / "back")}
     original = {
-        (r["scenario_id"], r["template"]): (r["response"], r["status"])
+        (r["scenario_id"], r["template"]): (r["response"], r["status"], r["verdicts"])
         for r in read_results(cobe_run)
         if r["model"] == MODEL_A
     }
-    assert back == original
+
+    def back() -> dict:
+        rows = read_results(tmp_path / "back")
+        return {(r["scenario_id"], r["template"]): (r["response"], r["status"], r["verdicts"]) for r in rows}
+
+    # the log's own per-check verdicts are the run's verdict set 'inspect (imported)' before any judge is asked
+    assert imported.verdict_set == "inspect (imported)" and back() == original
+    assert {r["judge"] for r in read_results(tmp_path / "back")} == {"inspect (imported)"}
+    judge_run(tmp_path / "back", JUDGE)
+    assert back() == original and {r["judge"] for r in read_results(tmp_path / "back")} == {JUDGE}
+
+
+def test_a_log_scored_by_another_scorer_imports_its_c_and_i_as_overall_verdicts(exported, tmp_path):
+    from inspect_ai.scorer import Score
+
+    log = read_eval_log(str(exported))
+    letters = {}
+    for i, sample in enumerate(log.samples):
+        letters[sample.id] = "CIN"[i % 3]  # correct, incorrect, no answer
+        sample.scores = {"match": Score(value=letters[sample.id])}
+    other = tmp_path / "other.eval"
+    write_eval_log(log, str(other))
+    imported = import_inspect(other, tmp_path / "run")
+    assert imported.verdict_set == "inspect (imported)"
+    statuses = {f"{r['scenario_id']}-{r['template']}": r["status"] for r in read_results(tmp_path / "run")}
+    assert statuses == {sid: {"C": "passed", "I": "failed", "N": "unscored"}[v] for sid, v in letters.items()}
 
 
 def test_a_log_without_scenarios_takes_them_from_data(exported, tmp_path, workdir):

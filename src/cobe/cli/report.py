@@ -238,7 +238,8 @@ def import_cmd(
 
     --from verdicts (the default) imports judged results; --from cobe-site the project site's judged
     result files as published (unknown verdicts unscored, counted); --from inspect and --from lm-eval
-    import responses, which `cobe judge OUT --judge SPEC` then judges and `cobe report OUT` reports.
+    import responses, with the log's scores (or the samples' 0/1 metric) as the verdict set
+    'inspect (imported)' / 'lm-eval (imported)', which `cobe judge OUT --judge SPEC` judges anew beside.
     --data names the dataset the imported items' scenarios are taken from.
     """
     if source == "verdicts":
@@ -280,9 +281,10 @@ def import_cmd(
         imported = import_lm_eval(file, out, model=model, data=data)
     for notice in imported.notices:
         click.echo(f"note: {notice}", err=True)
+    shown = f", shown as the verdict set '{imported.verdict_set}'" if imported.verdict_set else ""
     click.echo(
         f"Imported {imported.responses} responses ({', '.join(imported.models)}; {imported.scenarios} scenarios, "
-        f"templates {','.join(imported.templates)}) into {imported.out}; judge them with "
+        f"templates {','.join(imported.templates)}) into {imported.out}{shown}; judge them with "
         f"`cobe judge {imported.out} --judge SPEC`"
     )
 

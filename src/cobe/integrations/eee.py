@@ -111,8 +111,12 @@ def _model_info(spec: str, identity: str) -> dict[str, Any]:
     }
 
 
-def _judge_block(judge: JudgeIdentity) -> dict[str, Any]:
-    spec = judge.spec or "unknown"
+def _judge_block(judge: JudgeIdentity) -> dict[str, Any] | None:
+    """The llm_scoring block of a cobe judge's verdicts; None for verdicts a source gave (an import), whose
+    judge cobe never ran: the metric's additional_details name that source instead."""
+    if judge.source or not judge.spec:
+        return None
+    spec = judge.spec
     entry: dict[str, Any] = {
         "model_info": _model_info(spec, model_id(spec)),
         "additional_details": {"prompt_set": str(judge.prompts), "prompt_fingerprint": str(judge.fingerprint)},
@@ -173,7 +177,7 @@ def _aggregate(
                 "lower": scores["ci_low"],
                 "upper": scores["ci_high"],
                 "confidence_level": 0.95,
-                "method": "percentile bootstrap, resampling scenarios",
+                "method": scores.get("ci_method") or "percentile bootstrap",
             }
             uncertainty["num_bootstrap_samples"] = scores["resamples"]
         details = {
@@ -195,6 +199,7 @@ def _aggregate(
                     "CoBe accuracy",
                     "mean over phrasings of passes / scored; a pass needs T on connectors, preserve and change",
                     judge,
+                    run.judge.source,
                 ),
                 "score_details": {"score": scores["accuracy"], "details": details, "uncertainty": uncertainty},
             }
@@ -208,7 +213,9 @@ def _aggregate(
                 "evaluation_result_id": f"cobe.{check}",
                 "evaluation_name": f"CoBe {check} check",
                 **common,
-                "metric_config": _metric(f"cobe.{check}", f"{check} satisfied", CHECK_TEXT[check], judge),
+                "metric_config": _metric(
+                    f"cobe.{check}", f"{check} satisfied", CHECK_TEXT[check], judge, run.judge.source
+                ),
                 "score_details": {"score": rate["satisfied_rate"], "uncertainty": {"num_samples": rate["judged"]}},
             }
         )
@@ -217,21 +224,42 @@ def _aggregate(
         "evaluation_id": evaluation_id,
         "evaluation_timestamp": str(run.summary.get("updated") or stamp.isoformat(timespec="seconds")),
         "retrieved_timestamp": str(int(stamp.timestamp())),
-        "source_metadata": {
-            "source_name": "cobe",
-            "source_type": "evaluation_run",
-            "source_organization_name": organization,
-            "evaluator_relationship": "third_party",
-            "additional_details": {"cobe_run_id": run.run_id},
-        },
+        "source_metadata": _source_metadata(run, organization),
         "eval_library": {"name": "cobe", "version": __version__},
         "model_info": _model_info(spec, identity),
         "evaluation_results": results,
     }
 
 
-def _metric(metric_id: str, name: str, description: str, judge: dict[str, Any]) -> dict[str, Any]:
+def _source_metadata(run: RunExport, organization: str) -> dict[str, Any]:
+    """Who provides the records: the exporting organisation, or, for verdicts a source gave (the site's), that
+    source, with the exporter named beside it."""
+    details = {"cobe_run_id": run.run_id}
+    if not run.judge.source:
+        return {
+            "source_name": "cobe",
+            "source_type": "evaluation_run",
+            "source_organization_name": organization,
+            "evaluator_relationship": "third_party",
+            "additional_details": details,
+        }
+    details |= {"verdicts_from": run.judge.source, "exported_by": organization}
+    if run.judge.spec:
+        details["verdict_set"] = run.judge.spec
     return {
+        "source_name": f"cobe import of {run.judge.spec or 'a verdict file'}",
+        "source_type": "evaluation_run",
+        # who gave the verdicts, where the import knew; never the exporter, who only passes them on
+        "source_organization_name": run.judge.source_by or "not recorded (imported verdicts; see verdicts_from)",
+        "evaluator_relationship": "third_party",
+        "additional_details": details,
+    }
+
+
+def _metric(
+    metric_id: str, name: str, description: str, judge: dict[str, Any] | None, source: str | None = None
+) -> dict[str, Any]:
+    config: dict[str, Any] = {
         "evaluation_description": description,
         "metric_id": metric_id,
         "metric_name": name,
@@ -241,8 +269,12 @@ def _metric(metric_id: str, name: str, description: str, judge: dict[str, Any]) 
         "score_type": "continuous",
         "min_score": 0.0,
         "max_score": 100.0,
-        "llm_scoring": judge,
     }
+    if judge is not None:
+        config["llm_scoring"] = judge
+    if source is not None:  # verdicts no cobe judge gave: where they came from, in place of a judge
+        config["additional_details"] = {"verdicts_from": source}
+    return config
 
 
 def _instances(run: RunExport, identity: str, evaluation_id: str) -> list[dict[str, Any]]:

@@ -89,18 +89,26 @@ def export_hf(run_path: str | Path, out: str | Path) -> HfExport:
 
 
 def _results(run: RunExport) -> dict[str, Any]:
+    board = scoreboard(run)
+    # the method each model's CI actually used: core examples where scenarios come in families
+    methods = sorted({str(m["ci_method"]) for m in board.values() if m.get("ci_method")})
+    judge = {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint}
+    if run.judge.source:
+        judge["verdicts_from"] = run.judge.source
     return {
         "benchmark": "CoBe",
         "cobe_version": __version__,
         "run_id": run.run_id,
         "data": run.summary.get("data"),
-        "judge": {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint},
+        "judge": judge,
         "accuracy_definition": (
             "percent; mean over phrasings (templates) of passes / scored, where a response passes only when all "
-            "three checks (connectors, preserve, change) say T; std is the sample std (ddof = 1) across phrasings; "
-            "the CI is a 95% percentile bootstrap over scenarios; unscored responses are left out and counted"
+            "three checks (connectors, preserve, change) say T (or, for a source's one verdict per response, when "
+            "that verdict is a pass); std is the sample std (ddof = 1) across phrasings; the CI is a "
+            f"{' or a '.join(methods) or '95% percentile bootstrap (none drawn)'}; unscored responses are left out "
+            "and counted"
         ),
-        "models": scoreboard(run),
+        "models": board,
     }
 
 
@@ -118,9 +126,8 @@ def _card(hub: Any, run: RunExport, results: dict[str, Any]) -> str:
         "",
         "# CoBe evaluation results",
         "",
-        "Responses to the CoBe benchmark of conversational counterfactual text editing, judged by "
-        f"`{run.judge.spec}` with the `{run.judge.prompts}` judge prompts (fingerprint `{run.judge.fingerprint}`). "
-        "Written by `cobe export --to hf`.",
+        "Responses to the CoBe benchmark of conversational counterfactual text editing. Verdicts: "
+        f"{run.judge.described()}. Written by `cobe export --to hf`.",
         "",
         "| model | accuracy % | ± std | 95% CI | passes / scored | unscored | errors |",
         "|---|---:|---:|---|---:|---:|---:|",

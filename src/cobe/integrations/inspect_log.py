@@ -22,9 +22,11 @@ from cobe.core.files import check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
+from cobe.integrations.inspect_scores import SampleVerdicts, described, sample_verdicts
 from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
+from cobe.judge.published import imported_ref
 from cobe.models import Message
 from cobe.models.base import finish_reason
 
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 #: the task names a CoBe log carries: the registered task, or the bare name outside an installed package
 TASK_NAMES = ("cobe/cobe", "cobe")
 JUDGED = ("passed", "failed", "unscored")
+#: the name an imported log's verdicts go by: their verdict set is `inspect (imported)`
+SOURCE = "inspect"
 
 
 def _inspect(purpose: str) -> Any:
@@ -84,7 +88,12 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
                 "exported_by": EXPORTED_BY,
                 "cobe_run_id": run.run_id,
                 "cobe_run_dir": str(run.run_dir),
-                "judge": {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint},
+                "judge": {
+                    "spec": run.judge.spec,
+                    "prompts": run.judge.prompts,
+                    "fingerprint": run.judge.fingerprint,
+                    **({"verdicts_from": run.judge.source} if run.judge.source else {}),
+                },
             },
         ),
         plan=EvalPlan(),
@@ -182,8 +191,12 @@ def _sample(run: RunExport, row: dict[str, Any]) -> EvalSample:
             "judge_tokens": {"input": judge_usage.input_tokens, "output": judge_usage.output_tokens},
         }
         judged = row["judged_response"] if row["judged_response"] is not None else row["response"]
+        if run.judge.source:
+            identity["verdicts_from"] = run.judge.source
+        # a source's one verdict per response (the site's) has no per-check letters: the row's own pass decides
+        overall = row["passed"] if not any((row["verdicts"] or {}).values()) else None
         scores[inspect_task.SCORER_NAME] = inspect_task.verdict_score(
-            row["verdicts"], row["unscored"], judged, identity
+            row["verdicts"], row["unscored"], judged, identity, overall=overall
         )
     error = row["response_error"]
     return EvalSample(
@@ -269,21 +282,33 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
         raise InputError(f"{path}: the log holds no samples (was it written with --no-log-samples?)")
     source = data or log.eval.task_args.get("data")
     dataset = load_dataset(data) if data else None
-    responses, later_epochs = [], 0
+    responses, found, later_epochs = [], [], 0
     for sample in log.samples:
         if sample.epoch != 1:
             later_epochs += 1  # cobe keeps one response per scenario × template
             continue
-        responses.append(_response(path, log, sample, dataset))
+        verdicts = sample_verdicts(sample)
+        responses.append(_with_verdicts(_response(path, log, sample, dataset), verdicts))
+        found.append(verdicts)
     unanswered = sum(1 for r in responses if r.error is not None)
     config = log.eval.model_generate_config
+    scored = [v for v in found if v.scored]
     imported = write_response_run(
         out,
         responses,
         data=str(source or path),
         source=str(path),
         settings={"temperature": config.temperature, "max_tokens": config.max_tokens},
+        # the log's own scores, where it has them, are the verdict set `inspect (imported)`
+        published=imported_ref(SOURCE) if scored else None,
+        verdicts_from=described(path.name, scored) if scored else None,
+        extra={"source": SOURCE, "imported_from": str(path)},
     )
+    if scored:
+        imported.notices.append(
+            f"the log's scores of {len(scored)} of {len(responses)} samples are the verdict set "
+            f"'{imported_ref(SOURCE).spec}'; `cobe judge {imported.out} --judge SPEC` judges them anew beside it"
+        )
     if later_epochs:
         imported.notices.append(f"{later_epochs} samples of epochs after the first were left out")
     if unanswered:
@@ -323,6 +348,14 @@ def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> Ext
         output_tokens=usage.output_tokens if usage else 0,
         finish_reason=finish_reason(output.stop_reason) if answered and output else None,
     )
+
+
+def _with_verdicts(response: ExternalResponse, verdicts: SampleVerdicts) -> ExternalResponse:
+    """The response with the sample's own verdicts, per check or overall, as the log scored it."""
+    response.scored = verdicts.scored
+    response.checks, response.check_reasons = verdicts.checks, verdicts.reasons
+    response.verdict, response.verdict_reason = verdicts.overall, verdicts.reason
+    return response
 
 
 def _prompt(sample: EvalSample) -> str | None:

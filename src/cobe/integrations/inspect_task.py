@@ -26,6 +26,7 @@ from inspect_ai.solver import TaskState, generate
 from cobe.calls import Caller, Scheduler
 from cobe.core.errors import InputError
 from cobe.dataset import Scenario, load_dataset
+from cobe.integrations.inspect_scores import SCORER_NAME
 from cobe.judge import CHECKS, JudgePanel, Verdict, row_status, split_specs
 from cobe.judge.lineup import JudgePlan, plan_judges
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
@@ -36,7 +37,6 @@ from cobe.score.accuracy import mean_and_std
 from cobe.store import Store
 
 TASK_NAME = "cobe"
-SCORER_NAME = "cobe_judge"
 PASSED = "passed"
 #: the respondent settings `cobe eval` uses by default, so both harnesses ask the same question
 DEFAULT_TEMPERATURE = EvalConfig.model_fields["temperature"].default
@@ -77,14 +77,20 @@ def verdict_score(
     unscored: Mapping[str, str],
     answer: str | None,
     metadata: dict[str, Any],
+    overall: bool | None = None,
 ) -> Score:
-    """One response's three verdicts as an inspect Score; `passed` follows cobe's pass rule."""
+    """One response's three verdicts as an inspect Score; `passed` follows cobe's pass rule, or is `overall` where
+    the verdicts are a source's one verdict per response with no per-check detail (the CoBe site's)."""
     status, passed = row_status({c: verdicts.get(c) for c in CHECKS}, None)
+    if overall is not None and not any(verdicts.get(c) for c in CHECKS):
+        status, passed = ("passed" if overall else "failed"), overall
     value: dict[str, str | int | float | bool | None] = {PASSED: math.nan if passed is None else float(passed)}
     for check in CHECKS:
         letter = verdicts.get(check)
         value[check] = math.nan if letter is None else float(letter == "T")
     shown = ", ".join(f"{c} {verdicts.get(c) or '?'}" for c in CHECKS)
+    if overall is not None and not any(verdicts.get(c) for c in CHECKS):
+        shown = f"one verdict for the whole response, {'T' if overall else 'F'}"
     reasons = "; ".join(f"{c}: {why}" for c, why in unscored.items())
     return Score(
         value=value,

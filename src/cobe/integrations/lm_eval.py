@@ -20,11 +20,14 @@ from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
 from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.judge.published import imported_ref
 
 #: the official phrasings in query order: query_idx 0, 1, 2
 QUERY_TEMPLATES = ("A", "B", "C")
 #: the fields of a document that name which of its scenario's queries it asks
 _QUERY_FIELDS = frozenset({"template", "query_idx", "query_index"})
+#: the name the samples' own metric goes by as verdicts: their verdict set is `lm-eval (imported)`
+SOURCE = "lm-eval"
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<stamp>[^_]+)\.jsonl$")
 
 
@@ -156,6 +159,7 @@ def import_lm_eval(
     scenarios = _scenarios(path, [record["doc"] for _, record in docs.values()], data)
     responses: list[ExternalResponse] = []
     settings: dict[str, Any] = {}
+    metric = _verdict_metric([record for _, record in docs.values()])
     for (line, record), (sid, template) in zip(docs.values(), asked):
         if sid not in scenarios:
             raise InputError(f"{path}:{line}: scenario {sid} is not in {data or 'the documents of this file'}")
@@ -163,14 +167,53 @@ def import_lm_eval(
         if text is None:
             raise InputError(f"{path}:{line}: resps holds no generated text; expected a generate_until task")
         prompt, settings = _request(record)
-        responses.append(ExternalResponse(name, scenarios[sid], template, text, prompt=prompt))
-    return write_response_run(
+        response = ExternalResponse(name, scenarios[sid], template, text, prompt=prompt)
+        if metric is not None:
+            response.verdict = "T" if _binary(record.get(metric)) else "F"
+        responses.append(response)
+    ref = imported_ref(SOURCE) if metric is not None else None
+    filters = sorted({str(record.get("filter")) for _, record in docs.values() if record.get("filter")})
+    imported = write_response_run(
         out,
         responses,
         data=data or str(path),
         source=str(path),
         settings={"temperature": settings.get("temperature"), "max_tokens": settings.get("max_gen_toks")},
+        published=ref,
+        verdicts_from=(
+            f"lm-eval's per-sample metric {metric} (filter {', '.join(filters) or 'none'}) of {path.name}, "
+            "imported with `cobe import --from lm-eval`"
+        )
+        if metric is not None
+        else None,
+        extra={"source": SOURCE, "imported_from": str(path), "metric": metric},
     )
+    if ref is not None:
+        imported.notices.append(
+            f"lm-eval's per-sample {metric} is the verdict set '{ref.spec}' (1 passed, 0 failed); it is the task's "
+            f"own metric, not CoBe's judge: `cobe judge {imported.out} --judge SPEC` judges the responses beside it"
+        )
+    return imported
+
+
+def _binary(value: Any) -> bool | None:
+    """A per-sample metric value as a pass (True) or fail (False); None when it is not 0 / 1 or a boolean."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def _verdict_metric(records: list[dict[str, Any]]) -> str | None:
+    """The first metric the samples list whose value is 0 / 1 (or a boolean) on every sample: a pass or a fail."""
+    listed = records[0].get("metrics") if records else None
+    if not isinstance(listed, list):
+        return None
+    for metric in listed:
+        if isinstance(metric, str) and all(_binary(record.get(metric)) is not None for record in records):
+            return metric
+    return None
 
 
 def _asked(path: Path, line: int, record: dict[str, Any]) -> tuple[str, str]:

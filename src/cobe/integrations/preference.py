@@ -30,6 +30,16 @@ class PreferenceExport:
     queries: int  # scenario × template groups that gave at least one pair
 
 
+def asked(row: dict[str, Any]) -> str:
+    """The prompt the respondent was asked: as stored, else, for a tier-1 row imported without one (`cobe import
+    --from verdicts --data`), the story and the dataset's query, exactly as cobe sends tier 1 (`respondent_messages`)."""
+    if row.get("prompt"):
+        return str(row["prompt"])
+    if row.get("tier", 1) == 1 and row.get("story") and row.get("query"):
+        return f"{row['story']}\n\n{row['query']}"
+    return ""
+
+
 def preference_pairs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The chosen/rejected pairs among result rows, in the rows' order."""
     groups: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
@@ -43,7 +53,7 @@ def preference_pairs(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for rejected in group["failed"]:
                 pairs.append(
                     {
-                        "prompt": chosen["prompt"] or rejected["prompt"],
+                        "prompt": asked(chosen) or asked(rejected),
                         "chosen": chosen["response"],
                         "rejected": rejected["response"],
                         "scenario_id": scenario_id,
@@ -68,6 +78,12 @@ def export_preference(runs: Sequence[str | Path], out: str | Path) -> Preference
             "pairs must compare verdicts of one judge"
         )
     pairs = preference_pairs(rows)
+    unasked = next((p for p in pairs if not p["prompt"]), None)
+    if unasked is not None:  # a pair without its prompt cannot train anything
+        raise InputError(
+            f"scenario {unasked['scenario_id']} template {unasked['template']}: the run holds no prompt or story "
+            "for it; import the verdicts with --data naming the dataset, so each pair carries what was asked"
+        )
     if not pairs:
         raise InputError(
             "no query has both a passing and a failing response; pairs need several responses to the same "

@@ -42,6 +42,19 @@ class JudgeIdentity:
     prompts: str | None
     fingerprint: str | None
     settings: dict[str, Any] = field(default_factory=dict)
+    # where the verdicts came from when no cobe judge gave them (an import): e.g. "published verdicts of the CoBe
+    # site (…)"; None for a cobe judge's
+    source: str | None = None
+    source_by: str | None = None  # who gave those verdicts, where the import knew (the CoBe authors)
+
+    def described(self) -> str:
+        """Who gave the verdicts, in words every export uses: the source, or the judge with its prompt set."""
+        if self.source:
+            named = f"verdict set `{self.spec}`; " if self.spec else ""
+            return f"{self.source} ({named}no cobe judge gave them)"
+        if not self.spec:
+            return "no judge yet"
+        return f"`{self.spec}` with the `{self.prompts}` judge prompts (fingerprint `{self.fingerprint}`)"
 
 
 @dataclass
@@ -106,7 +119,24 @@ def load_run(path: str | Path) -> RunExport:
     run = RunExport(run_dir, rows, summary, judge)
     if (run_dir / STORE_NAME).is_file():
         _read_store(run, run_dir / STORE_NAME)
+    elif isinstance(summary.get("imported_from"), str):  # `cobe import --from verdicts`: results.jsonl alone
+        named = f", judge {judge.spec} as the file names it" if judge.spec else ""
+        source = f"verdicts imported from {Path(summary['imported_from']).name} with `cobe import`{named}"
+        run.judge = replace(judge, source=source)
     return run
+
+
+def _imported_source(store: Store, run_id: str, judge: JudgeIdentity) -> JudgeIdentity:
+    """The judge with where an imported run's shown verdicts came from, as its import recorded it; unchanged for
+    a cobe judge's verdicts."""
+    row = store.latest_run()
+    if row is None or row["id"] != run_id:
+        return judge
+    imported = json.loads(row["config"] or "{}").get("imported_from")
+    verdicts = (imported.get("verdicts") if isinstance(imported, dict) else None) or {}
+    if verdicts.get("set") != judge.spec or not verdicts.get("from"):
+        return judge
+    return replace(judge, source=str(verdicts["from"]), source_by=verdicts.get("by"))
 
 
 def _summary(path: Path) -> dict[str, Any]:
@@ -126,7 +156,7 @@ def _read_store(run: RunExport, path: Path) -> None:
         for response_key, row in responses.items():
             by_id[int(row["id"])] = response_key
             run.respondent_usage[response_key] = Usage(row["input_tokens"], row["output_tokens"], row["cost_usd"])
-        judge = run.judge
+        judge = run.judge = _imported_source(store, run.run_id, run.judge)
         if judge.spec and judge.fingerprint:
             totals: dict[ResponseKey, list[float]] = {}
             settings: dict[str, Any] = {}
@@ -168,7 +198,14 @@ def scoreboard(run: RunExport, resamples: int = 1000, seed: int = 0) -> dict[str
         board[rec["model"]] = {k: _plain(rec[k]) for k in ("accuracy", "std", "n", "scored", "passes", "unscored")}
         board[rec["model"]]["errors"] = _plain(rec["errors"])
     for rec in bootstrap_accuracy(frame, resamples=resamples, seed=seed).to_dict("records"):
-        board[rec["model"]].update(ci_low=_plain(rec["ci_low"]), ci_high=_plain(rec["ci_high"]), resamples=resamples)
+        board[rec["model"]].update(
+            ci_low=_plain(rec["ci_low"]),
+            ci_high=_plain(rec["ci_high"]),
+            resamples=resamples,
+            ci_unit=rec["ci_unit"],
+            clusters=_plain(rec["clusters"]),
+            ci_method=ci_method(rec["ci_unit"], _plain(rec["clusters"])),
+        )
     for rec in by_phrasing(frame).to_dict("records"):
         board[rec["model"]].setdefault("per_template", {})[rec["template"]] = _plain(rec["accuracy"])
     for rec in check_failure_rates(frame).to_dict("records"):
@@ -179,6 +216,15 @@ def scoreboard(run: RunExport, resamples: int = 1000, seed: int = 0) -> dict[str
             "judged": _plain(rec["judged"]),
         }
     return board
+
+
+def ci_method(unit: str, clusters: int) -> str:
+    """The interval's method as the numbers drew it: core examples (clusters) or, where no core holds several,
+    scenarios."""
+    from cobe.score.bootstrap import CORE_UNIT
+
+    drawn = f"core examples ({clusters} clusters)" if unit == CORE_UNIT else f"scenarios ({clusters})"
+    return f"95% percentile bootstrap, resampling {drawn} with replacement"
 
 
 def _plain(value: Any) -> Any:

@@ -1,8 +1,10 @@
-"""Verdicts a source published (the CoBe site's `correct` / `wrong` / `unknown`): one overall verdict per
-response, with no per-check detail, kept in the store as a verdict set named for its source.
+"""Verdicts a source gave (the CoBe site's `correct` / `wrong` / `unknown`, an inspect log's scores, an
+lm-eval metric), kept in the store as a verdict set named for its source: `cobe-site (published)`,
+`inspect (imported)`, `lm-eval (imported)`.
 
 Such a set is stored as one verdict row per response under the check name `overall` (T: passed, F: failed,
-no letter: unscored with the source's reason). It is never asked again: no model gave it, and no prompt.
+no letter: unscored with the source's reason), or, where the source judged each check (an inspect log of the
+cobe task), one row per check. It is never asked again: no cobe judge gave it, and no prompt.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from cobe.judge.lineup import JudgeRef
 
 #: the prompt-set name and fingerprint of a published verdict set: no judge prompt produced it
 PUBLISHED = "published"
+#: the prompt-set name of the verdicts another harness's log or samples file carried
+IMPORTED = "imported"
 #: the check name a published verdict is stored under
 OVERALL = "overall"
 
@@ -20,6 +24,11 @@ def published_ref(source: str) -> JudgeRef:
     return JudgeRef(f"{source} (published)", PUBLISHED, PUBLISHED)
 
 
+def imported_ref(source: str) -> JudgeRef:
+    """The verdict set of the scores another harness's file carried, e.g. `inspect (imported)`."""
+    return JudgeRef(f"{source} (imported)", IMPORTED, PUBLISHED)
+
+
 def is_published(ref: JudgeRef | None) -> bool:
-    """Whether a verdict set holds a source's published overall verdicts, not a judge's per-check ones."""
+    """Whether a verdict set holds a source's own verdicts (published or imported), not a cobe judge's."""
     return ref is not None and not ref.combined and ref.fingerprint == PUBLISHED

@@ -84,6 +84,8 @@ class ShownVerdicts:
     def _published(rows: dict[tuple[str, int], sqlite3.Row]) -> Shown:
         # the source's overall verdict; an unknown one is unscored on every check, with the source's reason
         row = rows.get((OVERALL, 0))
+        if row is None and any((c, 0) in rows for c in CHECKS):
+            return ShownVerdicts._single(rows)  # a source that judged each check: the pass rule applies as usual
         if row is None:
             return Shown(complete=False, published=True)
         reason = row["unscored_reason"]

@@ -41,6 +41,9 @@ SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {
 UNKNOWN_REASON = "the site's verdict is unknown"
 #: the name the site's verdicts go by in a run: their verdict set is `cobe-site (published)`
 SOURCE = "cobe-site"
+#: where that set's verdicts came from, as every export of the run names it
+VERDICTS_BY = "the CoBe authors (the project site)"
+VERDICTS_FROM = "published verdicts of the CoBe site (the authors' judge), imported with `cobe import --from cobe-site`"
 ANSWER_KEYS = ("model_outputs", "model", "response", "verdict")
 
 
@@ -158,7 +161,14 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
     if sample is not None:  # a showcase: every table made from it says it is a per-category sample
         extra["sample"] = sample
     run = write_response_run(
-        out_dir, responses, data=str(source), source=str(source), published=published_ref(SOURCE), extra=extra
+        out_dir,
+        responses,
+        data=str(source),
+        source=str(source),
+        published=published_ref(SOURCE),
+        verdicts_from=VERDICTS_FROM,
+        verdicts_by=VERDICTS_BY,
+        extra=extra,
     )
     summary = json.loads((run.out / "summary.json").read_text(encoding="utf-8"))
     rows = [json.loads(line) for line in (run.out / "results.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -45,6 +45,11 @@ class ExternalResponse:
     # the source's own overall verdict, where it published one: T passed, F failed, None with a reason unscored
     verdict: Verdict | None = None
     verdict_reason: str | None = None
+    # or the source's verdict on each check (an inspect log of the cobe task), with the reasons of unscored ones
+    checks: dict[str, Verdict | None] | None = None
+    check_reasons: dict[str, str] = field(default_factory=dict)
+    # whether the source gave this response a verdict at all (one it never scored stays unjudged)
+    scored: bool = True
 
 
 @dataclass
@@ -58,6 +63,7 @@ class ImportedRun:
     scenarios: int
     templates: list[str]
     notices: list[str] = field(default_factory=list)
+    verdict_set: str | None = None  # the source's own verdicts, where it had some: the set the run shows
 
 
 def check_new_dir(out: Path) -> None:
@@ -74,12 +80,16 @@ def write_response_run(
     source: str,
     settings: dict[str, Any] | None = None,
     published: JudgeRef | None = None,
+    verdicts_from: str | None = None,
+    verdicts_by: str | None = None,
     extra: dict[str, Any] | None = None,
 ) -> ImportedRun:
     """Create the run directory `out` from `responses`, all or nothing; `settings` are respondent settings found.
 
     With `published`, each response's own verdict is stored as that verdict set, which the run shows, and
-    the exports (results.jsonl, summary.json with `extra`, report.md) are written.
+    the exports (results.jsonl, summary.json with `extra`, report.md) are written; `verdicts_from` says where
+    the set's verdicts came from (e.g. "published verdicts of the CoBe site") and `verdicts_by` who gave them
+    (e.g. "the CoBe authors"), for every export to name.
     """
     out_dir = Path(out)
     check_new_dir(out_dir)
@@ -104,6 +114,12 @@ def write_response_run(
         "template_names": templates,
         "imported_from": {"source": source, "settings": found},
     }
+    if published is not None:
+        stored["imported_from"]["verdicts"] = {
+            "set": published.spec,
+            "from": verdicts_from or f"verdicts of {source}",
+            "by": verdicts_by,
+        }
     run_id = uuid.uuid4().hex[:12]
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     # built in a sibling folder and renamed into place: a failure leaves no half-made run behind
@@ -116,7 +132,7 @@ def write_response_run(
             ids = [store.put_response(_row(run_id, response)) for response in responses]
             store.set_state(run_id, "complete")
             if published is not None:
-                store.put_verdicts([_verdict(run_id, i, r, published) for i, r in zip(ids, responses)])
+                store.put_verdicts([v for i, r in zip(ids, responses) for v in _verdicts(run_id, i, r, published)])
                 store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
                 _exports(staging, store, run_id, published, extra or {})
         finally:
@@ -127,7 +143,8 @@ def write_response_run(
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates)
+    verdict_set = published.spec if published is not None else None
+    return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates, verdict_set=verdict_set)
 
 
 def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]:
@@ -167,19 +184,33 @@ def _row(run_id: str, response: ExternalResponse) -> dict[str, Any]:
     }
 
 
-def _verdict(run_id: str, response_id: int, response: ExternalResponse, ref: JudgeRef) -> dict[str, Any]:
-    """The store's row of a response's published verdict (one per response, check `overall`)."""
+def _verdicts(run_id: str, response_id: int, response: ExternalResponse, ref: JudgeRef) -> list[dict[str, Any]]:
+    """The store's rows of a response's own verdicts: one per check where the source judged each, else one under
+    the check name `overall`; none for a response the source never scored or that failed."""
+    if not response.scored or response.error is not None:
+        return []
+    if response.checks is not None:
+        return [
+            _verdict(run_id, response_id, ref, check, verdict, response.check_reasons.get(check))
+            for check, verdict in response.checks.items()
+        ]
+    return [_verdict(run_id, response_id, ref, OVERALL, response.verdict, response.verdict_reason)]
+
+
+def _verdict(
+    run_id: str, response_id: int, ref: JudgeRef, check: str, verdict: Verdict | None, reason: str | None
+) -> dict[str, Any]:
     return {
         "run_id": run_id,
         "response_id": response_id,
         "judge": ref.spec,
         "prompt_set": ref.prompt_set,
         "prompt_fingerprint": ref.fingerprint,
-        "check_name": OVERALL,
-        "verdict": response.verdict,
+        "check_name": check,
+        "verdict": verdict,
         "raw": None,
         "p_true": None,
-        "unscored_reason": response.verdict_reason if response.verdict is None else None,
+        "unscored_reason": (reason or "the source gave no verdict") if verdict is None else None,
         "error": None,
         "judge_settings": "{}",
         "call_key": None,
