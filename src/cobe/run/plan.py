@@ -64,6 +64,8 @@ class RunPlan:
     epochs: int = 1  # answers per model, scenario and template
     # a re-judge: each respondent's settings as the stored run asked them, with what it accepts, for "settings"
     recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
+    # a command that shows a stored verdict set (`--show`): each of its judges as the store says it was asked
+    recorded_judges: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
 
     @property
     def respondent(self) -> GenerateConfig | None:
@@ -82,6 +84,10 @@ class RunPlan:
         if self.judge is not None:
             block["judges"] = {
                 m.spec: effective_settings(self.providers[m.spec].capabilities, m.settings) for m in self.judge.members
+            }
+        elif self.recorded_judges:
+            block["judges"] = {
+                spec: effective_settings(caps, cfg) for spec, (caps, cfg) in self.recorded_judges.items()
             }
         return block
 

@@ -19,6 +19,9 @@ from cobe.core.errors import InputError
 from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
 from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.models.base import GenerateConfig
+from cobe.models.capabilities import ModelCapabilities
+from cobe.models.model_args import ModelArgs
 from cobe.run.config import RunSummary
 from cobe.run.export import write_exports
 from cobe.run.resume import StoredWork
@@ -153,6 +156,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             chosen = choose(verdict_sets(store, plan.run_id), which, run_dir)
             ref = chosen.ref
             before = make_current(store, plan.run_id, ref)
+            plan.recorded_judges = recorded_judges(store, plan.run_id, ref)  # the Settings block keeps its judges
             state = str(_run_row(store)["state"])
             wall = time.perf_counter() - start
             fields = plan.summary_fields() | {
@@ -187,6 +191,21 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
         notices=notices,
         replaced=describe_judge(before) if before is not None else None,
     )
+
+
+def recorded_judges(store: Store, run_id: str, ref: JudgeRef) -> dict[str, tuple[ModelCapabilities, GenerateConfig]]:
+    """Each judge of a verdict set as its stored verdicts say it was asked, where that is readable."""
+    models = ModelArgs()
+    found = {}
+    for judge in ref.judges:
+        text = store.judge_settings(run_id, judge.spec, judge.fingerprint)
+        if text is None or text.strip() == "{}":  # "{}": verdicts imported with no settings (a site's published ones)
+            continue
+        try:
+            found[judge.spec] = (models.capabilities(judge.spec), GenerateConfig.model_validate_json(text))
+        except (InputError, ValueError):
+            continue  # a judge no row fits any more is left out of the block, never a reason to stop
+    return found
 
 
 def _run_row(store: Store) -> sqlite3.Row:
