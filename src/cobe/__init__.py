@@ -2,7 +2,7 @@
 
     import cobe
     data = cobe.load_dataset("builtin:starter")
-    summary = cobe.run_eval("openai/gpt-5.4", judge="anthropic/claude-opus-4-7", data="cobe.json")
+    summary = cobe.run_eval("openai/gpt-5.4", judge="anthropic/claude-opus-4-7")  # the bundled starter set
     table = cobe.leaderboard(summary.run_dir)      # a pandas DataFrame
     rows = cobe.results(summary.run_dir)           # every response with its verdicts
 

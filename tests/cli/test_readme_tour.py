@@ -1,6 +1,7 @@
-"""README's tour runs as written against the contract fakes: each of its `cobe eval`, `cobe judge` and `cobe judges
-check` lines, with App. D.1's defaults, sends no request the real APIs refuse; and the paper's models are asked as
-the paper ran them (GPT-5.4 Pro through /v1/responses, Claude thinking as a respondent)."""
+"""README's tour runs as written: every `cobe` line of it, from an empty folder, on the bundled starter set, against
+the contract fakes (openai/, anthropic/, google/ and a key-less `openai-api/vllm/` server on 127.0.0.1), with App.
+D.1's defaults and no request the real APIs refuse; and the paper's models are asked as the paper ran them (GPT-5.4
+Pro through /v1/responses, Claude thinking as a respondent)."""
 
 from __future__ import annotations
 
@@ -18,23 +19,26 @@ from support.openai_server import contract_env
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER_JSON = ROOT / "tests" / "fixtures" / "datasets" / "paper.json"
-FIRST_RUN = "runs/openai_gpt-5.4__cobe"  # where the tour's first eval line keeps its run
+STARTER = ROOT / "src" / "cobe" / "dataset" / "builtin" / "starter.jsonl"
+#: the tour's lines left to their own tests: a Ray cluster (and vLLM's GPUs) to tests/run/test_ray_cluster.py
+ELSEWHERE = ("--executor ray",)
 
 
 def tour_commands() -> list[str]:
-    """The tour's model-calling lines, as written (continuations joined, comments dropped); a line that needs a
-    Ray cluster (and vLLM's GPUs) is left to tests/run/test_ray_cluster.py and docs/SCALE.md."""
+    """The tour's `cobe` lines, as written (continuations joined, comments dropped)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.index("## A short tour") :].split("\n\n", 2)[1]
+    section = readme[readme.index("## A short tour") : readme.index("The same from Python:")]
     lines, pending = [], ""
-    for raw in block.splitlines():
+    for raw in section.splitlines():
+        if not raw.startswith("    "):  # the tour's block is indented; the prose around it is not
+            continue
         text = pending + raw.strip()
         if text.endswith("\\"):
             pending = text[:-1] + " "
             continue
         pending = ""
         command = text.split("  #", 1)[0].strip()
-        if command.startswith(("cobe eval ", "cobe judge ", "cobe judges check ")) and "--executor ray" not in command:
+        if command.startswith("cobe "):
             lines.append(command)
     return lines
 
@@ -43,7 +47,7 @@ def tour_commands() -> list[str]:
 def workdir(tmp_path: Path, strict_server) -> tuple[Path, dict[str, str | None]]:
     shutil.copy(PAPER_JSON, tmp_path / "cobe.json")
     env: dict[str, str | None] = dict(contract_env(strict_server))
-    env |= {"VLLM_BASE_URL": strict_server.base_url, "GEMINI_API_KEY": None}
+    env |= {"VLLM_BASE_URL": strict_server.base_url, "VLLM_API_KEY": None, "GEMINI_API_KEY": None}
     return tmp_path, env
 
 
@@ -61,25 +65,55 @@ def sent(run_dir: Path, role: str, spec: str) -> list[dict]:
     return [json.loads(text) for text in records(run_dir, role, spec, "sent")]
 
 
-def test_the_tour_names_the_commands_this_test_runs():
+def rate_as_raters_would(study: Path) -> None:
+    """What raters do in `cobe annotate serve`: every rater answers every item assigned to them."""
+    from cobe.annotate.store import StudyStore
+
+    store = StudyStore(study)
+    for person in store.principals():
+        if person.role == "rater":
+            for n, item in enumerate(store.assignment(person.id)):
+                assert store.save_rating(person.id, item, ("Yes", "No")[(n + person.id) % 3 == 0], "")
+
+
+def test_the_tour_names_only_files_and_ids_that_exist():
     commands = tour_commands()
-    assert commands[0] == "cobe eval --model openai/gpt-5.4 --judge anthropic/claude-opus-4-7 --data cobe.json"
-    assert any("--judge openai/gpt-5.4" in c and c.startswith("cobe eval") for c in commands)
-    assert any(c.startswith("cobe judge runs/<run>") for c in commands)
+    assert commands[0] == "cobe data sources"
+    assert any(c.startswith("cobe judge runs/gpt ") for c in commands)
+    starter_ids = {json.loads(line)["id"] for line in STARTER.read_text(encoding="utf-8").splitlines()}
+    for command in commands:
+        args = shlex.split(command)
+        if "--data" in args:  # the tour runs on the bundled data; a file would have to be named and fetched
+            assert args[args.index("--data") + 1].startswith("builtin:"), command
+        for flag in ("--ids", "--id"):
+            if flag in args:
+                assert set(args[args.index(flag) + 1].split(",")) <= starter_ids, command
 
 
 def test_the_readme_tour_runs_as_written_with_no_refused_request(workdir, strict_server):
     cwd, env = workdir
-    said = []
+    (cwd / "cobe.json").unlink()  # from an empty folder
+    # the starter's first 12 scenarios (those the tour's --ids name among them) stand in for all 60: the tour's
+    # seven runs in seconds, not minutes; the lines that name builtin:starter read the whole of it
+    subset = cwd.parent / "starter-12.jsonl"
+    subset.write_text("".join(STARTER.read_text(encoding="utf-8").splitlines(keepends=True)[:12]), encoding="utf-8")
+    env |= {"COBE_DATA": str(subset)}
+    said = {}
     for command in tour_commands():
-        args = shlex.split(command.replace("runs/<run>", FIRST_RUN))[1:]
-        result = run_cobe(*args, cwd=cwd, env=env)
+        if any(part in command for part in ELSEWHERE):
+            continue
+        if command.startswith("cobe agreement"):
+            rate_as_raters_would(cwd / "runs" / "gpt" / "study")
+        result = run_cobe(*shlex.split(command)[1:], cwd=cwd, env=env)
         assert result.returncode == 0, (command, result.stderr)
+        assert "Traceback" not in result.stderr, command
         stats = strict_server.stats()
         assert stats["refused"] == 0, (command, stats["refusals"])
-        said.append(result.stderr)
-    assert said[0].count("note: anthropic/claude-opus-4-7 does not take temperature 0.0: not sent") == 1
-    run = cwd / FIRST_RUN
+        said[command] = result.stderr
+    assert len(said) == len([c for c in tour_commands() if not any(part in c for part in ELSEWHERE)])
+    first = "cobe eval --model openai/gpt-5.4 --judge anthropic/claude-opus-4-7 --run-dir runs/gpt"
+    assert said[first].count("note: anthropic/claude-opus-4-7 does not take temperature 0.0: not sent") == 1
+    run = cwd / "runs" / "gpt"
     # the README command: GPT-5.4 thinks at medium (App. D.1) with room to answer; Claude judges without the
     # temperature it refuses, and says so once
     respondent = sent(run, "respondent", "openai/gpt-5.4")
@@ -101,6 +135,9 @@ def test_the_readme_tour_runs_as_written_with_no_refused_request(workdir, strict
     }
     assert "## Settings" in (run / "report.md").read_text()
     assert '<section id="settings">' in (run / "report.html").read_text()
+    # the local server was asked with no key (VLLM_API_KEY unset) and answered every item
+    assert json.loads((cwd / "runs" / "my-model" / "summary.json").read_text())["state"] == "complete"
+    assert (cwd / "report" / "report.html").is_file() and (cwd / "starter.csv").is_file()
 
 
 def test_gpt_5_4_pro_answers_and_judges_through_the_responses_api(workdir, strict_server):

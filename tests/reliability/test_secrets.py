@@ -116,12 +116,51 @@ def test_a_short_key_echoed_by_the_provider_is_scrubbed_everywhere(fake, data_fi
 
 
 @pytest.mark.parametrize("key", ["x", "ab", "k3y"])
-def test_a_key_of_one_to_three_characters_is_refused_before_any_call(fake, data_file, tmp_path, key):
-    env = {"FAKE_BASE_URL": fake.base_url, "FAKE_API_KEY": key}
+def test_a_key_of_one_to_three_characters_for_a_hosted_endpoint_is_refused_before_any_call(data_file, tmp_path, key):
+    env = {"FAKE_BASE_URL": "https://llm.example.com/v1", "FAKE_API_KEY": key}  # refused before it is reached
     result = run_cobe(*eval_args(data_file, tmp_path / "run"), env=env)
     assert result.returncode == 2
     assert_one_line_error(result, "FAKE_API_KEY", f"{len(key)} character", "unset FAKE_API_KEY")
-    assert fake.stats()["requests"] == 0
+
+
+# ---- issue 31, item 10: a server on this machine conventionally takes any key (vLLM's docs: EMPTY) ----------
+@pytest.mark.parametrize("key", ["x", "ab", None])
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_a_short_or_no_key_for_a_server_on_this_machine_is_accepted(fake, data_file, tmp_path, key, host):
+    url = fake.base_url.replace("127.0.0.1", host)
+    result = run_cobe(*eval_args(data_file, tmp_path / "run"), env={"FAKE_BASE_URL": url, "FAKE_API_KEY": key})
+    assert result.returncode == 0, result.stderr
+    assert fake.stats()["requests"] > 0
+
+
+@pytest.mark.parametrize(
+    ("url", "local"),
+    [
+        ("http://127.0.0.1:8000/v1", True),
+        ("http://127.8.0.3:8000/v1", True),
+        ("http://localhost:8000/v1", True),
+        ("http://[::1]:8000/v1", True),
+        ("http://user:pw@localhost/v1", True),
+        ("https://api.together.xyz/v1", False),
+        ("http://10.0.0.5:8000/v1", False),
+        ("http://127.0.0.1.example.com/v1", False),
+        ("not a url", False),
+    ],
+)
+def test_only_a_loopback_url_takes_a_placeholder_key(monkeypatch, url, local):
+    from cobe.core.secrets import KeyTooShort
+    from cobe.models.openai_chat import loopback_url
+    from cobe.models.registry import get_provider
+
+    assert loopback_url(url) is local
+    monkeypatch.setenv("LOOP_BASE_URL", url)
+    monkeypatch.setenv("LOOP_API_KEY", "x")
+    if local:
+        get_provider("openai-api/loop/m")
+        assert scrub("a x b") == "a x b"  # a placeholder is no secret: never hidden from text
+    else:
+        with pytest.raises(KeyTooShort, match="LOOP_API_KEY holds a key of 1 character"):
+            get_provider("openai-api/loop/m")
 
 
 def test_a_short_key_is_hidden_where_it_stands_alone_not_inside_words(monkeypatch):

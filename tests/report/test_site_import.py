@@ -139,3 +139,5 @@ def test_an_imported_site_run_is_a_run_listed_re_judged_and_keeping_the_publishe
     shown = run_cobe("judge", str(run), "--show", "cobe-site (published)")
     assert shown.returncode == 0, shown.stderr
     assert sum(r["status"] == "unscored" for r in _rows(run)) == 3  # the site's unknown verdicts again, no call
+    # published verdicts record no judge settings: the Settings block makes none up for them
+    assert "judges" not in json.loads((run / "summary.json").read_text())["settings"]

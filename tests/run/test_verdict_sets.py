@@ -101,3 +101,27 @@ def test_the_cli_lists_the_sets_without_writing_and_switches_back(rejudged):
     assert both.returncode == 2 and "--show and --judge" in both.stderr
     neither = run_cobe("judge", str(rejudged))
     assert neither.returncode == 2 and "--judge: expected a judge spec" in neither.stderr
+
+
+def test_a_shown_set_keeps_its_judge_in_the_settings_block(rejudged, tmp_path):
+    from support.cli import run_cobe
+
+    switched = run_cobe("judge", str(rejudged), "--show", "mock/judge-pass", "--no-report")
+    assert switched.returncode == 0, switched.stderr
+    judges = json.loads((rejudged / "summary.json").read_text())["settings"]["judges"]
+    assert judges == {
+        "mock/judge-pass": {
+            "api": "local",
+            "thinking": "no thinking mode",
+            "max_tokens": 5,
+            "temperature": 0.0,
+            "logprobs": True,
+        }
+    }
+    judge_rows = [line for line in (rejudged / "report.md").read_text().splitlines() if line.startswith("| judge |")]
+    assert judge_rows and all("`mock/judge-pass`" in line for line in judge_rows)
+    report = run_cobe("report", str(rejudged), "--out", str(tmp_path / "report"))
+    assert report.returncode == 0, report.stderr
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    settings = markdown[markdown.index("## Settings") :]
+    assert "| judge | `mock/judge-pass` |" in settings and "mock/judge-fail" not in settings

@@ -53,8 +53,8 @@ def show(
     prompt for each check; with both, the judge sees what a run would show it (after the
     "Final story:" line for H2). For example:
 
-        cobe prompts show --data cobe.json --id 115v3 --check preserve --response "..."
-        cobe prompts show --data cobe.json --id 115v3 --template H2
+        cobe prompts show --id 1v1 --check preserve --response "..."
+        cobe prompts show --id 1v1 --template H2
     """
     from cobe.dataset.loaders import load_dataset
     from cobe.judge.preview import find_scenario, preview

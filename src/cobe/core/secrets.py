@@ -71,15 +71,19 @@ def url_secrets(url: str) -> set[str]:
     return {value for value in found if len(value.strip()) >= MIN_KEY_LENGTH}  # shorter would blank words
 
 
-def env_secret(*names: str) -> str | None:
+def env_secret(*names: str, placeholder_ok: bool = False) -> str | None:
     """The first of these environment variables that is set, remembered as a secret; None if none is.
 
-    A value of 1-3 characters raises KeyTooShort naming the variable: it cannot be kept out of logs.
+    A value of 1-3 characters raises KeyTooShort naming the variable: it cannot be kept out of logs. With
+    `placeholder_ok` (a server on this machine, which conventionally takes any key: vLLM's docs use `EMPTY`)
+    such a value is a placeholder, not a secret: returned as it is, and never hidden from text.
     """
     for name in names:
         value = os.environ.get(name)
         if value:
             length = len(value.strip())
+            if length < MIN_KEY_LENGTH and placeholder_ok:
+                return value
             if length < MIN_KEY_LENGTH:
                 raise KeyTooShort(
                     f"{name} holds a key of {length} character{'s' if length != 1 else ''}; cobe cannot keep a "

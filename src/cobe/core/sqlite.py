@@ -199,7 +199,7 @@ def _open_checked(
     try:
         db = connect(path, synchronous=synchronous, foreign_keys=False, check_same_thread=check_same_thread)
     except sqlite3.DatabaseError as exc:
-        raise _unusable(path, what, exc) from exc
+        raise database_error(path, what, exc) from exc
     try:
         if not created:
             _check_pages(db, path, what)
@@ -212,7 +212,7 @@ def _open_checked(
         raise
     except sqlite3.DatabaseError as exc:
         db.close()
-        raise _unusable(path, what, exc) from exc
+        raise database_error(path, what, exc) from exc
     except BaseException:
         db.close()
         raise
@@ -334,7 +334,9 @@ def _check_pages(db: sqlite3.Connection, path: Path, what: str) -> None:
         raise UnusableDatabase(path, f"damaged {what} ({'; '.join(lines[:2])}); nothing was changed")
 
 
-def _unusable(path: Path, what: str, exc: sqlite3.DatabaseError) -> CobeError:
+def database_error(path: Path, what: str, exc: sqlite3.DatabaseError) -> CobeError:
+    """The one-line error of an SQLite failure on `path`: a full disk, the machine (a lock, permissions: exit 1,
+    the file may be fine), or else the file itself (UnusableDatabase, exit 2)."""
     if is_disk_full(exc):
         return out_of_space(path.parent)
     code = getattr(exc, "sqlite_errorcode", None)

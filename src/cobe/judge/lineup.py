@@ -90,13 +90,25 @@ def judge_ref(members: list[JudgeRef], samples: int = 1) -> JudgeRef:
     return JudgeRef(provisional.spec, provisional.prompt_set, provisional.identity, tuple(members), samples)
 
 
+#: what a stored members field holds (`JudgeRef.members_json`), for the line saying one does not
+MEMBERS_SHAPE = 'expected {"members": [{"spec": ..., "prompt_set": ..., "fingerprint": ...}, ...], "samples": N}'
+
+
 def stored_ref(spec: str, prompt_set: str, fingerprint: str, members_json: str | None) -> JudgeRef:
-    """A run's recorded judge (runs.judge, judge_prompts, judge_fingerprint, judge_members) as a JudgeRef."""
+    """A run's recorded judge (runs.judge, judge_prompts, judge_fingerprint, judge_members) as a JudgeRef; a
+    members field that is not what `JudgeRef.members_json` writes raises ValueError (MEMBERS_SHAPE)."""
     if not members_json:
         return JudgeRef(spec, prompt_set, fingerprint)
-    data = json.loads(members_json)
-    members = [JudgeRef(m["spec"], m["prompt_set"], m["fingerprint"]) for m in data["members"]]
-    return judge_ref(members, int(data.get("samples", 1)))
+    try:
+        data = json.loads(members_json)
+        members = [JudgeRef(m["spec"], m["prompt_set"], m["fingerprint"]) for m in data["members"]]
+        samples = data.get("samples", 1)
+    except (ValueError, TypeError, KeyError, AttributeError):  # not JSON, or JSON of another shape
+        members, samples = [], 0
+    fields = [value for m in members for value in (m.spec, m.prompt_set, m.fingerprint)]
+    if not members or not all(isinstance(v, str) for v in fields) or type(samples) is not int or samples < 1:
+        raise ValueError(MEMBERS_SHAPE)
+    return judge_ref(members, samples)
 
 
 @dataclass(frozen=True)

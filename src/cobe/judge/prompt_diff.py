@@ -8,7 +8,6 @@ showing the judge they showed); without, it says in one line what is missing and
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from cobe.judge.shown import ShownVerdicts
 from cobe.judge.specs import split_specs
 from cobe.prompts.render import judged_text
 from cobe.prompts.templates import Template
+from cobe.store.damage import DamagedStore, excerpt, run_config
 from cobe.store.directory import find_store
 from cobe.store.store import Store
 
@@ -76,7 +76,10 @@ def _judges(
     row = store.latest_run()
     if row is None or not row["judge"]:
         raise InputError(f"{run_dir}: no judge has judged this run yet; name one with --judge SPEC")
-    shown = stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
+    try:
+        shown = stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
+    except ValueError as exc:
+        raise DamagedStore(store.path, f"runs.judge_members is {excerpt(row['judge_members'])}: {exc}") from None
     return [j.spec for j in shown.judges], samples or shown.samples
 
 
@@ -93,7 +96,7 @@ class _Stored:
             row = store.latest_run()
             if row is None:
                 raise InputError(f"{run_dir}: the store holds no run")
-            names = json.loads(row["config"]).get("template_names") or []
+            names = run_config(store.path, row)["template_names"]
             templates = {t.name: t for t in _templates(names)}
             self.response_ids = [
                 int(r["id"])

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import time
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
@@ -190,6 +192,22 @@ class OpenAIChat(Provider):
             await client.close()
 
 
+def loopback_url(url: str) -> bool:
+    """Whether a base URL names this machine by its loopback interface (localhost, 127.x, ::1)."""
+    try:
+        host = urlsplit(url).hostname
+    except ValueError:  # not a URL; the SDK says so when it is used
+        return False
+    if host is None:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name, not an address: only localhost is known to stay on this machine
+        return False
+
+
 def _env_name(service: str, suffix: str) -> str:
     return f"{service.upper().replace('-', '_').replace('.', '_')}_{suffix}"
 
@@ -217,8 +235,10 @@ def _openai_api_factory(spec: str, model: str) -> Provider:
             f"model spec {spec!r}: set {url_var} to the server's URL, e.g. http://localhost:8000/v1"
             " (several servers: comma-separated)"
         )
-    # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy
-    key = env_secret(key_var) or "EMPTY"
+    # local servers (vLLM, llama.cpp, Ollama) accept any key, so a placeholder keeps the SDK happy; on this
+    # machine a short one (VLLM_API_KEY=x) is such a placeholder too, while a hosted endpoint's must be a real key
+    local = all(loopback_url(url) for url in base_urls)
+    key = env_secret(key_var, placeholder_ok=local) or "EMPTY"
     provider = OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
     provider.key_env = key_var
     return provider

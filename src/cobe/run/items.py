@@ -7,7 +7,6 @@ verdict set a run shows (no dataset file and no provider needed).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from cobe.models.base import Message
 from cobe.prompts.completion import completion_messages
 from cobe.prompts.render import respondent_messages, select_templates, wording_kind
 from cobe.prompts.templates import Template
+from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
     import sqlite3
@@ -170,7 +170,7 @@ class StoredItems:
 
 def stored_items(store: Store, row: sqlite3.Row) -> StoredItems:
     """The items of the stored run `row` (every model, scenario, template and epoch it planned)."""
-    stored = json.loads(row["config"])
+    stored = run_config(store.path, row)
     scenarios = ScenarioSpool()
     for doc in store.scenarios(row["id"]):
         scenarios.append(Scenario.model_validate_json(doc), doc)

@@ -9,7 +9,6 @@ each, in an unnamed temporary file (`ScenarioSpool`), so a plan's memory does no
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.items import Coverage, Item, build_items, stored_items
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
+from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
     import sqlite3
@@ -64,6 +64,8 @@ class RunPlan:
     epochs: int = 1  # answers per model, scenario and template
     # a re-judge: each respondent's settings as the stored run asked them, with what it accepts, for "settings"
     recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
+    # a command that shows a stored verdict set (`--show`): each of its judges as the store says it was asked
+    recorded_judges: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
 
     @property
     def respondent(self) -> GenerateConfig | None:
@@ -82,6 +84,10 @@ class RunPlan:
         if self.judge is not None:
             block["judges"] = {
                 m.spec: effective_settings(self.providers[m.spec].capabilities, m.settings) for m in self.judge.members
+            }
+        elif self.recorded_judges:
+            block["judges"] = {
+                spec: effective_settings(caps, cfg) for spec, (caps, cfg) in self.recorded_judges.items()
             }
         return block
 
@@ -312,7 +318,7 @@ def plan_rejudge(
     """The plan of `judge`: the stored run's items, judged by `judge` (one spec or a panel's); `options` are
     EvalConfig fields. With `show=False` the run's exports keep showing the judge they showed."""
     row = _stored_run(store, run_dir)
-    stored = json.loads(row["config"])
+    stored = run_config(store.path, row)
     config = EvalConfig(
         **{k: v for k, v in options.items() if v is not None},
         judge=judge,
@@ -335,7 +341,7 @@ def plan_exports(store: Store, run_dir: Path) -> RunPlan:
     """The plan of a command that only rewrites a stored run's exports (`cobe judge RUN --show`): its items,
     and neither a judge nor a provider."""
     row = _stored_run(store, run_dir)
-    stored = json.loads(row["config"])
+    stored = run_config(store.path, row)
     config = EvalConfig(models=stored["models"], data=stored["data"])
     return _stored_plan(store, run_dir, row, config, None, {}, ModelArgs())
 

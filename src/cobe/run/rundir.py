@@ -15,10 +15,11 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import FileProblem, read_json
 from cobe.core.lock import lock_holder
-from cobe.core.sqlite import connect_read_only
+from cobe.core.sqlite import UnusableDatabase, connect_read_only, database_error
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
 from cobe.run.respondents import model_settings
+from cobe.store.damage import DamagedStore, run_config
 from cobe.store.store import STORE_NAME, Store
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -106,15 +107,16 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
     return run_id, False
 
 
-def _stored_run(db: sqlite3.Connection) -> dict[str, Any]:
+def _stored_run(db: sqlite3.Connection, path: Path) -> dict[str, Any]:
     """What `cobe runs` shows of a store's newest run: id, state, models, judge, updated, responses."""
+    db.row_factory = sqlite3.Row
     row = db.execute(
         "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
     ).fetchone()
     if not row:
         return {}
     responses = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
-    models = json.loads(row[2]).get("models", [])
+    models = run_config(path, row)["models"]
     return {
         "run_id": row[0],
         "state": row[1],
@@ -138,9 +140,12 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
             # read only, and with no writer at work read without making -wal / -shm files: a listing
             # changes nothing in the folders it reads, and works on a read-only mount
             with closing(connect_read_only(path / STORE_NAME, idle=holder is None)) as db:
-                entry.update(_stored_run(db))
-        except sqlite3.DatabaseError as exc:
-            entry["state"] = f"unreadable ({exc})"
+                entry.update(_stored_run(db, path / STORE_NAME))
+        except sqlite3.DatabaseError as exc:  # a dropped table is damage; a lock or a permission is the machine's
+            damage = isinstance(database_error(path / STORE_NAME, "cobe store", exc), UnusableDatabase)
+            entry["state"] = f"{'damaged' if damage else 'unreadable'} ({exc})"
+        except DamagedStore as exc:  # listed as what it is; the other runs are listed as usual
+            entry["state"] = f"damaged ({exc.detail})"
         if holder is not None:  # a command is at work here now, whatever the store says
             entry["state"] = "running"
             entry["held_by"] = holder

@@ -19,9 +19,13 @@ from cobe.core.errors import InputError
 from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
 from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.models.base import GenerateConfig
+from cobe.models.capabilities import ModelCapabilities
+from cobe.models.model_args import ModelArgs
 from cobe.run.config import RunSummary
 from cobe.run.export import write_exports
 from cobe.run.resume import StoredWork
+from cobe.store.damage import DamagedStore, excerpt, reading, text_field
 from cobe.store.directory import find_store
 from cobe.store.store import ReadOnlyStore, Store, now
 
@@ -54,7 +58,17 @@ def stored_judge(store: Store) -> JudgeRef | None:
     row = store.latest_run()
     if row is None or not row["judge"]:
         return None
-    return stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
+    return _stored_ref(store, "runs", row, "judge_fingerprint", "judge_members")
+
+
+def _stored_ref(store: Store, table: str, row: sqlite3.Row, identity: str, members: str) -> JudgeRef:
+    """A judge as a stored row names it (a run's, or one of its verdict sets'); a damaged row is one line."""
+    spec = text_field(store.path, row, table, "judge")
+    assert spec is not None  # text_field refuses NULL unless asked
+    try:
+        return stored_ref(spec, row["judge_prompts"], row[identity], row[members])
+    except ValueError as exc:
+        raise DamagedStore(store.path, f"{table}.{members} of {spec} is {excerpt(row[members])}: {exc}") from None
 
 
 def describe_judge(ref: JudgeRef) -> str:
@@ -92,8 +106,9 @@ def verdict_sets(store: Store, run_id: str) -> list[VerdictSet]:
 
     sets: dict[tuple[str, str], VerdictSet] = {}
     for row in store.verdict_sets(run_id):
-        ref = stored_ref(row["judge"], row["judge_prompts"], row["identity"], row["members"])
-        sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), row["shown"])
+        ref = _stored_ref(store, "verdict_sets", row, "identity", "members")
+        shown = text_field(store.path, row, "verdict_sets", "shown")
+        sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), shown)
     for (spec, fingerprint), row in judged.items():
         if (spec, fingerprint) not in sets:
             ref = JudgeRef(spec, row["prompt_set"], fingerprint)
@@ -111,14 +126,14 @@ def _same(ref: JudgeRef, other: JudgeRef | None) -> bool:
 def list_verdict_sets(run_dir: str | Path) -> list[VerdictSet]:
     """The verdict sets of a run directory's run (`cobe runs RUN --verdict-sets`), read without writing there."""
     run_dir = Path(run_dir)
-    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
-    try:
-        row = store.latest_run()
-        return verdict_sets(store, row["id"]) if row is not None else []
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
-    finally:
-        store.close()
+    path = find_store(run_dir)
+    with reading(path):
+        store = ReadOnlyStore(path, idle=lock_holder(run_dir) is None)
+        try:
+            row = store.latest_run()
+            return verdict_sets(store, row["id"]) if row is not None else []
+        finally:
+            store.close()
 
 
 def choose(sets: list[VerdictSet], which: str, run_dir: Path, option: str = "--show") -> VerdictSet:
@@ -127,7 +142,7 @@ def choose(sets: list[VerdictSet], which: str, run_dir: Path, option: str = "--s
     listing = "; ".join(f"{n} {describe_judge(v.ref)} [{v.ref.identity}]" for n, v in enumerate(sets, 1))
     if not sets:
         raise InputError(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
-    if which.isdigit() and 1 <= int(which) <= len(sets):
+    if which.isascii() and which.isdigit() and 1 <= int(which) <= len(sets):  # "²" is a digit int() refuses
         return sets[int(which) - 1]
     found = [v for v in sets if v.ref.spec == which] or [
         v for v in sets if len(which) >= 4 and v.ref.identity.startswith(which)
@@ -145,7 +160,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
     run_dir = Path(run_dir)
     path = find_store(run_dir)
     start = time.perf_counter()
-    with directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
+    with directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve, reading(path):
         store = Store(path)
         store.reserve = reserve
         try:
@@ -154,6 +169,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             chosen = choose(verdict_sets(store, plan.run_id), which, run_dir)
             ref = chosen.ref
             before = make_current(store, plan.run_id, ref)
+            plan.recorded_judges = recorded_judges(store, plan.run_id, ref)  # the Settings block keeps its judges
             state = str(_run_row(store)["state"])
             wall = time.perf_counter() - start
             fields = plan.summary_fields() | {
@@ -188,6 +204,21 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
         notices=notices,
         replaced=describe_judge(before) if before is not None else None,
     )
+
+
+def recorded_judges(store: Store, run_id: str, ref: JudgeRef) -> dict[str, tuple[ModelCapabilities, GenerateConfig]]:
+    """Each judge of a verdict set as its stored verdicts say it was asked, where that is readable."""
+    models = ModelArgs()
+    found = {}
+    for judge in ref.judges:
+        text = store.judge_settings(run_id, judge.spec, judge.fingerprint)
+        if text is None or text.strip() == "{}":  # "{}": verdicts imported with no settings (a site's published ones)
+            continue
+        try:
+            found[judge.spec] = (models.capabilities(judge.spec), GenerateConfig.model_validate_json(text))
+        except (InputError, ValueError):
+            continue  # a judge no row fits any more is left out of the block, never a reason to stop
+    return found
 
 
 def _run_row(store: Store) -> sqlite3.Row:

@@ -242,6 +242,15 @@ class Store:
             (run_id,),
         ).fetchall()
 
+    def judge_settings(self, run_id: str, judge: str, prompt_fingerprint: str) -> str | None:
+        """The settings (JSON) a judge with a prompt set was last asked with in a run, as stored beside its verdicts."""
+        row = self.db.execute(
+            "SELECT judge_settings FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?"
+            " ORDER BY created DESC, id DESC LIMIT 1",
+            (run_id, judge, prompt_fingerprint),
+        ).fetchone()
+        return str(row[0]) if row is not None else None
+
     # ---- scenarios ----------------------------------------------------------------------
     @makes_room
     def put_scenarios(self, run_id: str, scenarios: Iterable[tuple[str, str]]) -> None:
