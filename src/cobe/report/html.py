@@ -14,7 +14,9 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
+from cobe.report.answers import illustrative_answers
 from cobe.report.content import ReportContent
+from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
@@ -83,8 +85,25 @@ def _table_records(table: pd.DataFrame) -> list[dict]:
     return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict("records")]
 
 
-def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
-    """The data the response browser needs, with scenario text stored once per scenario."""
+def _p_true(rec: dict) -> dict[str, float] | None:
+    """The judge's P(T) per check, where it gave one (a judge asked with logprobs); None where it gave none."""
+    found = {c: v for c, v in (rec.get("p_true") or {}).items() if isinstance(v, (int, float)) and not math.isnan(v)}
+    return found or None
+
+
+def _overall(df: pd.DataFrame, label_index: dict[str, int]) -> dict[str, str | None]:
+    """Each model with one verdict per response and none per check (by its place in `labels`) → who gave them."""
+    out: dict[str, str | None] = {}
+    for label in overall_only(df):
+        judges = df.loc[df["label"] == label, "judge"].dropna() if "judge" in df.columns else pd.Series([])
+        out[str(label_index[label])] = str(judges.iloc[0]) if len(judges) else None
+    return out
+
+
+def browser_payload(df: pd.DataFrame, labels: list[str], answers: dict[str, str] | None = None) -> dict:
+    """The data the response browser needs, with scenario text stored once per scenario; `answers` holds each
+    scenario's illustrative answer (`cobe.report.answers`), where its run's store gave one."""
+    answers = answers or {}
     scenarios: dict[str, dict] = {}
     rows: list[dict] = []
     label_index = {label: i for i, label in enumerate(labels)}
@@ -100,6 +119,7 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
                 "graph_type": _text(rec.get("graph_type")),
                 "failure_modes": list(rec.get("failure_modes") or []),
                 "tags": list(rec.get("tags") or []),
+                "illustrative": answers.get(sid),
             }
         # for reasoning templates (H2) the diff shows the final story the judge assessed
         response = _text(rec.get("judged_response") or rec.get("response"))
@@ -120,8 +140,11 @@ def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
                 "u": dict(rec.get("unscored") or {}),
             }
         )
+        if (chance := _p_true(rec)) is not None:
+            rows[-1]["p"] = chance
     return {
         "labels": labels,
+        "overall": _overall(df, label_index),
         "checks": CHECK_LABELS,
         "failureLabels": FAILURE_LABELS,
         "scenarios": scenarios,
@@ -199,6 +222,7 @@ def render_html(
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
         notes=content.notes,
+        no_checks_note=content.no_checks_note,
         sample_note=content.sample_note,
         figures=figure_list,
         runs=content.runs,
@@ -209,6 +233,6 @@ def render_html(
         seed=content.seed,
         css=_TEMPLATES.joinpath("report.css").read_text(encoding="utf-8"),
         js=_TEMPLATES.joinpath("report.js").read_text(encoding="utf-8"),
-        data=script_json(browser_payload(frame, labels)),
+        data=script_json(browser_payload(frame, labels, illustrative_answers(frame))),
         panel=panel_payload(tables),
     )
