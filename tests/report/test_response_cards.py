@@ -37,7 +37,7 @@ def test_a_card_gets_the_illustrative_answer_once_per_scenario_and_each_checks_r
         assert data["scenarios"][f"{index}v0"]["illustrative"] == answer
         assert html.count(answer) == 1  # in the payload once, however many rows answer the scenario
     for row in data["rows"]:
-        assert row["p"] == {"connectors": 1.0, "preserve": 1.0, "change": 0.0}
+        assert dict(zip(data["checks"], row["p"])) == {"connectors": 1.0, "preserve": 1.0, "change": 0.0}
         assert row["r"] == {"connectors": "T", "preserve": "T", "change": CHANGE_REPLY}
     assert data["overall"] == {}  # judged per check: every card shows its three checks
     assert "window.__xss" in html and "<script>window.__xss" not in html and "<img src=x" not in html

@@ -85,10 +85,13 @@ def _table_records(table: pd.DataFrame) -> list[dict]:
     return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict("records")]
 
 
-def _p_true(rec: dict) -> dict[str, float] | None:
-    """The judge's P(T) per check, where it gave one (a judge asked with logprobs); None where it gave none."""
-    found = {c: v for c, v in (rec.get("p_true") or {}).items() if isinstance(v, (int, float)) and not math.isnan(v)}
-    return found or None
+def _p_true(rec: dict) -> list[float | None] | None:
+    """The judge's P(T) of each check in CHECK_LABELS' order, to 4 places (a list: it is on every row), where it
+    gave one (a judge asked with logprobs); None where it gave none for any check. results.jsonl keeps it whole."""
+    given = rec.get("p_true") or {}
+    found = [round(float(v), 4) if isinstance(v, (int, float)) and not math.isnan(v) else None for v in
+             (given.get(c) for c in CHECK_LABELS)]  # fmt: skip
+    return found if any(v is not None for v in found) else None
 
 
 def _overall(df: pd.DataFrame, label_index: dict[str, int]) -> dict[str, str | None]:

@@ -124,13 +124,15 @@
     return box;
   }
 
-  function checkBox(row, check) {
+  // row.p: the judge's P(T) per check, in the order of data.checks
+  function checkBox(row, check, position) {
     var box = el("div", "verdict");
     box.setAttribute("data-check", check);
     var verdict = row.v[check];
+    var chance = row.p ? row.p[position] : null;
     box.appendChild(el("span", null, data.checks[check] + ": "));
     box.appendChild(el("span", verdict ? "v-" + verdict : "v-none", verdict || "unscored"));
-    if (row.p && typeof row.p[check] === "number") box.appendChild(el("span", "p-true muted", " P(T) = " + row.p[check].toFixed(2)));
+    if (typeof chance === "number") box.appendChild(el("span", "p-true muted", " P(T) = " + chance.toFixed(2)));
     if (row.u[check]) box.appendChild(el("div", "muted", "reason: " + row.u[check]));
     var raw = row.r[check];
     if (raw) box.appendChild(folded("judge's reply (" + raw.length + (raw.length === 1 ? " character)" : " characters)"), "raw", raw));
@@ -168,7 +170,7 @@
     if (Object.prototype.hasOwnProperty.call(data.overall, String(row.m))) {
       verdicts.appendChild(overallBox(row, data.overall[String(row.m)]));
     } else {
-      Object.keys(data.checks).forEach(function (check) { verdicts.appendChild(checkBox(row, check)); });
+      Object.keys(data.checks).forEach(function (check, position) { verdicts.appendChild(checkBox(row, check, position)); });
     }
     node.appendChild(verdicts);
     node.appendChild(criteria("preserve (must still hold)", sc.preserve));
