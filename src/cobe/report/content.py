@@ -23,6 +23,7 @@ class ReportContent:
     judge_note: str | None = None  # runs judged differently (--across-judges): said on every table
     sample_note: str | None = None  # a run from the site's showcase sample, not the benchmark: said on every table
     data_note: str | None = None  # runs on different data (--across-data): said on every table too
+    no_checks_note: str | None = None  # models with one verdict per response, none per check: said once (Fig. 6)
 
     @property
     def notes(self) -> list[str]:

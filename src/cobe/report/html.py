@@ -17,9 +17,10 @@ import jinja2
 import pandas as pd
 from markupsafe import Markup, escape
 
-from cobe.judge.published import PUBLISHED
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
+from cobe.report.answers import illustrative_answers
 from cobe.report.content import ReportContent
+from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
@@ -91,11 +92,29 @@ def _table_records(table: pd.DataFrame) -> list[dict]:
     return [{k: _clean(v) for k, v in row.items()} for row in table.to_dict("records")]
 
 
+def _p_true(rec: dict) -> list[float | None] | None:
+    """The judge's P(T) of each check in CHECK_LABELS' order, to 4 places (a list: it is on every row), where it
+    gave one (a judge asked with logprobs); None where it gave none for any check. results.jsonl keeps it whole."""
+    given = rec.get("p_true") or {}
+    found = [round(float(v), 4) if isinstance(v, (int, float)) and not math.isnan(v) else None for v in
+             (given.get(c) for c in CHECK_LABELS)]  # fmt: skip
+    return found if any(v is not None for v in found) else None
+
+
+def _overall(df: pd.DataFrame, label_index: dict[str, int]) -> dict[str, str | None]:
+    """Each model with one verdict per response and none per check (by its place in `labels`) → who gave them."""
+    out: dict[str, str | None] = {}
+    for label in overall_only(df):
+        judges = df.loc[df["label"] == label, "judge"].dropna() if "judge" in df.columns else pd.Series([])
+        out[str(label_index[label])] = str(judges.iloc[0]) if len(judges) else None
+    return out
+
+
 # the columns a response card reads: the frame's other columns (tokens, costs, member verdicts …) stay out
 _CARD_COLUMNS = (
     "label", "scenario_id", "story", "preserve", "change", "domain", "graph_type", "failure_modes", "tags",
     "template", "query", "status", "response", "judged_response", "response_error", "verdicts", "judge_raw",
-    "unscored",
+    "p_true", "unscored",
 )  # fmt: skip
 _DIFF_CACHE = 4096  # the (story, answer) pairs a run repeats (epochs at temperature 0) are diffed once
 
@@ -108,7 +127,7 @@ def _records(df: pd.DataFrame) -> Iterator[dict]:
         yield dict(zip(names, values, strict=True))
 
 
-def _scenario(rec: dict) -> dict:
+def _scenario(rec: dict, answers: dict[str, str]) -> dict:
     return {
         "story": _text(rec.get("story")) or "",
         "preserve": list(rec.get("preserve") or []),
@@ -117,20 +136,25 @@ def _scenario(rec: dict) -> dict:
         "graph_type": _text(rec.get("graph_type")),
         "failure_modes": list(rec.get("failure_modes") or []),
         "tags": list(rec.get("tags") or []),
+        "illustrative": answers.get(rec["scenario_id"]),
     }
 
 
-def payload_rows(df: pd.DataFrame, labels: list[str], scenarios: dict[str, dict]) -> Iterator[dict]:
-    """One response card's data per result row, as it is read; each scenario's text goes once into `scenarios`."""
+def payload_rows(
+    df: pd.DataFrame, labels: list[str], scenarios: dict[str, dict], answers: dict[str, str] | None = None
+) -> Iterator[dict]:
+    """One response card's data per result row, as it is read; each scenario's text goes once into `scenarios`,
+    with its illustrative answer from `answers` (`cobe.report.answers`) where its run's store gave one."""
+    answers = answers or {}
     label_index = {label: i for i, label in enumerate(labels)}
     diff = lru_cache(maxsize=_DIFF_CACHE)(word_diff)
     for rec in _records(df):
         sid = rec["scenario_id"]
         if sid not in scenarios:
-            scenarios[sid] = _scenario(rec)
+            scenarios[sid] = _scenario(rec, answers)
         # for reasoning templates (H2) the diff shows the final story the judge assessed
         response = _text(rec.get("judged_response") or rec.get("response"))
-        yield {
+        row = {
             "m": label_index[rec["label"]],
             "s": sid,
             "t": rec["template"],
@@ -142,43 +166,39 @@ def payload_rows(df: pd.DataFrame, labels: list[str], scenarios: dict[str, dict]
             "r": {c: (rec.get("judge_raw") or {}).get(c) for c in CHECK_LABELS},
             "u": dict(rec.get("unscored") or {}),
         }
+        if (chance := _p_true(rec)) is not None:
+            row["p"] = chance
+        yield row
 
 
-def browser_payload(df: pd.DataFrame, labels: list[str]) -> dict:
-    """The data the response browser needs, with scenario text stored once per scenario."""
+def browser_payload(df: pd.DataFrame, labels: list[str], answers: dict[str, str] | None = None) -> dict:
+    """The data the response browser needs, with scenario text stored once per scenario; `answers` holds each
+    scenario's illustrative answer (`cobe.report.answers`), where its run's store gave one."""
     scenarios: dict[str, dict] = {}
-    rows = list(payload_rows(df, labels, scenarios))
+    rows = list(payload_rows(df, labels, scenarios, answers))
     return _payload_head(df, labels) | {"scenarios": scenarios, "rows": rows}
 
 
 def _payload_head(df: pd.DataFrame, labels: list[str]) -> dict:
+    label_index = {label: i for i, label in enumerate(labels)}
     return {
         "labels": labels,
+        "overall": _overall(df, label_index),
         "checks": CHECK_LABELS,
         "failureLabels": FAILURE_LABELS,
-        "overall": overall_models(df, labels),
     }
 
 
-def write_payload(out: IO[str], df: pd.DataFrame, labels: list[str]) -> None:
+def write_payload(out: IO[str], df: pd.DataFrame, labels: list[str], answers: dict[str, str] | None = None) -> None:
     """`browser_payload` as script-safe JSON, written a row at a time: a large run's report never holds the
     payload of every response, nor its JSON text, whole."""
     scenarios: dict[str, dict] = {}
     out.write(script_json(_payload_head(df, labels))[:-1] + ',"rows":[')
-    for index, row in enumerate(payload_rows(df, labels, scenarios)):
+    for index, row in enumerate(payload_rows(df, labels, scenarios, answers)):
         if index:
             out.write(",")
         out.write(script_json(row))
     out.write('],"scenarios":' + script_json(scenarios) + "}")
-
-
-def overall_models(df: pd.DataFrame, labels: list[str]) -> list[int]:
-    """The models (indices into `labels`) whose verdicts are a source's one overall verdict per response (a site
-    import's `cobe-site (published)`): the scenario view shows that verdict, not three empty checks."""
-    if "judge_prompts" not in df.columns:
-        return []
-    published = set(df.loc[df["judge_prompts"] == PUBLISHED, "label"])
-    return [i for i, label in enumerate(labels) if label in published]
 
 
 def breakable(text: object) -> Markup:
@@ -266,6 +286,7 @@ def write_html(
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
         notes=content.notes,
+        no_checks_note=content.no_checks_note,
         sample_note=content.sample_note,
         figures=figure_list,
         runs=content.runs,
@@ -284,5 +305,5 @@ def write_html(
     assert mark, "the report template places the response data"
     out.write(head)
     del page
-    write_payload(out, frame, labels)
+    write_payload(out, frame, labels, illustrative_answers(frame))
     out.write(tail)

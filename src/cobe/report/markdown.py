@@ -200,9 +200,13 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         parts += ["", f"## Settings (`{run}`)", "", *settings_markdown(block)]
     for name, title in SECTIONS:
         table = tables.get(name)
+        # said once, where the per-check figures begin, even where no model is left in their tables
+        unchecked = [f"{content.no_checks_note}.", ""] if name == "error_types" and content.no_checks_note else []
         if table is None or table.empty:
+            if unchecked:
+                parts += ["", f"## {title}", "", *note, unchecked[0]]
             continue
-        parts += ["", f"## {title}", "", *note]
+        parts += ["", f"## {title}", "", *note, *unchecked]
         if name in NOTES:
             parts += [NOTES[name], ""]
         parts.append(markdown_table(table))

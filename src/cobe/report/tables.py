@@ -8,6 +8,7 @@ import pandas as pd
 
 from cobe.core.results import CHECK_LABELS
 from cobe.dataset.schema import FAILURE_MODE_LABELS
+from cobe.report.overall_only import overall_only, without_unchecked
 from cobe.report.panel import panel_tables
 from cobe.score.accuracy import (
     accuracy,
@@ -197,6 +198,7 @@ def status_table(df: pd.DataFrame) -> pd.DataFrame:
 def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
     """All tables of a report, by name; the tier table only when the runs hold several tiers."""
     main = primary_rows(df)
+    unchecked = overall_only(main)  # one verdict per response: no per-check rate to give (Fig. 6)
     tables = {
         "leaderboard": leaderboard(main, resamples=resamples, seed=seed),
         "status": status_table(df),
@@ -204,8 +206,8 @@ def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict
         "graph_type": key_table(main, "graph_type", resamples, seed),
         "domain": key_table(main, "domain", resamples, seed),
         "failure_mode": failure_mode_table(main, resamples, seed),
-        "checks": checks_table(main),
-        "error_types": error_types_table(main),
+        "checks": without_unchecked(checks_table(main), unchecked, "judged"),
+        "error_types": without_unchecked(error_types_table(main), unchecked, "counted"),
     }
     tables.update(panel_tables(main, df))  # judges: panels, samples, self-preference
     if df["tier"].nunique() > 1:

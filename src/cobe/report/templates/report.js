@@ -117,6 +117,41 @@
     return wrap;
   }
 
+  // a long text (a judge's raw reply, the illustrative answer) folded under one line that says what it is
+  function folded(summary, className, text) {
+    var box = el("details", className);
+    box.appendChild(el("summary", null, summary));
+    box.appendChild(el("pre", null, text));
+    return box;
+  }
+
+  // row.p: the judge's P(T) per check, in the order of data.checks
+  function checkBox(row, check, position) {
+    var box = el("div", "verdict");
+    box.setAttribute("data-check", check);
+    var verdict = row.v[check];
+    var chance = row.p ? row.p[position] : null;
+    box.appendChild(el("span", null, data.checks[check] + ": "));
+    box.appendChild(el("span", verdict ? "v-" + verdict : "v-none", verdict || "unscored"));
+    if (typeof chance === "number") box.appendChild(el("span", "p-true muted", " P(T) = " + chance.toFixed(2)));
+    if (row.u[check]) box.appendChild(el("div", "muted", "reason: " + row.u[check]));
+    var raw = row.r[check];
+    if (raw) box.appendChild(folded("judge's reply (" + raw.length + (raw.length === 1 ? " character)" : " characters)"), "raw", raw));
+    return box;
+  }
+
+  // a model whose source gave one verdict per response, none per check: that verdict, once
+  function overallBox(row, judge) {
+    var box = el("div", "verdict overall");
+    var verdict = row.st === "passed" ? "T" : row.st === "failed" ? "F" : null;
+    box.appendChild(el("span", null, "verdict" + (judge ? " of " + judge : "") + ": "));
+    box.appendChild(el("span", verdict ? "v-" + verdict : "v-none", verdict || (row.st === "error" ? "none (no response)" : "unscored")));
+    var reasons = Object.keys(row.u).map(function (check) { return row.u[check]; }).filter(Boolean);
+    if (reasons.length) box.appendChild(el("div", "muted", "reason: " + reasons[0]));
+    box.appendChild(el("div", "muted", "one verdict per response: the source gives none per check"));
+    return box;
+  }
+
   function card(row) {
     var sc = scenario(row);
     var node = el("article", "card");
@@ -134,16 +169,13 @@
     node.appendChild(textBlock("story", sc.story));
     node.appendChild(textBlock("query", row.q));
     node.appendChild(diffBlock(row));
+    if (sc.illustrative) node.appendChild(folded("illustrative answer (one valid rewrite, not scored)", "illustrative", sc.illustrative));
     var verdicts = el("div", "verdicts");
-    Object.keys(data.checks).forEach(function (check) {
-      var box = el("div", "verdict");
-      var verdict = row.v[check];
-      box.appendChild(el("span", null, data.checks[check] + ": "));
-      box.appendChild(el("span", verdict ? "v-" + verdict : "v-none", verdict || "unscored"));
-      if (row.u[check]) box.appendChild(el("div", "muted", "reason: " + row.u[check]));
-      if (row.r[check]) box.appendChild(el("pre", null, row.r[check]));
-      verdicts.appendChild(box);
-    });
+    if (Object.prototype.hasOwnProperty.call(data.overall, String(row.m))) {
+      verdicts.appendChild(overallBox(row, data.overall[String(row.m)]));
+    } else {
+      Object.keys(data.checks).forEach(function (check, position) { verdicts.appendChild(checkBox(row, check, position)); });
+    }
     node.appendChild(verdicts);
     node.appendChild(criteria("preserve (must still hold)", sc.preserve));
     node.appendChild(criteria("change (must no longer hold)", sc.change));

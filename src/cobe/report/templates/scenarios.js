@@ -9,7 +9,7 @@
   var PAGE = 25;
   var HASH = "#scenario=";
   var overall = {};  // label index → true: that model's verdicts are a source's one overall verdict (an import)
-  (data.overall || []).forEach(function (m) { overall[m] = true; });
+  Object.keys(data.overall || {}).forEach(function (m) { overall[m] = true; });
   var chosen = data.labels.map(function () { return true; });  // the models compared
   var index = null;  // {ids: scenario ids in first-seen order, rows: id → the payload's rows of that scenario}
   var summaries = null;  // id → {counts, models, disagree} over the chosen models; dropped when they change
