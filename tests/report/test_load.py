@@ -32,3 +32,13 @@ def test_an_empty_results_file_is_one_line(tmp_path):
     (run / "results.jsonl").write_text("")
     with pytest.raises(InputError, match="no result rows"):
         load_runs([run])
+
+
+def test_a_table_of_counts_loads_no_texts_and_counts_the_same(tmp_path):
+    from cobe.report.load import TEXT_COLUMNS
+    from cobe.report.tables import leaderboard
+
+    run = write_run(tmp_path / "a", make_rows("mock/a", 9, 0.5, unscored_rate=0.2, error_rate=0.1))
+    whole, counts = load_runs([run]).frame, load_runs([run], drop=TEXT_COLUMNS).frame
+    assert not set(TEXT_COLUMNS) & set(counts.columns)
+    pd.testing.assert_frame_equal(leaderboard(counts), leaderboard(whole))

@@ -75,12 +75,15 @@ class _Columns:
     """Result rows gathered column by column: a row's dict is dropped as soon as it is read, so a large run's
     report holds its values once (in the frame's columns) and not also 10,000 dicts of forty keys each."""
 
-    def __init__(self) -> None:
+    def __init__(self, drop: Sequence[str] = ()) -> None:
         self.columns: dict[str, list] = {}
         self.count = 0
+        self.drop = frozenset(drop)
 
     def add(self, row: Mapping[str, object]) -> None:
         for name, value in row.items():
+            if name in self.drop:
+                continue
             column = self.columns.get(name)
             if column is None:  # a field first met here is missing (NaN) in every earlier row, as pandas has it
                 column = self.columns[name] = [math.nan] * self.count
@@ -145,12 +148,17 @@ def assign_labels(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None) -> RunSet:
+#: the text a response card shows: a caller that only counts (the end-of-run table) leaves it out
+TEXT_COLUMNS = ("story", "prompt", "query", "response", "judged_response", "judge_raw", "preserve", "change")
+
+
+def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None, *, drop: Sequence[str] = ()) -> RunSet:
     """Load run directories into one frame with `run`, `label`, `scored` and `pass` columns, and a
-    `human_labels` column where `human` holds rating-study answers for a run."""
+    `human_labels` column where `human` holds rating-study answers for a run; the fields named in `drop`
+    are never kept (a table of counts needs none of a large run's texts)."""
     if not paths:
         raise InputError("no run given; expected at least one run directory")
-    columns = _Columns()
+    columns = _Columns(drop)
     agreement: dict[str, dict] = {}
     judge_checks: dict[str, dict] = {}
     settings: dict[str, dict] = {}

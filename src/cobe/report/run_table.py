@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.report.load import RESULTS_FILE, load_runs
+from cobe.report.load import RESULTS_FILE, TEXT_COLUMNS, load_runs
 from cobe.report.tables import leaderboard
 from cobe.run.config import RunSummary
 from cobe.score.accuracy import epoch_spread, several_epochs
@@ -160,7 +160,7 @@ def run_table(summary: RunSummary, report: Path | None = None) -> RunTable:
     frame: pd.DataFrame | None = None
     if results.is_file() and results.stat().st_size:
         try:
-            frame = load_runs([summary.run_dir]).frame
+            frame = load_runs([summary.run_dir], drop=TEXT_COLUMNS).frame  # counts only: no texts held
         except InputError:
             frame = None  # a half-written export: the summary's figures below
     if frame is not None and not frame.empty:

@@ -119,7 +119,8 @@ def build_report(
     chosen = parse_formats(formats)
     if resamples < 0:
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
-    runs = load_runs(paths, human)
+    # no page or table shows the prompt as sent (the story and query are shown): kept for a Parquet export only
+    runs = load_runs(paths, human, drop=() if "parquet" in chosen else ("prompt",))
     judges = run_judges(runs.frame)
     # several runs are ranked only when judged alike; one run whose rows name several judges (an import) is said
     judge_note = require_alike(judges, across_judges or len(judges) < 2)
