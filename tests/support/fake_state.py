@@ -46,6 +46,10 @@ class Faults:
     # e.g. ["max_tokens"]; Gemini's are matched inside generationConfig
     refuse: list[str] = field(default_factory=list)
     unknown_models: list[str] = field(default_factory=list)  # models answered 404 naming the model
+    # Responses API replies (200) that hold no answer, one per Responses request in turn: "failed" (status
+    # failed, error invalid_prompt), "server_error" (status failed, error server_error), "empty" (status
+    # completed, output [])
+    failed_responses: list[str] = field(default_factory=list)
 
 
 @dataclass

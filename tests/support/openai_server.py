@@ -42,6 +42,7 @@ from support.llm_replies import (
     Usage,
     anthropic_body,
     chat_texts,
+    failed_responses_body,
     google_body,
     google_texts,
     hashed_verdict,
@@ -302,6 +303,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         if truncated:
             text = " ".join(words[:room])
         usage = self._usage(kind, model, request, texts, len(text.split()), thought)
+        if kind == "responses" and faults.failed_responses:
+            return model, failed_responses_body(faults.failed_responses.pop(0), model, usage), judged
         if kind == "openai":
             return model, openai_body(request, model, text, truncated, usage), judged
         if kind == "responses":
