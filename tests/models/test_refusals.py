@@ -7,7 +7,7 @@ import httpx
 import pytest
 
 from cobe.calls.refused import fix_for, model_refused, refused_line
-from cobe.models.refusals import Refusal, refusal
+from cobe.models.refusals import Refusal, refusal, request_refusal
 
 REQUEST = httpx.Request("POST", "http://127.0.0.1/v1/chat/completions")
 
@@ -141,3 +141,53 @@ def test_the_line_names_the_model_the_parameter_and_the_fix_for_its_role():
     stop = model_refused("openai/gpt-5.4", "judge", said, 2)
     assert stop.exit_code == 2 and str(stop).endswith("the run stopped after 2 refused requests")
     assert len(refused_line("a/b", "judge", Refusal(400, "seed", "x" * 1000))) < 600  # the server's words cut
+
+
+def openai_raw_error(status: int, text: str) -> BaseException:
+    """An OpenAI SDK error as the SDK makes it of a body that is not its error shape (issue 30, item 9)."""
+    import json
+
+    import openai
+
+    classes = {400: openai.BadRequestError, 422: openai.UnprocessableEntityError, 429: openai.RateLimitError}
+    try:
+        body: object = json.loads(text)
+    except ValueError:
+        body = text.strip()
+    response = httpx.Response(status, request=REQUEST, text=text)
+    return classes[status](f"Error code: {status}", response=response, body=body)
+
+
+def test_a_fastapi_422_names_the_field_its_loc_points_at():
+    detail = '{"detail": [{"type": "float_type", "loc": ["body", "temperature"], "msg": "Input should be a number"}]}'
+    assert refusal(openai_raw_error(422, detail)) == Refusal(422, "temperature", "Input should be a number")
+    nested = '{"detail": [{"loc": ["body", "reasoning", "effort"], "msg": "bad level"}]}'
+    assert refusal(openai_raw_error(422, nested)) == Refusal(422, "reasoning.effort", "bad level")
+    # a 422 about the call's own content stays that call's error
+    content = '{"detail": [{"loc": ["body", "messages", 0, "content"], "msg": "too long"}]}'
+    assert refusal(openai_raw_error(422, content)) is None
+    assert request_refusal(openai_raw_error(422, content)) == Refusal(422, "", content)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('{"error": "something went wrong"}', '{"error": "something went wrong"}'),
+        ('{\n  "error":\n    "pretty printed"\n}\n', '{ "error": "pretty printed" }'),  # JSON: whole, on one line
+        ("<html>\n<title>400 Bad Request</title>\n</html>", "<html>"),
+        ("\n\n  nothing to see\nhere", "nothing to see"),
+        ("", "(empty body)"),
+    ],
+)
+def test_a_refusal_naming_no_setting_keeps_the_status_and_the_bodys_first_line(text, line):
+    error = openai_raw_error(400, text)
+    assert refusal(error) is None  # one call's error in a run; what the preflight stops at
+    assert request_refusal(error) == Refusal(400, "", line)
+    assert not Refusal(400, "", line).named
+
+
+def test_a_rate_limit_or_a_refused_key_is_no_refusal_of_the_request():
+    assert request_refusal(openai_raw_error(429, "slow down")) is None
+    assert (
+        request_refusal(google_error(400, "API key not valid. Please pass a valid API key.", "API_KEY_INVALID")) is None
+    )

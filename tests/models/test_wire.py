@@ -3,6 +3,8 @@ the settings as sent, and a settings refusal (so a refused setting stops a Ray r
 
 from __future__ import annotations
 
+import pytest
+
 from cobe.models.base import GenerateConfig, Message, ModelOutput
 from cobe.models.refusals import Refusal
 from cobe.models.wire import answer_row, columns, read_answer, read_request, request_row, rows
@@ -27,11 +29,16 @@ def test_an_answer_row_keeps_cache_and_thinking_tokens_and_the_settings_sent():
     assert back == output
 
 
-def test_a_settings_refusal_travels_back_with_its_error():
-    refusal = Refusal(400, "temperature", "Unsupported parameter: 'temperature'")
+@pytest.mark.parametrize(
+    "refusal",
+    # a refusal naming no setting (what a preflight probe on a Ray executor stops at) travels the same way
+    [Refusal(400, "temperature", "Unsupported parameter: 'temperature'"), Refusal(400, "", "<html>")],
+)
+def test_a_settings_refusal_travels_back_with_its_error(refusal):
     (row,) = rows(columns([answer_row(0, None, "BadRequestError: 400", rejected=refusal)]))
     _, output, error, _, refused, rejected = read_answer(row)
     assert output is None and error == "BadRequestError: 400" and not refused and rejected == refusal
+    assert rejected.named is bool(refusal.parameter)
 
 
 def test_a_request_row_round_trips():

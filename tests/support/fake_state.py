@@ -29,6 +29,9 @@ class Faults:
     script: list[dict[str, Any]] = field(default_factory=list)
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
     fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off
+    # with fail_status: this body as it is instead of the API's error body (a proxy's HTML page, "", a FastAPI
+    # 422's `detail`), sent as text/html where it starts with "<", else as JSON; None: the API's own body
+    fail_body: str | None = None
     echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
     echo_after: int = 0  # with echo_key: this many characters of the server's own words come before the key
     # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
@@ -46,6 +49,10 @@ class Faults:
     # e.g. ["max_tokens"]; Gemini's are matched inside generationConfig
     refuse: list[str] = field(default_factory=list)
     unknown_models: list[str] = field(default_factory=list)  # models answered 404 naming the model
+    # Responses API replies (200) that hold no answer, one per Responses request in turn: "failed" (status
+    # failed, error invalid_prompt), "server_error" (status failed, error server_error), "empty" (status
+    # completed, output [])
+    failed_responses: list[str] = field(default_factory=list)
 
 
 @dataclass

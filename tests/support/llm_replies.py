@@ -163,6 +163,39 @@ def responses_body(request: dict, model: str, text: str, truncated: bool, usage:
     return json.dumps(body).encode()
 
 
+#: a failed reply's error by the kind `Faults.failed_responses` names (the SDK's ResponseError codes)
+_FAILURES = {
+    "failed": {"code": "invalid_prompt", "message": "Invalid prompt: the prompt was flagged."},
+    "server_error": {"code": "server_error", "message": "The server had an error while processing your request."},
+}
+
+
+def failed_responses_body(kind: str, model: str, usage: Usage) -> bytes:
+    """A Responses reply with no answer in it: status `failed` with its error (and no output), or `empty`, a
+    `completed` one whose output holds nothing."""
+    if kind not in (*_FAILURES, "empty"):
+        raise ValueError(f"unknown failed_responses kind {kind!r}; known: failed, server_error, empty")
+    failed = kind in _FAILURES
+    body = {
+        "id": "resp_fake",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": model,
+        "status": "failed" if failed else "completed",
+        "incomplete_details": None,
+        "error": _FAILURES[kind] if failed else None,
+        "output": [],
+        "usage": {
+            "input_tokens": usage.input,
+            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+            "output_tokens": 0,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": usage.input,
+        },
+    }
+    return json.dumps(body).encode()
+
+
 def anthropic_body(model: str, text: str, truncated: bool, usage: Usage) -> bytes:
     """A Messages reply: a thinking block before the text where Claude thought; usage with the cache fields."""
     content: list[dict[str, Any]] = []

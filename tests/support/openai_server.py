@@ -42,6 +42,7 @@ from support.llm_replies import (
     Usage,
     anthropic_body,
     chat_texts,
+    failed_responses_body,
     google_body,
     google_texts,
     hashed_verdict,
@@ -58,9 +59,11 @@ _REASONS = {
     401: "Unauthorized",
     403: "Forbidden",
     404: "Not Found",
+    422: "Unprocessable Entity",
     429: "Too Many Requests",
     500: "Internal Server Error",
 }
+_JSON, _HTML = "application/json", "text/html; charset=utf-8"
 # where each dialect carries the API key: OpenAI a bearer token, Anthropic and Gemini their own header
 _KEY_HEADERS = ("authorization", "x-api-key", "x-goog-api-key")
 
@@ -199,6 +202,9 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             await asyncio.sleep(faults.delay_s)
         if faults.fail_status:
             stats.failed += 1
+            if faults.fail_body is not None:
+                html = faults.fail_body.lstrip().startswith("<")
+                return faults.fail_status, faults.fail_body.encode(), {"content-type": _HTML if html else _JSON}
             said = self._echo("Incorrect API key provided:", key) if faults.echo_key else "request refused"
             return faults.fail_status, _error_body(faults.fail_status, said), {}
         if faults.rate_limit > 0:
@@ -302,6 +308,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         if truncated:
             text = " ".join(words[:room])
         usage = self._usage(kind, model, request, texts, len(text.split()), thought)
+        if kind == "responses" and faults.failed_responses:
+            return model, failed_responses_body(faults.failed_responses.pop(0), model, usage), judged
         if kind == "openai":
             return model, openai_body(request, model, text, truncated, usage), judged
         if kind == "responses":
@@ -340,11 +348,9 @@ def _model(kind: str, path: str, request: dict) -> str:
 
 
 def _response(status: int, payload: bytes, headers: dict[str, str]) -> bytes:
+    headers = {"content-type": _JSON} | headers
     extra = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-    head = (
-        f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(payload)}\r\n{extra}\r\n"
-    )
+    head = f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\ncontent-length: {len(payload)}\r\n{extra}\r\n"
     return head.encode() + payload
 
 

@@ -100,6 +100,8 @@ class Caller:
     # every later call
     _unproven: _Unproven = field(default_factory=_Unproven, init=False, repr=False)
     _rejection: tuple[str, str, Refusal] | None = field(default=None, init=False, repr=False)
+    # call key → the refusal naming no setting that ended it (what the preflight stops at)
+    _declined: dict[str, Refusal] = field(default_factory=dict, init=False, repr=False)
     rejected: int = field(default=0, init=False)  # requests refused for their settings or model
     notices: list[str] = field(default_factory=list, init=False)  # what a command says of its calls at its end
     _endpoints: set[str] = field(default_factory=set, init=False, repr=False)  # specs whose endpoint is noted
@@ -189,6 +191,11 @@ class Caller:
         """(spec, role, Refusal) of the first request a model refused for its settings or its name, or None."""
         return self._rejection
 
+    def declined(self, key: str) -> Refusal | None:
+        """The refusal naming no setting (an HTML page, `{"error": "..."}`, an empty body) that ended the call
+        with this key in this command, or None."""
+        return self._declined.get(key)
+
     def key_refusal(self, provider: Provider) -> str | None:
         """The last refusal of the provider's credentials (401/403) since it last answered, or None."""
         return self._last_refusal.get(provider.spec) if self._refusals.get(provider.spec) else None
@@ -257,6 +264,8 @@ class Caller:
                 cost_usd=cost,
             )
         self.store.put_call(_call_row(key, role, provider.spec, request, record, output))
+        if outcome.rejected is not None and not outcome.rejected.named:
+            self._declined[key] = outcome.rejected
         self._note_refusals(provider, role, outcome)
         return record
 
@@ -271,7 +280,7 @@ class Caller:
                 raise self._auth_failed(provider)
         elif outcome.output is not None:
             self._refusals[provider.spec] = 0  # "in a row": an accepted call resets the count
-        if outcome.rejected is not None:  # every later call with these settings would be refused too
+        if outcome.rejected is not None and outcome.rejected.named:  # every later call with them would be too
             self.rejected += 1
             if self._rejection is None:
                 self._rejection = (provider.spec, role, outcome.rejected)

@@ -3,7 +3,9 @@ exactly those settings, so a model that refuses one is found on its first reques
 
 A call goes through the Caller like any other: it is kept in the store (a run that repeats its command
 answers it from there and pays nothing) and priced. A refusal for a setting or the model raises
-`ModelRefused` (exit 2) naming the model, the parameter and the fix; at most `AT_ONCE` probes are out
+`ModelRefused` (exit 2) naming the model, the parameter and the fix, and so does a refusal naming none (a
+400 whose body is an HTML page, `{"error": "..."}` or nothing: its line holds the status and the body's first
+line), since the run's calls would be refused alike; at most `AT_ONCE` probes are out
 together, so even then no more than that many requests are refused. A refused API key stops the run
 too (`AuthenticationFailed`, exit 6): every later call would be refused the same way. `cobe models check` asks the same
 calls and reports every probe instead of stopping at the first refusal.
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cobe.calls.caller import Caller, key_refused
-from cobe.calls.refused import refused_line
+from cobe.calls.refused import declined_line, preflight_refused, refused_line
 from cobe.core.errors import ModelRefused
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 from cobe.models.fitting import effective_settings
@@ -121,9 +123,9 @@ def needs_preflight(provider: Provider) -> bool:
 async def preflight(
     caller: Caller, probes: Sequence[Probe], on_done: Callable[[bool], None] | None = None
 ) -> list[CallRecord]:
-    """Send each probe through `caller`, AT_ONCE at a time; raise ModelRefused at the first refusal (the
-    probes not yet sent are not sent). Returns the records, failed ones included: a call that failed for
-    another reason (a timeout, a 5xx after its retries) is not a verdict on the settings. `on_done(failed)`
+    """Send each probe through `caller`, AT_ONCE at a time; raise ModelRefused at the first refusal of any kind,
+    naming a setting or not (the probes not yet sent are not sent). Returns the records, failed ones included: a
+    call that failed for another reason (a timeout, a 5xx after its retries) is not a verdict on the settings. `on_done(failed)`
     hears of each probe as it ends (a run's progress)."""
     gate = asyncio.Semaphore(AT_ONCE)
     stop: list[ModelRefused] = []
@@ -137,6 +139,9 @@ async def preflight(
             except ModelRefused as exc:
                 stop.append(exc)
                 return None
+            declined = caller.declined(record.key)
+            if declined is not None:  # refused in words naming no setting: the items would be refused alike
+                stop.append(preflight_refused(probe.provider.spec, probe.role, declined))
             if on_done is not None:
                 on_done(record.error is not None)
             return record
@@ -180,6 +185,9 @@ async def check_models(caller_for: Caller, probes: Sequence[Probe]) -> list[Prob
         except ModelRefused:
             assert caller.rejection is not None  # what it raised for
             return ProbeResult(probe, None, refused_line(*caller.rejection))
+        declined = caller.declined(record.key)
+        if declined is not None:  # refused in words naming no setting: a run would stop here too
+            return ProbeResult(probe, record, declined_line(probe.provider.spec, probe.role, declined))
         detail = caller.key_refusal(probe.provider)
         if detail is not None:  # not a verdict on the settings: the key, as a run's preflight would say it
             return ProbeResult(

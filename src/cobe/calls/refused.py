@@ -1,4 +1,5 @@
-"""The one line of a run stopped by a model that refused its settings: the model, the parameter, the fix."""
+"""The one line of a run stopped by a model that refused its settings (the model, the parameter, the fix), or
+that refused the preflight's probe in words naming none (the status and the body's first line)."""
 
 from __future__ import annotations
 
@@ -73,4 +74,19 @@ def model_refused(spec: str, role: str, refusal: Refusal, sent: int) -> ModelRef
     """The error that stops a run: the refused line, and how many refused requests were sent in all."""
     return ModelRefused(
         f"{refused_line(spec, role, refusal)}; the run stopped after {sent} refused request{'s' if sent != 1 else ''}"
+    )
+
+
+def declined_line(spec: str, role: str, refusal: Refusal) -> str:
+    """`<spec> (<role>) refused the preflight call: <status> <the body's first line>`, for a refusal naming no
+    setting."""
+    return f"{spec} ({role}) refused the preflight call: {refusal.status} {scrub_cut(refusal.message, SAID_CHARS)}"
+
+
+def preflight_refused(spec: str, role: str, refusal: Refusal) -> ModelRefused:
+    """The error that stops a run whose preflight probe was refused in words naming no setting: every call of
+    the run would be refused alike, so none is sent."""
+    return ModelRefused(
+        f"{declined_line(spec, role, refusal)}; no item was sent: check the model's name, its settings and the "
+        f"server at its base URL (`cobe models check {spec}` asks it alone)"
     )

@@ -12,7 +12,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception, stop_aft
 from cobe.calls.limits import Limits
 from cobe.core.secrets import scrub, scrub_cut
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
-from cobe.models.refusals import Refusal, refusal
+from cobe.models.refusals import Refusal, request_refusal
 from cobe.models.retry import status_of
 
 if TYPE_CHECKING:
@@ -42,8 +42,9 @@ class Outcome:
     error: str | None = None
     attempts: int = 1
     refused: bool = False  # the server refused the credentials (401/403): not retried
-    # the server refused the request for its settings or its model (400/404/422 naming one): not retried,
-    # and every call with those settings would be refused too
+    # the server refused the request (a 4xx neither about the key nor worth asking again): not retried. Naming
+    # a setting or the model (400/404/422), every call with those settings would be refused too; naming none
+    # (`Refusal.named` false) it is this call's error, unless the call was the preflight's probe
     rejected: Refusal | None = None
     closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
 
@@ -154,7 +155,7 @@ class Scheduler:
             if provider.refused(exc):
                 return self._ended(provider, Outcome(None, describe(exc), 1, refused=True))
             if not self._retryable(provider, exc) or self.max_retries == 0:
-                return self._ended(provider, Outcome(None, describe(exc), 1, rejected=refusal(exc)))
+                return self._ended(provider, Outcome(None, describe(exc), 1, rejected=request_refusal(exc)))
             try:
                 self._note_retry_after(provider, lane, exc)
             except _WaitTooLong as too_long:
@@ -199,7 +200,7 @@ class Scheduler:
             return self._ended(provider, Outcome(None, str(too_long), attempts))
         except Exception as exc:  # noqa: BLE001
             refused = provider.refused(exc)
-            rejected = None if refused else refusal(exc)
+            rejected = None if refused else request_refusal(exc)
             return self._ended(provider, Outcome(None, describe(exc), attempts, refused=refused, rejected=rejected))
 
     def _retrying(self, provider: Provider, retry: int, seconds: float, exc: BaseException | None) -> None:

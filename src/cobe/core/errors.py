@@ -95,7 +95,8 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (
         InputError.exit_code,
         "bad input: a flag, file, field or id that is not what was expected "
-        "(also a damaged store, one a newer cobe made, or a setting or model name the provider refused)",
+        "(also a damaged store, one a newer cobe made, a setting or model name the provider refused, or a "
+        "preflight call it refused)",
     ),
     (ProviderUnavailable.exit_code, "a provider's package, weights or hardware is missing"),
     (BudgetExceeded.exit_code, "stopped by --max-cost; run again (with a higher cap) to resume"),

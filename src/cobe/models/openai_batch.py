@@ -13,7 +13,7 @@ from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
-from cobe.models.openai_responses import read_response
+from cobe.models.openai_responses import FailedReply, read_response
 from cobe.models.usage import openai_usage
 
 WINDOW = "24h"
@@ -88,9 +88,10 @@ class OpenAIBatch(BatchAPI):
     def _answer(self, body: dict[str, Any]) -> Answer | None:
         """One answer of a chat completion or a Responses reply, as the normal path records it."""
         if self.endpoint.endswith("/responses"):
-            if not body.get("output"):
-                return None
-            read = read_response(body, logprobs=self.settings.logprobs)
+            try:
+                read = read_response(body, logprobs=self.settings.logprobs)
+            except FailedReply:
+                return None  # failed or empty: the normal path asks it again, and records what it says
             return Answer(
                 read["text"],
                 read["finish_reason"],

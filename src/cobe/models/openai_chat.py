@@ -13,7 +13,7 @@ from cobe.core.secrets import env_secret
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name, finish_reason
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
-from cobe.models.openai_responses import read_response, responses_body
+from cobe.models.openai_responses import FailedReply, read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
@@ -171,7 +171,10 @@ class OpenAIChat(Provider):
         return ModelOutput.model_construct(**fields, latency_s=latency, sent=sent_settings("responses", body), raw=None)
 
     def should_retry(self, exc: BaseException) -> bool:
-        """Rate limits, timeouts, lost connections, 5xx and malformed bodies are transient."""
+        """Rate limits, timeouts, lost connections, 5xx, malformed bodies and a Responses reply failed by a
+        server error are transient."""
+        if isinstance(exc, FailedReply):
+            return exc.transient
         return sdk_error_is_transient(self._openai, exc)
 
     def retry_after(self, exc: BaseException) -> float | None:

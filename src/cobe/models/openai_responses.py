@@ -2,8 +2,10 @@
 
 `openai/` models that only it serves (the -pro models) take it, and any other on request (the row's or a
 model argument's `api: responses`). A reply cut off by `max_output_tokens` comes back with status
-`incomplete`; it is recorded with finish reason `length`, so it is unscored like any cut-off reply. The same
-reading serves the Batch API's `/v1/responses` lines.
+`incomplete`; it is recorded with finish reason `length`, so it is unscored like any cut-off reply. A reply
+with status `failed` (its `error` says why), or one whose output holds no message item, raises `FailedReply`: the call
+is an errored row, never an empty answer that a judge would score. The same reading serves the Batch API's
+`/v1/responses` lines.
 """
 
 from __future__ import annotations
@@ -16,6 +18,34 @@ from cobe.models.usage import openai_usage
 
 ENDPOINT = "/v1/responses"
 TOP_LOGPROBS = 5
+# the `error.code`s of a failed response that say "the service's fault, ask again", not the request's
+_TRANSIENT_CODES = frozenset({"server_error", "rate_limit_exceeded"})
+
+
+class FailedReply(Exception):
+    """A Responses reply with no answer in it: status `failed`, or no message among its output items."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
+
+
+def _failure(body: dict[str, Any]) -> FailedReply | None:
+    """Why a reply holds no answer (status `failed`, or no message item in `output`), or None when it has one."""
+    status = body.get("status")
+    if status == "failed":
+        given = body.get("error")
+        error: dict[str, Any] = given if isinstance(given, dict) else {}
+        code = str(error.get("code") or "")
+        said = str(error.get("message") or "").strip()
+        why = ": ".join(part for part in (code, said) if part) or "no error given"
+        return FailedReply(f"the response failed ({why})", transient=code in _TRANSIENT_CODES)
+    output = body.get("output") or ()
+    if status != "incomplete" and not any(isinstance(item, dict) and item.get("type") == "message" for item in output):
+        # no message item (no output, or reasoning only); an incomplete reply cut off before any text is a
+        # cut-off answer (unscored), not a failure
+        return FailedReply(f"the response holds no message (status {status or 'missing'}, {len(output)} output items)")
+    return None
 
 
 def responses_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
@@ -56,7 +86,11 @@ def _first_logprobs(parts: list[dict[str, Any]]) -> dict[str, float] | None:
 
 
 def read_response(body: dict[str, Any], logprobs: bool = False) -> dict[str, Any]:
-    """ModelOutput fields of a Responses reply (as JSON): text, finish reason, tokens (cached ones too), reasoning tokens."""
+    """ModelOutput fields of a Responses reply (as JSON): text, finish reason, tokens (cached ones too), reasoning tokens;
+    raises FailedReply for a reply that holds no answer."""
+    failed = _failure(body)
+    if failed is not None:
+        raise failed
     parts = _texts(body.get("output") or [])
     raw_usage = body.get("usage") or {}
     usage = openai_usage(raw_usage)  # cached prompt tokens included
