@@ -3,7 +3,7 @@ in one line and exit 2 (the README's "damaged store"), and `cobe runs ROOT` stil
 
 Issue 30, item 11: a members field that does not parse or has another shape, a blob where a time belongs, a
 dropped table or a run configuration that is not JSON gave tracebacks (exit 1), and one run's bad configuration
-made `cobe runs ROOT` exit 1, hiding every other run.
+made `cobe runs ROOT` exit 1, hiding every other run; `cobe eval` (and its `--dry-run`) into that run dir did too.
 """
 
 from __future__ import annotations
@@ -83,3 +83,19 @@ def test_a_superscript_digit_names_no_verdict_set(judged, tmp_path):
     result = run_cobe("judge", str(run_dir), "--show", "²", "--no-report")
     assert result.returncode == 2
     assert_one_line_error(result, "--show ²: names no verdict set of")
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["resume", "dry-run"])
+@pytest.mark.parametrize("config", ["{bad", "[]", '{"data": 1}'])
+def test_eval_into_a_run_dir_whose_config_is_damaged_is_one_line_exit_2(judged, tmp_path, config, dry_run):
+    run_dir = tmp_path / "run"
+    shutil.copytree(judged, run_dir)
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    db.execute("UPDATE runs SET config = ?", (config,))
+    db.commit()
+    db.close()
+    data = judged.parent / "data.jsonl"
+    args = ("--model", "mock/echo", "--judge", "mock/judge-pass", "--data", str(data), "--run-dir", str(run_dir))
+    result = run_cobe("eval", *args, "--no-report", *(["--dry-run"] if dry_run else []))
+    assert result.returncode == 2, result.stderr
+    assert_one_line_error(result, f"{run_dir / STORE_NAME}: damaged cobe store (runs.config of run ")

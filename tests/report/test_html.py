@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib.resources import files
 
 from cobe.report import build_report
 from cobe.report.html import breakable, script_json, word_diff
@@ -68,3 +69,23 @@ def test_the_streamed_response_data_is_the_payload_a_reader_parses(tmp_path):
     expected = browser_payload(frame, list(dict.fromkeys(frame["label"])))
     assert json.loads(found.group(1)) == json.loads(json.dumps(expected))
     assert len(expected["rows"]) == len(rows)
+
+
+def test_payload_rows_name_their_epoch_only_where_the_run_has_several(tmp_path):
+    # --epochs K: a phrasing's K answers were separate rows no card or scenario view told apart
+    from cobe.report.html import browser_payload
+    from cobe.report.load import load_runs
+
+    once = make_rows("mock/model", 3, 0.5)
+    twice = [row | {"epoch": epoch} for row in once for epoch in (1, 2)]
+    payloads = {}
+    for name, rows in (("once", once), ("twice", twice)):
+        frame = load_runs([write_run(tmp_path / name, rows)]).frame
+        payloads[name] = browser_payload(frame, list(dict.fromkeys(frame["label"])))
+    assert all("ep" not in row for row in payloads["once"]["rows"])  # one epoch: the payload stays as small
+    named = [(row["s"], row["t"], row["ep"]) for row in payloads["twice"]["rows"]]
+    assert sorted(named) == sorted((r["scenario_id"], r["template"], r["epoch"]) for r in twice)
+    assert len(set(named)) == len(twice)
+    for script in ("report.js", "scenarios.js"):  # both views label such a row by its epoch
+        source = (files("cobe.report") / "templates" / script).read_text(encoding="utf-8")
+        assert '"epoch " + row.ep' in source, script

@@ -168,3 +168,28 @@ def test_every_model_on_one_scenario_from_a_card_by_id_and_where_models_disagree
         assert page.evaluate("window.__xss") is None
         browser.close()
     assert errors == []
+
+
+def test_a_run_of_two_epochs_labels_each_answer_by_its_epoch(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from support.results import make_rows
+
+    rows = [row | {"epoch": epoch} for row in make_rows("mock/model", 2, 0.5, templates=("A",)) for epoch in (1, 2)]
+    run = write_run(tmp_path / "run", rows)
+    html = build_report([run], out=tmp_path / "report", formats="html", resamples=0).out / "report.html"
+    sid = rows[0]["scenario_id"]
+    errors: list[str] = []
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(html.as_uri() + "#scenario=" + sid)
+        page.wait_for_selector(f"#scenario-view[data-scenario='{sid}'] tbody tr")
+        # one model, one phrasing, two answers: each row says which epoch it is, in epoch order
+        assert page.locator("#scenario-view tbody tr .epoch").all_inner_texts() == ["epoch 1", "epoch 2"]
+        page.fill("[data-filter='search']", sid)
+        cards = page.locator("#rows article header .epoch")
+        cards.first.wait_for()
+        assert sorted(cards.all_inner_texts()) == ["epoch 1", "epoch 2"]
+        browser.close()
+    assert errors == []

@@ -24,7 +24,7 @@ from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
-from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
+from cobe.score.accuracy import EPOCH, SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE, several_epochs
 from cobe.score.bootstrap import resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.ranks import rank_method, rank_text
@@ -114,7 +114,7 @@ def _overall(df: pd.DataFrame, label_index: dict[str, int]) -> dict[str, str | N
 _CARD_COLUMNS = (
     "label", "scenario_id", "story", "preserve", "change", "domain", "graph_type", "failure_modes", "tags",
     "template", "query", "status", "response", "judged_response", "response_error", "verdicts", "judge_raw",
-    "p_true", "unscored",
+    "p_true", "unscored", EPOCH,
 )  # fmt: skip
 _DIFF_CACHE = 4096  # the (story, answer) pairs a run repeats (epochs at temperature 0) are diffed once
 
@@ -144,8 +144,10 @@ def payload_rows(
     df: pd.DataFrame, labels: list[str], scenarios: dict[str, dict], answers: dict[str, str] | None = None
 ) -> Iterator[dict]:
     """One response card's data per result row, as it is read; each scenario's text goes once into `scenarios`,
-    with its illustrative answer from `answers` (`cobe.report.answers`) where its run's store gave one."""
+    with its illustrative answer from `answers` (`cobe.report.answers`) where its run's store gave one. A row
+    names its epoch (`ep`) only where the rows hold several (--epochs K): one epoch's rows stay as small."""
     answers = answers or {}
+    epochs = several_epochs(df)
     label_index = {label: i for i, label in enumerate(labels)}
     diff = lru_cache(maxsize=_DIFF_CACHE)(word_diff)
     for rec in _records(df):
@@ -168,6 +170,8 @@ def payload_rows(
         }
         if (chance := _p_true(rec)) is not None:
             row["p"] = chance
+        if epochs:
+            row["ep"] = int(rec[EPOCH])
         yield row
 
 

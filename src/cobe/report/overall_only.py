@@ -43,11 +43,8 @@ def without_unchecked(table: pd.DataFrame, labels: Collection[str], count: str) 
 
 
 def no_checks_note(df: pd.DataFrame) -> str | None:
-    """The line a report says once where some models (at the tier the tables show) have no per-check verdicts;
-    None where every model has them."""
-    from cobe.report.tables import primary_rows  # the tables' rows; tables imports this module
-
-    df = primary_rows(df)
+    """The line a report says once where some models of `df` (the tables' rows: `tables.primary_rows`) have no
+    per-check verdicts; None where every model has them."""
     labels = overall_only(df)
     if not labels:
         return None

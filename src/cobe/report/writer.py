@@ -17,7 +17,7 @@ from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
 from cobe.report.overall_only import no_checks_note
-from cobe.report.tables import build_tables, write_tables
+from cobe.report.tables import build_tables, primary_rows, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
 FORMATS: frozenset[str] = frozenset({"md", "html", "csv", "json", "png", "svg", "parquet"})
@@ -130,7 +130,6 @@ def build_report(
     tables = build_tables(runs.frame, resamples=resamples, seed=seed)
     if published is not None:
         from cobe.report.published import beside_published, read_published
-        from cobe.report.tables import primary_rows
 
         tables.update(beside_published(primary_rows(runs.frame), read_published(published)))
     labels = tables["leaderboard"]["label"].tolist()
@@ -153,7 +152,7 @@ def build_report(
         judge_note=judge_note,
         sample_note=shown_sample,
         data_note=data_note,
-        no_checks_note=no_checks_note(runs.frame),
+        no_checks_note=no_checks_note(primary_rows(runs.frame)),
     )
 
     if chosen & {"csv", "json"}:

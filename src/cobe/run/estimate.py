@@ -6,7 +6,6 @@ so a dry run counts exactly the calls the run would make, save the re-asks of un
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 from cobe.calls.caller import Caller
@@ -20,6 +19,7 @@ from cobe.run.config import DryRunEstimate, RunSummary
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan
 from cobe.run.resume import StoredWork, shown
+from cobe.store.damage import run_config
 from cobe.store.store import STORE_NAME, Store
 
 
@@ -142,7 +142,7 @@ class _DryRun:
 def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:
     """What the run dir's run holds for this plan: nothing when it is absent or evaluates other data."""
     row = store.latest_run() if store is not None else None
-    if row is None or json.loads(row["config"]).get("data_fingerprint") != plan.data_fingerprint:
+    if store is None or row is None or run_config(store.path, row).get("data_fingerprint") != plan.data_fingerprint:
         return StoredWork(None, None, None)
     judge = plan.judge
     return StoredWork(store, row["id"], judge.ref if judge else None, judge.settings.temperature if judge else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import sqlite3
 import uuid
@@ -84,9 +83,9 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
     """(run id, resumed): resume the store's run when it asks for the same results, else refuse."""
     row = store.latest_run()
     if row is not None and not config.force_new:
-        old = json.loads(row["config"])
+        old = run_config(store.path, row)  # every cobe has stored its template_names: an old run resumes
         mine = {k: stored.get(k) for k in (*config.identity(), "data_fingerprint")}
-        theirs = {k: old.get(k) for k in mine}
+        theirs: dict[str, Any] = {k: old.get(k) for k in mine}
         mine["respondent settings"], theirs["respondent settings"] = model_settings(stored), model_settings(old)
         if theirs.get("epochs") is None:  # a run stored before --epochs existed asked once per item
             theirs["epochs"] = 1

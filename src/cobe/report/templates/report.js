@@ -159,6 +159,7 @@
     var head = el("header");
     head.appendChild(el("strong", null, row.s));
     head.appendChild(el("span", null, "template " + row.t));
+    if (row.ep != null) head.appendChild(el("span", "epoch", "epoch " + row.ep));  // --epochs K
     head.appendChild(el("span", "label", data.labels[row.m]));
     head.appendChild(el("span", "badge st-" + row.st, row.st));
     head.appendChild(el("span", "muted", [sc.domain, sc.graph_type].filter(Boolean).join(" · ")));

@@ -164,6 +164,8 @@
     tr.appendChild(el("td", "label", data.labels[row.m]));
     var phrasing = el("td", null, row.t);
     phrasing.title = row.q;
+    // --epochs K: a phrasing's answers, one per epoch, each named by its epoch
+    if (row.ep != null) phrasing.appendChild(el("div", "muted epoch", "epoch " + row.ep));
     tr.appendChild(phrasing);
     var answer = el("td");
     answer.appendChild(diff(row));
@@ -252,7 +254,7 @@
     // phrasing by phrasing, each in the leaderboard's model order, so one phrasing's answers sit together
     rows.filter(function (row) { return chosen[row.m]; })
       .map(function (row, i) { return [row, i]; })
-      .sort(function (a, b) { return a[0].t < b[0].t ? -1 : a[0].t > b[0].t ? 1 : a[0].m - b[0].m || a[1] - b[1]; })
+      .sort(function (a, b) { return a[0].t < b[0].t ? -1 : a[0].t > b[0].t ? 1 : a[0].m - b[0].m || (a[0].ep || 0) - (b[0].ep || 0) || a[1] - b[1]; })
       .forEach(function (pair) { body.appendChild(modelRow(pair[0])); });
     table.appendChild(body);
     view.appendChild(table);
