@@ -19,6 +19,7 @@ from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_message
 from cobe.run.items import Item
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
+from cobe.run.verdict_source import imported_verdicts
 from cobe.score.accuracy import (
     SCENARIO_SPREAD_MARK,
     SCENARIO_SPREAD_NOTE,
@@ -174,6 +175,9 @@ def build_summary(
             entry["no_marker"] = int(no_marker.get(model, 0))
             entry["usage"] = usage.get(model, {})
     judged = judge.summary_fields() if judge else dict.fromkeys(("judge", "judge_prompts", "judge_fingerprint"))
+    source = imported_verdicts(store, run_id, judge.spec) if judge else None
+    if source is not None:  # an import's own verdicts: where they came from, not a cobe judge's name alone
+        judged |= {"verdicts_from": source["from"], "verdicts_by": source["by"]}
     summary = {"run_id": run_id, **judged, "models": models, **extra}
     if judge is not None and judge.combined and not df.empty:
         summary["panel"] = panel_summary(df)
@@ -199,16 +203,22 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _judge_line(summary: dict[str, Any]) -> str:
+    """Who gave the shown verdicts: an import's source in words (no cobe judge did), else the judge and prompts."""
+    source = summary.get("verdicts_from")
+    if source:
+        by = f", given by {summary['verdicts_by']}" if summary.get("verdicts_by") else ""
+        return f"Verdicts: {source}{by} (verdict set `{summary.get('judge')}`; no cobe judge gave them)"
+    return f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'})"
+
+
 def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     """A short Markdown report: leaderboard, counts, notices."""
     lines = [f"# CoBe run {summary['run_id']}", ""]
     lines += [f"> **Note:** {n}" for n in notices]
     if notices:
         lines.append("")
-    lines.append(
-        f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'}); "
-        f"state: {summary.get('state', '?')}."
-    )
+    lines.append(f"{_judge_line(summary)}; state: {summary.get('state', '?')}.")
     templates = sorted({t for m in summary["models"].values() for t in m.get("per_template", {})})
     lines += [
         "",
