@@ -159,3 +159,12 @@ def test_an_imported_verdict_file_exports_name_the_file_not_a_judge(site, tmp_pa
             meta = json.loads(text)["source_metadata"]
             assert meta["source_organization_name"] != "My Lab"
             assert meta["additional_details"]["verdicts_from"].startswith("verdicts imported from verdicts.jsonl")
+
+
+def test_eee_says_the_sites_verdict_decides_a_pass_not_the_three_checks(site, tmp_path):
+    from cobe.integrations.eee import export_eee
+
+    written = export_eee(site, tmp_path / "eee", organization="My Lab")
+    record = json.loads(next(p for p in written.files if p.suffix == ".json").read_text(encoding="utf-8"))
+    described = record["evaluation_results"][0]["metric_config"]["evaluation_description"]
+    assert "a pass needs T on connectors" not in described and "the source's own verdict" in described

@@ -197,7 +197,7 @@ def _aggregate(
                 "metric_config": _metric(
                     ACCURACY_ID,
                     "CoBe accuracy",
-                    "mean over phrasings of passes / scored; a pass needs T on connectors, preserve and change",
+                    "mean over phrasings of passes / scored; " + _pass_rule(run),
                     judge,
                     run.judge.source,
                 ),
@@ -254,6 +254,14 @@ def _source_metadata(run: RunExport, organization: str) -> dict[str, Any]:
         "evaluator_relationship": "third_party",
         "additional_details": details,
     }
+
+
+def _pass_rule(run: RunExport) -> str:
+    """How a response of this run passes: T on every check, or, for a source's one verdict per response, as that
+    verdict says."""
+    if any(v in ("T", "F") for row in run.rows for v in (row.get("verdicts") or {}).values()):
+        return "a pass needs T on connectors, preserve and change"
+    return "a pass is the source's own verdict on the response (no per-check verdicts)"
 
 
 def _metric(

@@ -16,7 +16,7 @@ from cobe.report.content import ReportContent
 from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
-from cobe.report.overall_only import no_checks_note
+from cobe.report.overall_only import no_checks_note, pass_rule
 from cobe.report.tables import build_tables, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
@@ -153,6 +153,7 @@ def build_report(
         sample_note=shown_sample,
         data_note=data_note,
         no_checks_note=no_checks_note(runs.frame),
+        pass_rule=pass_rule(runs.frame),
     )
 
     if chosen & {"csv", "json"}:

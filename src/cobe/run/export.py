@@ -13,6 +13,7 @@ from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
 from cobe.judge.lineup import JudgeRef
 from cobe.judge.panel_analysis import PANEL, panel_summary
+from cobe.judge.published import SOURCE_DECIDES
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
@@ -212,6 +213,19 @@ def _judge_line(summary: dict[str, Any]) -> str:
     return f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'})"
 
 
+def _pass_rule(models: dict[str, dict[str, Any]]) -> str:
+    """How a response passes: by the checks' rule, or, where no model has a per-check verdict (a source's one
+    verdict per response), as the source's verdict says."""
+    scored = [m for m in models.values() if m.get("scored")]
+    checked = any(rate.get("judged") for m in scored for rate in (m.get("check_failure_rates") or {}).values())
+    if scored and not checked:
+        return SOURCE_DECIDES
+    return (
+        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
+        "when no check is F and a verdict is missing"
+    )
+
+
 def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     """A short Markdown report: leaderboard, counts, notices."""
     lines = [f"# CoBe run {summary['run_id']}", ""]
@@ -253,9 +267,8 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     lines += [
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
-        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
-        "when no check is F and a verdict is missing, and unscored rows are left out of the denominator "
-        "and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
+        + _pass_rule(summary["models"])
+        + ", and unscored rows are left out of the denominator and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
         "reasoning-template replies without their final-story line: judged whole. Errors as failures = the "
         "same accuracy with respondent errors and cut-off replies counted as failed responses.",
     ]
