@@ -159,3 +159,24 @@ def test_an_imported_verdict_file_exports_name_the_file_not_a_judge(site, tmp_pa
             meta = json.loads(text)["source_metadata"]
             assert meta["source_organization_name"] != "My Lab"
             assert meta["additional_details"]["verdicts_from"].startswith("verdicts imported from verdicts.jsonl")
+
+
+def test_eee_says_the_sites_verdict_decides_a_pass_not_the_three_checks(site, tmp_path):
+    from cobe.integrations.eee import export_eee
+
+    written = export_eee(site, tmp_path / "eee", organization="My Lab")
+    record = json.loads(next(p for p in written.files if p.suffix == ".json").read_text(encoding="utf-8"))
+    described = record["evaluation_results"][0]["metric_config"]["evaluation_description"]
+    assert "a pass needs T on connectors" not in described and "the source's own verdict" in described
+
+
+def test_eee_instances_name_the_sites_verdicts_not_an_llm_judge(site, tmp_path):
+    from cobe.integrations.eee import export_eee
+
+    written = export_eee(site, tmp_path / "eee", organization="My Lab")
+    records = [json.loads(line) for p in written.files if p.suffix == ".jsonl" for line in p.read_text().splitlines()]
+    assert records
+    for record in records:
+        (answer,) = record["answer_attribution"]
+        assert answer["extraction_method"] == "source_verdict: cobe-site (published)"
+        assert record["metadata"]["verdicts_from"].startswith(SOURCE)

@@ -171,3 +171,17 @@ def test_a_json_object_that_parses_says_what_it_seems_to_be_and_what_import_take
 def test_a_pretty_printed_single_result_is_one_row(tmp_path):
     src = _object_file(tmp_path / "one.json", {"example_id": "1v1", "query_idx": 2, "model": "m", "verdict": "T"})
     assert import_results(src, tmp_path / "run").rows == 1
+
+
+def test_the_sites_query_idx_2_5_7_name_a_b_c_as_with_from_cobe_site(tmp_path):
+    rows = [{"example_id": "1v1", "query_idx": q, "model": "m", "verdict": "T"} for q in ("2", "5", "7")]
+    result = import_results(_csv(tmp_path / "site.csv", rows), tmp_path / "run")
+    done = [json.loads(line) for line in (result.out / "results.jsonl").read_text().splitlines()]
+    assert [r["template"] for r in done] == ["A", "B", "C"]
+    # a file numbering 0..2 keeps its own reading; a mapping can name the site's numbering outright
+    mapping = tmp_path / "map.yaml"
+    mapping.write_text("query_index_base: site\n")
+    one = import_results(_csv(tmp_path / "two.csv", rows[:1]), tmp_path / "run2", mapping=str(mapping))
+    assert json.loads((one.out / "results.jsonl").read_text())["template"] == "A"
+    with pytest.raises(InputError, match="query_index: 4 out of range; expected 0..2, or the CoBe site's 2, 5, 7"):
+        import_results(_csv(tmp_path / "bad.csv", [rows[0] | {"query_idx": "4"}]), tmp_path / "run3")

@@ -141,3 +141,20 @@ def test_an_imported_site_run_is_a_run_listed_re_judged_and_keeping_the_publishe
     assert sum(r["status"] == "unscored" for r in _rows(run)) == 3  # the site's unknown verdicts again, no call
     # published verdicts record no judge settings: the Settings block makes none up for them
     assert "judges" not in json.loads((run / "summary.json").read_text())["settings"]
+
+
+def test_the_report_of_a_site_import_names_the_published_verdicts_not_a_judge(tmp_path: Path) -> None:
+    run = import_site_results(SITE / "category-examples.json", tmp_path / "run").out
+    report = (run / "report.md").read_text()
+    assert "Judge: `cobe-site (published)`" not in report and "(prompts: published)" not in report
+    assert "Verdicts: published verdicts of the CoBe site" in report and "no cobe judge gave them" in report
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["verdicts_from"].startswith("published verdicts of the CoBe site")
+
+
+def test_the_accuracy_line_of_a_site_import_says_the_sites_verdict_decides(tmp_path: Path) -> None:
+    run = import_site_results(SITE / "category-examples.json", tmp_path / "run").out
+    written = build_report([run], out=tmp_path / "report", formats="md", resamples=5).out / "report.md"
+    for report in ((run / "report.md").read_text(), written.read_text()):
+        line = next(text for text in report.splitlines() if text.startswith("Accuracy ="))
+        assert "as soon as one check is F" not in line and "as its source's one verdict says" in line

@@ -29,6 +29,7 @@ from cobe.core.version import __version__
 from cobe.integrations.source import JudgeIdentity, RunExport, Usage, key, load_run, scoreboard
 from cobe.judge import CHECKS
 from cobe.judge.prompt_sets import load_judge_prompts
+from cobe.judge.published import IMPORTED, PUBLISHED
 
 SCHEMA_VERSION = "0.3.0"
 COLLECTION = "cobe"
@@ -197,7 +198,7 @@ def _aggregate(
                 "metric_config": _metric(
                     ACCURACY_ID,
                     "CoBe accuracy",
-                    "mean over phrasings of passes / scored; a pass needs T on connectors, preserve and change",
+                    "mean over phrasings of passes / scored; " + _pass_rule(run),
                     judge,
                     run.judge.source,
                 ),
@@ -256,6 +257,14 @@ def _source_metadata(run: RunExport, organization: str) -> dict[str, Any]:
     }
 
 
+def _pass_rule(run: RunExport) -> str:
+    """How a response of this run passes: T on every check, or, for a source's one verdict per response, as that
+    verdict says."""
+    if any(v in ("T", "F") for row in run.rows for v in (row.get("verdicts") or {}).values()):
+        return "a pass needs T on connectors, preserve and change"
+    return "a pass is the source's own verdict on the response (no per-check verdicts)"
+
+
 def _metric(
     metric_id: str, name: str, description: str, judge: dict[str, Any] | None, source: str | None = None
 ) -> dict[str, Any]:
@@ -280,6 +289,7 @@ def _metric(
 def _instances(run: RunExport, identity: str, evaluation_id: str) -> list[dict[str, Any]]:
     """Per response, one record for the accuracy (when it passed or failed) and one per check it was judged on."""
     records = []
+    method = _extraction_method(run.judge)
     for row in run.rows:
         verdicts = {c: row["verdicts"].get(c) for c in CHECKS}
         prompt = row["prompt"] or row["query"] or ""
@@ -298,7 +308,7 @@ def _instances(run: RunExport, identity: str, evaluation_id: str) -> list[dict[s
                     "turn_idx": 0,
                     "source": "output.raw",
                     "extracted_value": row["judged_response"] or row["response"] or "",
-                    "extraction_method": "llm_judge",
+                    "extraction_method": method,
                     "is_terminal": True,
                 }
             ],
@@ -316,6 +326,7 @@ def _instances(run: RunExport, identity: str, evaluation_id: str) -> list[dict[s
                 "status": row["status"],
                 "verdicts": verdicts,
                 "unscored": row["unscored"],
+                **({"verdicts_from": run.judge.source} if run.judge.source else {}),
             },
         }
         if row["response_error"]:
@@ -326,6 +337,14 @@ def _instances(run: RunExport, identity: str, evaluation_id: str) -> list[dict[s
             if verdicts[check] is not None:
                 records.append(_record(base, f"cobe.{check}", f"CoBe {check} check", verdicts[check] == "T"))
     return records
+
+
+def _extraction_method(judge: JudgeIdentity) -> str:
+    """How each verdict was reached: cobe's LLM judge, or the source's own verdict set (an import), named."""
+    if not judge.source:
+        return "llm_judge"
+    named = judge.spec if judge.prompts in (PUBLISHED, IMPORTED) else None  # a stored set, named for its source
+    return f"source_verdict: {named or 'the imported file'}"
 
 
 def _record(base: dict[str, Any], result_id: str, name: str, correct: bool) -> dict[str, Any]:

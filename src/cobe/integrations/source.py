@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_json
 from cobe.report.load import read_results, results_path
+from cobe.run.verdict_source import imported_verdicts
 from cobe.store import Store
 
 if TYPE_CHECKING:
@@ -129,14 +130,10 @@ def load_run(path: str | Path) -> RunExport:
 def _imported_source(store: Store, run_id: str, judge: JudgeIdentity) -> JudgeIdentity:
     """The judge with where an imported run's shown verdicts came from, as its import recorded it; unchanged for
     a cobe judge's verdicts."""
-    row = store.latest_run()
-    if row is None or row["id"] != run_id:
+    verdicts = imported_verdicts(store, run_id, judge.spec)
+    if verdicts is None:
         return judge
-    imported = json.loads(row["config"] or "{}").get("imported_from")
-    verdicts = (imported.get("verdicts") if isinstance(imported, dict) else None) or {}
-    if verdicts.get("set") != judge.spec or not verdicts.get("from"):
-        return judge
-    return replace(judge, source=str(verdicts["from"]), source_by=verdicts.get("by"))
+    return replace(judge, source=verdicts["from"], source_by=verdicts["by"])
 
 
 def _summary(path: Path) -> dict[str, Any]:

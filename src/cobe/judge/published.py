@@ -17,6 +17,11 @@ PUBLISHED = "published"
 IMPORTED = "imported"
 #: the check name a published verdict is stored under
 OVERALL = "overall"
+#: how a response of such a set passes, for the reports' accuracy line: the checks' rule has nothing to combine
+SOURCE_DECIDES = (
+    "A response passes or fails as its source's one verdict says (no per-check verdicts to combine); "
+    "one the source calls unknown is unscored"
+)
 
 
 def published_ref(source: str) -> JudgeRef:

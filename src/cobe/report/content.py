@@ -24,6 +24,7 @@ class ReportContent:
     sample_note: str | None = None  # a run from the site's showcase sample, not the benchmark: said on every table
     data_note: str | None = None  # runs on different data (--across-data): said on every table too
     no_checks_note: str | None = None  # models with one verdict per response, none per check: said once (Fig. 6)
+    pass_rule: str | None = None  # how a response passes, where it is not the checks' rule alone (overall_only)
 
     @property
     def notes(self) -> list[str]:

@@ -20,6 +20,7 @@ from cobe.dataset.schema import ID_PATTERN
 from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
 from cobe.report.file_kinds import not_results
+from cobe.report.query_numbering import BASES, describe, numbering
 
 #: field → column names recognised without a mapping, first match wins
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -40,7 +41,6 @@ FALSE = {"f", "false", "0", "fail", "failed", "no", "wrong", "incorrect"}
 #: verdicts a file gives as neither: the row is imported unscored, counted, never dropped
 UNKNOWN = {"unknown", "unscored"}
 UNKNOWN_REASON = "the imported file gives this verdict as unknown"
-QUERY_TEMPLATES = ("A", "B", "C")
 
 
 @dataclass
@@ -168,17 +168,21 @@ def _scenarios(data: str) -> dict[str, object]:
     return {scenario.id: scenario for scenario in items}
 
 
-def _template(record: dict, cols: dict[str, str], base: int) -> str:
-    if "template" in cols and str(record.get(cols["template"]) or "").strip():
+def _has_template(record: dict, cols: dict[str, str]) -> bool:
+    return "template" in cols and bool(str(record.get(cols["template"]) or "").strip())
+
+
+def _template(record: dict, cols: dict[str, str], numbers: dict[int, str]) -> str:
+    if _has_template(record, cols):
         return str(record[cols["template"]]).strip()
     if "query_index" in cols:
         try:
-            index = int(record[cols["query_index"]]) - base
+            index = int(record[cols["query_index"]])
         except (KeyError, TypeError, ValueError):
             raise ValueError("query_index: expected an integer") from None
-        if not 0 <= index < len(QUERY_TEMPLATES):
-            raise ValueError(f"query_index: {index + base} out of range; expected {base}..{base + 2}")
-        return QUERY_TEMPLATES[index]
+        if index not in numbers:
+            raise ValueError(f"query_index: {index} out of range; expected {describe(numbers)}")
+        return numbers[index]
     raise ValueError("template: missing; expected a template (A, B, C, …) or a query index column")
 
 
@@ -259,14 +263,16 @@ def validated_row(row: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
 
 
-def _row(record: dict, cols: dict[str, str], model: str | None, base: int, run_id: str, scenarios: dict | None) -> dict:
+def _row(
+    record: dict, cols: dict[str, str], model: str | None, numbers: dict[int, str], run_id: str, scenarios: dict | None
+) -> dict:
     def get(name: str) -> object:
         return record.get(cols[name]) if name in cols else None
 
     sid = str(get("scenario_id") or "").strip()
     if not sid:
         raise ValueError("scenario_id: missing")
-    template = _template(record, cols, base)
+    template = _template(record, cols, numbers)
     name = str(get("model") or model or "").strip()
     if not name:
         raise ValueError("model: missing; give a model column or --model")
@@ -369,8 +375,10 @@ def import_results(
     if model is not None and not isinstance(model, str):
         raise InputError(f"{mapping}: model: expected a model name, got {kind_of(model)}")
     base = options.get("query_index_base", 0)
-    if isinstance(base, bool) or base not in (0, 1):
-        raise InputError(f"{mapping}: query_index_base: expected 0 or 1 (the index of the first query), got {base!r}")
+    if isinstance(base, bool) or base not in BASES:
+        raise InputError(
+            f"{mapping}: query_index_base: expected 0, 1 (the index of the first query) or site (2, 5, 7), got {base!r}"
+        )
     records = read_records(source)
     if not records:
         raise InputError(f"{source}: no rows; expected a header and one row per result")
@@ -378,13 +386,17 @@ def import_results(
     cols = resolve_columns(headers, fields, source)
     scenarios = _scenarios(data) if data else None
     run_id = out_dir.name
+    indices = (
+        [r.get(cols["query_index"]) for _, r in records if not _has_template(r, cols)] if "query_index" in cols else []
+    )
+    numbers = numbering(base, indices)
 
     rows: list[dict[str, Any]] = []
     problems: list[str] = []
     seen: dict[tuple[str, str, str], int] = {}
     for line, record in records:
         try:
-            row = _row(record, cols, model, base, run_id, scenarios)
+            row = _row(record, cols, model, numbers, run_id, scenarios)
         except ValueError as exc:
             problems.append(f"{source}:{line}: {exc}")
             continue

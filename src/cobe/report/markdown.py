@@ -8,6 +8,7 @@ import pandas as pd
 
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
+from cobe.report.overall_only import CHECKS_DECIDE
 from cobe.report.panel import panel_markdown
 from cobe.run.settings_table import settings_markdown
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
@@ -173,8 +174,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings; "
         f"95% CI from {resamples} bootstrap resamples of {resampling_note(tables['leaderboard'])} (seed {seed}). "
-        "A response fails as soon as one check is F; it is unscored only when no check is F and a verdict is "
-        "missing. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
+        f"{content.pass_rule or CHECKS_DECIDE}. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
         "respondent errors counted as failed responses.",
         "",
     ]

@@ -12,7 +12,12 @@ from collections.abc import Collection
 
 import pandas as pd
 
-from cobe.judge.published import PUBLISHED
+from cobe.judge.published import PUBLISHED, SOURCE_DECIDES
+
+#: how a response passes where its verdicts are per check
+CHECKS_DECIDE = (
+    "A response fails as soon as one check is F; it is unscored only when no check is F and a verdict is missing"
+)
 
 
 def _has_check_verdict(verdicts: object) -> bool:
@@ -54,4 +59,18 @@ def no_checks_note(df: pd.DataFrame) -> str | None:
     return (
         f"No per-check verdicts for {', '.join(labels)}: {given} one per response, not one per check, so the "
         "failure rates per check (Fig. 6) leave them out"
+    )
+
+
+def pass_rule(df: pd.DataFrame) -> str:
+    """The report's sentence on how a response passes (`df`: the tables' rows, `tables.primary_rows`): the checks'
+    rule, the source's verdict where every model's verdicts come one per response, or the rule with the models the
+    source's verdict decides named."""
+    labels = overall_only(df)
+    if not labels:
+        return CHECKS_DECIDE
+    if set(labels) >= set(df["label"]):
+        return SOURCE_DECIDES
+    return (
+        f"{CHECKS_DECIDE}; for {', '.join(labels)}, whose verdicts come one per response, the source's verdict decides"
     )

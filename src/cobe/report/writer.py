@@ -16,7 +16,7 @@ from cobe.report.content import ReportContent
 from cobe.report.data_sets import require_same_data, run_data
 from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
-from cobe.report.overall_only import no_checks_note
+from cobe.report.overall_only import no_checks_note, pass_rule
 from cobe.report.tables import build_tables, primary_rows, write_tables
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
@@ -140,6 +140,7 @@ def build_report(
     report = Report(
         runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample, data_note=data_note
     )
+    primary = primary_rows(runs.frame)  # the rows the tables count, one tier a model
     content = ReportContent(
         tables=tables,
         runs=sorted(runs.frame["run"].unique()),
@@ -152,7 +153,8 @@ def build_report(
         judge_note=judge_note,
         sample_note=shown_sample,
         data_note=data_note,
-        no_checks_note=no_checks_note(primary_rows(runs.frame)),
+        no_checks_note=no_checks_note(primary),
+        pass_rule=pass_rule(primary),
     )
 
     if chosen & {"csv", "json"}:

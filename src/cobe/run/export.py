@@ -13,12 +13,14 @@ from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
 from cobe.judge.lineup import JudgeRef
 from cobe.judge.panel_analysis import PANEL, panel_summary
+from cobe.judge.published import SOURCE_DECIDES
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
 from cobe.run.items import Item
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
+from cobe.run.verdict_source import imported_verdicts
 from cobe.score.accuracy import (
     SCENARIO_SPREAD_MARK,
     SCENARIO_SPREAD_NOTE,
@@ -174,6 +176,9 @@ def build_summary(
             entry["no_marker"] = int(no_marker.get(model, 0))
             entry["usage"] = usage.get(model, {})
     judged = judge.summary_fields() if judge else dict.fromkeys(("judge", "judge_prompts", "judge_fingerprint"))
+    source = imported_verdicts(store, run_id, judge.spec) if judge else None
+    if source is not None:  # an import's own verdicts: where they came from, not a cobe judge's name alone
+        judged |= {"verdicts_from": source["from"], "verdicts_by": source["by"]}
     summary = {"run_id": run_id, **judged, "models": models, **extra}
     if judge is not None and judge.combined and not df.empty:
         summary["panel"] = panel_summary(df)
@@ -199,16 +204,35 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _judge_line(summary: dict[str, Any]) -> str:
+    """Who gave the shown verdicts: an import's source in words (no cobe judge did), else the judge and prompts."""
+    source = summary.get("verdicts_from")
+    if source:
+        by = f", given by {summary['verdicts_by']}" if summary.get("verdicts_by") else ""
+        return f"Verdicts: {source}{by} (verdict set `{summary.get('judge')}`; no cobe judge gave them)"
+    return f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'})"
+
+
+def _pass_rule(models: dict[str, dict[str, Any]]) -> str:
+    """How a response passes: by the checks' rule, or, where no model has a per-check verdict (a source's one
+    verdict per response), as the source's verdict says."""
+    scored = [m for m in models.values() if m.get("scored")]
+    checked = any(rate.get("judged") for m in scored for rate in (m.get("check_failure_rates") or {}).values())
+    if scored and not checked:
+        return SOURCE_DECIDES
+    return (
+        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
+        "when no check is F and a verdict is missing"
+    )
+
+
 def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     """A short Markdown report: leaderboard, counts, notices."""
     lines = [f"# CoBe run {summary['run_id']}", ""]
     lines += [f"> **Note:** {n}" for n in notices]
     if notices:
         lines.append("")
-    lines.append(
-        f"Judge: `{summary.get('judge') or 'none yet'}` (prompts: {summary.get('judge_prompts') or '–'}); "
-        f"state: {summary.get('state', '?')}."
-    )
+    lines.append(f"{_judge_line(summary)}; state: {summary.get('state', '?')}.")
     templates = sorted({t for m in summary["models"].values() for t in m.get("per_template", {})})
     lines += [
         "",
@@ -243,9 +267,8 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     lines += [
         "",
         "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
-        "A response fails as soon as one check is F, even when another is unscored; it is unscored only "
-        "when no check is F and a verdict is missing, and unscored rows are left out of the denominator "
-        "and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
+        + _pass_rule(summary["models"])
+        + ", and unscored rows are left out of the denominator and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
         "reasoning-template replies without their final-story line: judged whole. Errors as failures = the "
         "same accuracy with respondent errors and cut-off replies counted as failed responses.",
     ]
