@@ -173,13 +173,22 @@ def _create_whole(path: Path, migrations: Sequence[Migration], what: str) -> Non
     temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.creating")
     try:
         create_private(temp)
-        _open_checked(temp, migrations, what, True, "NORMAL", True, True).close()  # checkpointed: no -wal left
+        # built with its rollback journal in memory (a file no one else sees yet): every migration's pages go
+        # straight into it, no -wal to copy them from. In WAL mode the log grew to 3 times the file, and where
+        # the disk had no room to copy it back the close said nothing: the file linked lacked the log's pages
+        db = _open_checked(temp, migrations, what, True, "NORMAL", True, True, journal="MEMORY")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")  # kept in the file: every later connection is WAL
+        finally:
+            db.close()
         _link(temp, path)
     except FileExistsError:  # another opener was first: its database is the one
         pass
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:
         if is_disk_full(exc):
             raise out_of_space(path.parent) from None
+        if not isinstance(exc, OSError):
+            raise
         raise InputError(f"{path}: cannot create the {what} ({exc.strerror})") from exc
     finally:
         for leftover in (temp, temp.with_name(temp.name + "-wal"), temp.with_name(temp.name + "-shm")):
@@ -195,6 +204,8 @@ def _open_checked(
     synchronous: Literal["NORMAL", "FULL"],
     foreign_keys: bool,
     check_same_thread: bool,
+    *,
+    journal: Literal["WAL", "MEMORY"] = "WAL",
 ) -> sqlite3.Connection:
     try:
         db = connect(path, synchronous=synchronous, foreign_keys=False, check_same_thread=check_same_thread)
@@ -203,7 +214,7 @@ def _open_checked(
     try:
         if not created:
             _check_pages(db, path, what)
-        db.execute("PRAGMA journal_mode=WAL")  # kept in the file: every later connection is WAL too
+        db.execute(f"PRAGMA journal_mode={journal}")  # WAL is kept in the file: every later connection is WAL too
         migrate(db, migrations, path=path, what=what)
         if foreign_keys:  # switched on after migrating, as SQLite advises for schema changes
             db.execute("PRAGMA foreign_keys=ON")

@@ -99,6 +99,22 @@ class Store:
             raise
         self.db.execute("RELEASE write")
 
+    def shrink_log(self) -> bool:
+        """Copy the write-ahead log's pages into the database and cut the log to nothing, giving its room back
+        on a full disk; whether it held any (never inside a `batch`, whose pages are the log's alone)."""
+        log = self.path.with_name(self.path.name + "-wal")
+        try:
+            before = log.stat().st_size
+        except OSError:
+            return False
+        if not before or self.db.in_transaction:
+            return False
+        try:
+            busy, _, _ = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error:  # no room even for the pages the log adds to the database
+            return False
+        return not busy
+
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""
         self.db.close()

@@ -1,0 +1,112 @@
+"""A driver SIGKILLed mid-run, answers still arriving: the resume pays at most what was in flight.
+
+Issue 30, item 5: killed mid-wave, the Ray executor's resume paid 60-177 calls again and its workers
+sent 75 requests after the driver died: a worker held a batch's answers (64 calls) until its last
+one, and went on sending it once the driver was gone. Here the kill lands while answers stream in
+(no request is held), and a call is in flight when it was sent and its answer was not yet stored,
+which at most the lanes' concurrency can be.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from reliability_helpers import KEY, eval_args
+
+from cobe.store.store import STORE_NAME
+from support.openai_server import ThreadedServer
+from support.run_data import write_dataset
+
+JUDGE = "openai-api/fake/judge-model"  # a lane of its own beside the respondent's
+CONCURRENCY = 4
+LANES = 2  # respondent and judge: at most LANES × CONCURRENCY calls out at once
+HUNG_S = 600  # reached only by a process that hangs
+_CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
+
+
+def stored_calls(run_dir: Path) -> int:
+    db = sqlite3.connect(run_dir / STORE_NAME)
+    try:
+        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
+    finally:
+        db.close()
+
+
+def session_pids(session: int) -> list[int]:
+    """The processes left of a killed command's session (its private Ray's, under the Ray executor)."""
+    import psutil
+
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if os.getsid(process.pid) == session:
+                found.append(process.pid)
+        except (OSError, psutil.Error):
+            continue
+    return found
+
+
+def kill_mid_run(server: ThreadedServer, args: list[str], env: dict[str, str], at: int) -> tuple[int, int]:
+    """Run `cobe ARGS` in a session of its own, SIGKILL it once the server has had `at` requests and what it
+    started is gone; (requests the server had when it died, requests once nothing of it is left)."""
+    driver = subprocess.Popen(
+        [sys.executable, "-c", _CLI, *args],
+        env=os.environ | env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        server.wait_for(lambda stats: stats.requests >= at, timeout=HUNG_S)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(timeout=HUNG_S)
+    at_death = server.stats()["requests"]
+    import psutil
+
+    left = [psutil.Process(pid) for pid in session_pids(driver.pid)]
+    workers = [p for p in left if "CallWorker" in " ".join(_cmdline(p))]
+    psutil.wait_procs(workers, timeout=60)  # Ray ends the actors of a dead driver: after that nothing is sent
+    after = server.stats()["requests"]
+    for pid in session_pids(driver.pid):  # the private Ray it started (its GCS, raylet), by their ids
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return at_death, after
+
+
+def _cmdline(process: object) -> list[str]:
+    try:
+        return process.cmdline()  # type: ignore[attr-defined, no-any-return]
+    except Exception:  # noqa: BLE001 - a process that ended meanwhile
+        return []
+
+
+def _resume_pays_what_was_in_flight(
+    server: ThreadedServer, tmp_path: Path, executor: str, at: int, env: dict[str, str]
+) -> None:
+    data = write_dataset(tmp_path / "data.jsonl", 10)  # 30 items: 30 respondent and 90 judge calls
+    run_dir = tmp_path / "run"
+    more = ("--concurrency", str(CONCURRENCY), "--executor", executor, "--max-retries", "0", "-q")
+    args = eval_args(data, run_dir, *more, judge=JUDGE)
+    env = env | {"FAKE_BASE_URL": server.base_url, "FAKE_API_KEY": KEY}
+    server.control(delay_s=0.02)
+    at_death, after = kill_mid_run(server, args, env, at)
+    assert after == at_death  # nothing sent once the driver was gone
+    stored = stored_calls(run_dir)
+    assert at_death - stored <= LANES * CONCURRENCY  # sent, not stored: only what was in flight
+
+    resumed = subprocess.run([sys.executable, "-c", _CLI, *args], env=os.environ | env, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    total = server.stats()["requests"]
+    assert stored_calls(run_dir) == 120
+    assert total - 120 == at_death - stored  # re-paid: exactly the calls in flight at the kill
+
+
+def test_the_local_driver_killed_mid_run_re_pays_only_what_was_in_flight(openai_server, tmp_path):
+    _resume_pays_what_was_in_flight(openai_server, tmp_path, "local", 70, {})
