@@ -6,10 +6,8 @@ executor does. What changes is where a call goes: a call to a portable provider 
 the command's work has nothing left to do but wait (every item is waiting on a parked call) the
 parked calls leave as one wave: per model a Ray Dataset of request rows, answered by an actor pool
 of that model (or by its own stage: vLLM engines through ray.data.llm), all models' datasets read
-back as one stream with `iter_batches`. A worker yields each answer as it finishes and each comes
-back as a block of its own (`STREAMED_BLOCK_BYTES`), committed as one transaction (`Store.batch`): its
-call, and the responses and verdicts it completes; a driver killed mid-wave loses only the calls
-still unanswered. The workers watch the driver's `DriverAnchor` and send nothing once it is gone. The items then go on and
+back as one stream with `iter_batches`. Each batch that comes back is committed as one transaction
+(`Store.batch`): its calls, and the responses and verdicts they complete. The items then go on and
 park their next calls (the judge's after a response, a re-ask after an unparseable verdict), which
 form the next wave: generate → judge → re-asks, a few waves per command whatever its size.
 
@@ -29,7 +27,7 @@ from typing import Any, TypeVar
 
 from cobe.calls.executor import forwarded_env
 from cobe.calls.limits import Limits
-from cobe.calls.ray_worker import CallWorker, DriverAnchor
+from cobe.calls.ray_worker import CallWorker
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import CobeError
 from cobe.core.secrets import scrub, scrub_cut
@@ -45,9 +43,6 @@ SETTLE_TURNS = 64
 #: items in flight at once: all of them, so that one wave holds every call of a stage
 ALL_ITEMS = 10**9
 _DONE = object()
-#: the target size of a block of answers: below any answer row's, so each answer a worker yields leaves it as
-#: a block of its own at once instead of waiting in the worker for more (Ray Data's default is 128 MB)
-STREAMED_BLOCK_BYTES = 1
 
 
 @dataclass
@@ -109,7 +104,6 @@ class WaveScheduler(Scheduler):
         self._ticks = 0  # parked calls so far: the settle loop watches it move
         self._arrived = asyncio.Event()
         self.waves: list[int] = []  # calls per wave, for tests and logs
-        self._anchor: Any = None  # the DriverAnchor of this command's workers, made with the first wave
 
     def limits(self, provider: Provider) -> Limits:
         """The local lane of a provider; a portable one never queues here, so its window is unbounded."""
@@ -229,13 +223,8 @@ class WaveScheduler(Scheduler):
         for call_id, parked in enumerate(wave):
             by_spec.setdefault(parked.provider.spec, []).append(call_id)
         resources = ray.cluster_resources()
-        context = ray.data.DataContext.get_current()
-        block_bytes, context.target_max_block_size = context.target_max_block_size, STREAMED_BLOCK_BYTES
-        try:  # a dataset keeps the context it was made under: the setting goes with these alone
-            parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
-            stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
-        finally:
-            context.target_max_block_size = block_bytes
+        parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
+        stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
         # no prefetch: a prefetched batch is held back until the one after it is ready, and an answer must
         # reach the store as soon as its batch ends (a driver killed later then never repeats it)
         yield from stream.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0)
@@ -263,19 +252,12 @@ class WaveScheduler(Scheduler):
                 "cwd": os.getcwd(),
                 "threads": max(1, int(pool.cpus)),
                 "capabilities": provider.capabilities.model_dump(mode="json"),
-                "driver": self._driver_anchor(),
             },
             batch_size=pool.batch_size,
             compute=ray.data.ActorPoolStrategy(size=pool.actors),
             num_cpus=pool.cpus,
             num_gpus=pool.gpus or None,
         )
-
-    def _driver_anchor(self) -> Any:
-        """The idle actor this driver owns, whose end tells the workers that the driver is gone."""
-        if self._anchor is None:
-            self._anchor = self.ray.remote(num_cpus=0)(DriverAnchor).remote()
-        return self._anchor
 
     def _worker_scheduler(self, actors: int) -> dict[str, Any]:
         """The scheduler options of one worker: the command's, with --rpm, --tpm and --concurrency shared out."""
