@@ -69,20 +69,27 @@
     render();
   }
 
-  function pager(container) {
+  // previous / next buttons and "page N of M" for `count` items, `size` a page; go(p) shows page p
+  // (the response list and the scenario view's list both page with it)
+  function pagerInto(container, count, current, size, go) {
     container.textContent = "";
-    var pages = Math.max(1, Math.ceil(matching.length / PAGE));
+    var pages = Math.max(1, Math.ceil(count / size));
     var prev = el("button", null, "‹ previous");
     prev.type = "button";
-    prev.disabled = page === 0;
-    prev.addEventListener("click", function () { page -= 1; render(); });
+    prev.disabled = current === 0;
+    prev.addEventListener("click", function () { go(current - 1); });
     var next = el("button", null, "next ›");
     next.type = "button";
-    next.disabled = page >= pages - 1;
-    next.addEventListener("click", function () { page += 1; render(); });
+    next.disabled = current >= pages - 1;
+    next.addEventListener("click", function () { go(current + 1); });
     container.appendChild(prev);
-    container.appendChild(el("span", "muted", "page " + (page + 1) + " of " + pages));
+    container.appendChild(el("span", "muted", "page " + (current + 1) + " of " + pages));
     container.appendChild(next);
+  }
+  window.cobeReport.pager = pagerInto;
+
+  function pager(container) {
+    pagerInto(container, matching.length, page, PAGE, function (p) { page = p; render(); });
   }
 
   function textBlock(label, text) {

@@ -99,20 +99,10 @@
   }
 
   function pager(ids) {
-    var box = document.getElementById("scenario-pager");
-    box.textContent = "";
-    var pages = Math.max(1, Math.ceil(ids.length / PAGE));
-    var prev = el("button", null, "‹ previous");
-    prev.type = "button";
-    prev.disabled = listPage === 0;
-    prev.addEventListener("click", function () { listPage -= 1; renderList(); });
-    var next = el("button", null, "next ›");
-    next.type = "button";
-    next.disabled = listPage >= pages - 1;
-    next.addEventListener("click", function () { listPage += 1; renderList(); });
-    box.appendChild(prev);
-    box.appendChild(el("span", "muted", "page " + (listPage + 1) + " of " + pages));
-    box.appendChild(next);
+    window.cobeReport.pager(document.getElementById("scenario-pager"), ids.length, listPage, PAGE, function (p) {
+      listPage = p;
+      renderList();
+    });
   }
 
   function renderList() {
