@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,11 @@ NO_SPACE = "no space left on the device"
 _CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 16 MB tmpfs of the test's own, unmounted afterwards; skipped where mounting is not allowed."""
-    disk = tmp_path / "disk"
+@contextmanager
+def mounted_tmpfs(disk: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of `size` mounted at `disk` (made here), unmounted afterwards; skipped where mounting is not allowed."""
     disk.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk)], capture_output=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(disk)], capture_output=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -41,6 +41,13 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     finally:
         if subprocess.run(["umount", str(disk)], capture_output=True).returncode != 0:
             subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 16 MB tmpfs of the test's own."""
+    with mounted_tmpfs(tmp_path / "disk", "16m") as disk:
+        yield disk
 
 
 def fill(disk: Path) -> Path:
@@ -101,18 +108,9 @@ def test_a_disk_filling_mid_run_stops_in_one_line_and_the_resume_pays_nothing_tw
 # ---- issue 30, item 6: a disk with no room for the whole reserve ---------------------------------------------
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 2 MB tmpfs of the test's own (grown later with `grow`), unmounted afterwards; skipped where mounting is
-    not allowed."""
-    disk = tmp_path / "tiny"
-    disk.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(disk)], capture_output=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
-    try:
+    """A 2 MB tmpfs of the test's own (grown later with `grow`)."""
+    with mounted_tmpfs(tmp_path / "tiny", "2m") as disk:
         yield disk
-    finally:
-        if subprocess.run(["umount", str(disk)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "--lazy", str(disk)], check=True)
 
 
 def leave_free(disk: Path, room: int) -> Path:
