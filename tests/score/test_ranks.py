@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 
 from cobe.score.accuracy import rows_frame
@@ -43,3 +44,16 @@ def test_the_range_and_its_method_read_as_text():
     method = rank_method(500, "core examples (20 clusters)")
     assert "500 bootstrap resamples of core examples (20 clusters)" in method and "overlap" in method
     assert "--resamples 0" in rank_method(0, "scenarios")
+
+
+def test_min_ranks_are_scipys_competition_ranks_ties_and_unscored_included():
+    """The written-out ranks equal SciPy's `rankdata(method="min")` row by row, ties and infinities (unscored) too."""
+    from scipy.stats import rankdata
+
+    from cobe.score.ranks import min_ranks
+
+    rng = np.random.default_rng(7)
+    for models in (1, 2, 5, 30):
+        values = rng.integers(0, 4, (200, models)).astype(float)
+        values[values == 3] = np.inf
+        assert (min_ranks(values) == rankdata(values, method="min", axis=1)).all()
