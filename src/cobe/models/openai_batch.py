@@ -13,18 +13,10 @@ from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.openai_chat_reply import read_chat
 from cobe.models.openai_responses import FailedReply, read_response
-from cobe.models.usage import openai_usage
 
 WINDOW = "24h"
-
-
-def _logprobs(choice: dict[str, Any]) -> dict[str, float] | None:
-    """token → logprob of the first token's alternatives, as the normal path records them."""
-    content = (choice.get("logprobs") or {}).get("content")
-    if not content:
-        return None
-    return {alt["token"]: alt["logprob"] for alt in content[0].get("top_logprobs") or ()}
 
 
 class OpenAIBatch(BatchAPI):
@@ -87,27 +79,16 @@ class OpenAIBatch(BatchAPI):
 
     def _answer(self, body: dict[str, Any]) -> Answer | None:
         """One answer of a chat completion or a Responses reply, as the normal path records it."""
-        if self.endpoint.endswith("/responses"):
-            try:
-                read = read_response(body, logprobs=self.settings.logprobs)
-            except FailedReply:
-                return None  # failed or empty: the normal path asks it again, and records what it says
-            return Answer(
-                read["text"],
-                read["finish_reason"],
-                read["input_tokens"],
-                read["output_tokens"],
-                read["first_token_logprobs"],
-                cached_input_tokens=read["cached_input_tokens"],
-            )
-        if not body.get("choices"):
-            return None
-        choice, usage = body["choices"][0], openai_usage(body.get("usage"))
+        reader = read_response if self.endpoint.endswith("/responses") else read_chat
+        try:
+            read = reader(body, logprobs=self.settings.logprobs)
+        except FailedReply:
+            return None  # failed or empty: the normal path asks it again, and records what it says
         return Answer(
-            (choice.get("message") or {}).get("content") or "",
-            choice.get("finish_reason"),
-            usage.input_tokens,
-            usage.output_tokens,
-            _logprobs(choice) if self.settings.logprobs else None,
-            cached_input_tokens=usage.cached_input_tokens,
+            read["text"],
+            read["finish_reason"],
+            read["input_tokens"],
+            read["output_tokens"],
+            read["first_token_logprobs"],
+            cached_input_tokens=read["cached_input_tokens"],
         )

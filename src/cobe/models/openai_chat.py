@@ -10,14 +10,14 @@ from urllib.parse import urlsplit
 
 from cobe.core.errors import InputError
 from cobe.core.secrets import env_secret
-from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name, finish_reason
+from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, endpoint_name
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
+from cobe.models.openai_chat_reply import read_chat
 from cobe.models.openai_responses import FailedReply, read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
-from cobe.models.usage import openai_usage
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -45,14 +45,6 @@ def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
     return body
 
 
-def first_token_logprobs(choice: Any) -> dict[str, float] | None:
-    """token → logprob for the first generated token's top alternatives, if the server sent them."""
-    content = getattr(getattr(choice, "logprobs", None), "content", None)
-    if not content:
-        return None
-    return {alt.token: alt.logprob for alt in content[0].top_logprobs or ()}
-
-
 def sent_settings(api: str, body: dict[str, Any]) -> dict[str, Any]:
     """What a call record keeps of a request body: the API and every setting, without the messages."""
     return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "model")}
@@ -78,10 +70,10 @@ class OpenAIChat(Provider):
         ]
         # the body goes to the SDK's documented `post` as the plain JSON it already is: `create` would walk
         # its ~40 typed parameters per call to transform a dict that needs no transforming (a fifth of
-        # the client's CPU per call); the request on the wire, the response parsing, the errors and the
-        # client's timeout are the SDK's own either way
-        self._chat_completion = openai.types.chat.ChatCompletion
-        self._creates = [self._poster(client, "/chat/completions", self._chat_completion) for client in self._clients]
+        # the client's CPU per call), and the reply comes back as its JSON (`object`), read by
+        # openai_chat_reply, not built into the SDK's typed ChatCompletion (another eighth); the request on
+        # the wire, the reading of the body, the errors and the client's timeout are the SDK's own either way
+        self._creates = [self._poster(client, "/chat/completions", object) for client in self._clients]
         self._responses = [self._poster(client, "/responses", object) for client in self._clients]
         self._inflight = [0] * len(urls)
         self.endpoint = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
@@ -142,25 +134,10 @@ class OpenAIChat(Provider):
         if self.capabilities.api == "responses":
             return await self._respond(kwargs, config)
         start = time.perf_counter()
-        response = await self._create(model=self.model, **kwargs)
+        reply = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
-        choice = response.choices[0]
-        usage = openai_usage(response.usage)  # cached prompt tokens included
-        details = getattr(response.usage, "completion_tokens_details", None)
-        # model_construct: every field is already typed by the SDK, so skip re-validation
-        return ModelOutput.model_construct(
-            text=choice.message.content or "",
-            finish_reason=finish_reason(choice.finish_reason),
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
-            cached_input_tokens=usage.cached_input_tokens,
-            cache_write_tokens=0,
-            latency_s=latency,
-            first_token_logprobs=first_token_logprobs(choice) if config.logprobs else None,
-            reasoning_tokens=(getattr(details, "reasoning_tokens", None) or 0) if details else 0,
-            sent=sent_settings("chat", kwargs),
-            raw=None,
-        )
+        fields = read_chat(reply, logprobs=config.logprobs)  # typed by read_chat: no re-validation
+        return ModelOutput.model_construct(**fields, latency_s=latency, sent=sent_settings("chat", kwargs), raw=None)
 
     async def _respond(self, body: dict[str, Any], config: GenerateConfig) -> ModelOutput:
         """One Responses call: its output text, an `incomplete` reply recorded as cut off."""
