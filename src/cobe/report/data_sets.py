@@ -51,8 +51,7 @@ def _name(directory: Path) -> str | None:
     return str(found) if found else None
 
 
-def _digest(row: pd.Series) -> str:
-    content = [row.get(name) for name in _CONTENT]
+def _digest(content: list[object]) -> str:
     text = json.dumps([c if isinstance(c, (str, list)) else None for c in content], default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -64,7 +63,9 @@ def run_data(frame: pd.DataFrame) -> dict[str, RunData]:
     found: dict[str, RunData] = {}
     for source, part in frame.groupby("source", sort=False):
         first = part.drop_duplicates("scenario_id")
-        digests = {str(row["scenario_id"]): _digest(row) for _, row in first.iterrows()}
+        # the columns as plain lists: a Series built per row (iterrows) cost a tenth of every run's report
+        content = [first[name].tolist() if name in first else [None] * len(first) for name in _CONTENT]
+        digests = {str(sid): _digest(told) for sid, *told in zip(first["scenario_id"].tolist(), *content)}
         found[str(source)] = RunData(_name(Path(str(source))), digests)
     return found
 
