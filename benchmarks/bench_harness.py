@@ -23,7 +23,13 @@ The parts:
   ratio holds nothing of prompt lengths or settings, only what the harness spends per call.
 - `cobe`: `cobe.run.evaluate` in-process (the run, its store and its exports).
 - `cli`: the whole `cobe eval` command as a user runs it (`cobe.cli.main`: argument parsing, every import,
-  the store, the exports, report.md), measured from outside like the others.
+  the store, the exports, report.md, report.html), measured from outside like the others.
+
+After the rounds, one more `cobe eval` (not counted in any ratio) says where the whole command's CPU goes:
+every import (`-X importtime`), the plan, the calls and the store's share of them, the exports, the report
+and the end-of-run table, beside the replay floor's whole process (`--no-breakdown` skips it). cobe's source
+is compiled first, as an install leaves a package: a checkout run with PYTHONDONTWRITEBYTECODE would
+otherwise compile it again in every cobe part, which neither an installed cobe nor the floor pays.
 
 Targets (issues 13, 28): every ratio <= 1.2x, the whole command against the replayed floor included; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
 at the large N within 15% of the small N. `--scale-models K` adds a scale point that reaches the large N
@@ -202,6 +208,78 @@ def cli_part(args: argparse.Namespace) -> dict:
     return {"exit": code, "errors": 0 if code == 0 else 1}
 
 
+#: the phases of a whole `cobe eval`, as (module, attribute): CPU seconds spent inside each, measured by wrapping
+#: it in the one extra breakdown run (never in a round: the wrappers cost a little themselves)
+PHASES = (
+    ("plan: data, models, run dir", "cobe.run.plan", "plan_run"),
+    ("calls (items: prompts, cache, calls, store)", "cobe.run.engine", "Session._work"),
+    ("exports: results.jsonl, summary.json, report.md", "cobe.run.engine", "Session._close_out"),
+    ("report.html, tables, figures", "cobe.cli.evaluate", "_refresh_report"),
+    ("end-of-run table", "cobe.report.run_table", "run_table"),
+)
+#: the store's writes and reads during the calls, measured inside the calls phase
+STORE_METHODS = ("get_call", "put_call", "put_response", "put_verdicts", "response", "response_verdicts")
+STORE_LABEL = "  of which the store (SQLite reads and writes)"
+
+
+def _timed(spent: dict[str, float], label: str, fn: Any) -> Any:
+    """`fn` (sync or async) counting the process CPU spent inside it into spent[label]; nested calls count once."""
+    import functools
+    import inspect
+
+    depth = [0]
+
+    def enter() -> float:
+        depth[0] += 1
+        return time.process_time()
+
+    def leave(start: float) -> None:
+        depth[0] -= 1
+        if depth[0] == 0:
+            spent[label] = spent.get(label, 0.0) + time.process_time() - start
+
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def waited(*a: Any, **k: Any) -> Any:
+            start = enter()
+            try:
+                return await fn(*a, **k)
+            finally:
+                leave(start)
+
+        return waited
+
+    @functools.wraps(fn)
+    def called(*a: Any, **k: Any) -> Any:
+        start = enter()
+        try:
+            return fn(*a, **k)
+        finally:
+            leave(start)
+
+    return called
+
+
+def breakdown_part(args: argparse.Namespace) -> dict:
+    """The cli part with each phase's CPU counted: where the whole command's time goes, beside the floor's."""
+    import importlib
+
+    spent: dict[str, float] = {}
+    for label, module, attribute in PHASES:
+        owner: Any = importlib.import_module(module)
+        *path, name = attribute.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        setattr(owner, name, _timed(spent, label, getattr(owner, name)))
+    from cobe.store.store import Store
+
+    for name in STORE_METHODS:
+        setattr(Store, name, _timed(spent, STORE_LABEL, getattr(Store, name)))
+    out = cli_part(args)
+    return out | {"phases": spent}
+
+
 def run_part(args: argparse.Namespace) -> None:
     """One measured part in this (fresh) process; prints a JSON line."""
     wall0 = time.perf_counter()
@@ -211,6 +289,8 @@ def run_part(args: argparse.Namespace) -> None:
         out = asyncio.run(replay(args.url, args.store, args.concurrency))
     elif args.part == "cli":
         out = cli_part(args)
+    elif args.part == "breakdown":
+        out = breakdown_part(args)
     else:
         from cobe.run import EvalConfig, evaluate
 
@@ -254,6 +334,11 @@ class Bench:
         sys.path.insert(0, str(TESTS))
         from support.openai_server import ServerClient
 
+        # cobe's modules as an install leaves them, compiled: run from a checkout with PYTHONDONTWRITEBYTECODE
+        # (as here), every part would compile ~120 modules again (0.2 s a command), which no installed package
+        # pays and the floor, importing only the SDK from site-packages, never does
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src" / "cobe")], check=True)
+
         assert self.server.stdout is not None
         self.client = ServerClient(f"http://127.0.0.1:{int(self.server.stdout.readline())}")
         self.runs = 0
@@ -273,6 +358,7 @@ class Bench:
         models: int = 1,
         store: Path | None = None,
         profiled: bool = False,
+        importtime: bool = False,
     ) -> dict:
         """Run one part in a subprocess; its JSON line plus `served`, the requests the server counted.
 
@@ -283,6 +369,8 @@ class Bench:
         cmd = [sys.executable]
         if profiled and self.profile is not None:  # only the extra run: a profiled round would count cProfile's cost
             cmd += ["-m", "cProfile", "-o", str(self.profile)]
+        if importtime:  # each import's own time on stderr: what imports cost the whole command
+            cmd += ["-X", "importtime"]
         cmd += [__file__, "--part", part, "--url", self.client.base_url, "--data", str(self.data(n // models))]
         cmd += ["--models", str(models)]
         cmd += ["--run-dir", str(run_dir), "--concurrency", str(self.concurrency)]
@@ -293,6 +381,8 @@ class Bench:
         if done.returncode != 0:
             raise SystemExit(f"part {part} failed:\n{done.stderr[-3000:]}")
         out = json.loads(done.stdout.strip().splitlines()[-1])
+        if importtime:
+            out["import_s"] = import_seconds(done.stderr)
         out["served"] = self.client.stats()["requests"] - before
         out["run_dir"] = str(run_dir)
         out["us_per_call"] = out["cpu_s"] / max(out["served"], 1) * 1e6
@@ -302,6 +392,31 @@ class Bench:
         """Stop the server."""
         self.server.kill()
         self.server.wait()
+
+
+def import_seconds(stderr: str) -> float:
+    """The sum of every import's own time in `-X importtime` lines ("import time: self | cumulative | name")."""
+    total = 0
+    for row in stderr.splitlines():
+        if row.startswith("import time:") and "|" in row:
+            own = row.removeprefix("import time:").split("|")[0].strip()
+            total += int(own) if own.isdigit() else 0
+    return total / 1e6
+
+
+def print_breakdown(part: dict, floor: dict) -> None:
+    """Where one whole `cobe eval` spends its CPU, phase by phase, beside the replay floor's whole process."""
+    phases, calls = part["phases"], part["served"]
+    print(f"where the whole command's CPU goes (one extra `cobe eval` at {calls} calls, phases wrapped):")
+    print(f"  {'whole process':<50} {part['cpu_s']:6.2f} s")
+    print(f"  {'imports, all of them (-X importtime, wall)':<50} {part['import_s']:6.2f} s")
+    labels = [label for label, _, _ in PHASES]
+    labels.insert(labels.index(PHASES[1][0]) + 1, STORE_LABEL)
+    for label in labels:
+        seconds = phases.get(label, 0.0)
+        per_call = f"  = {seconds / calls * 1e6:5.0f} us/call" if label in (PHASES[1][0], STORE_LABEL) else ""
+        print(f"  {label:<50} {seconds:6.2f} s{per_call}")
+    print(f"  {'the replay floor, whole process (median round)':<50} {floor['cpu_s']:6.2f} s")
 
 
 def line(label: str, r: dict) -> str:
@@ -326,6 +441,12 @@ def main() -> None:
     )
     parser.add_argument("--json", type=Path, help="also write every measured part here")
     parser.add_argument(
+        "--no-breakdown",
+        dest="breakdown",
+        action="store_false",
+        help="skip the extra `cobe eval` that says where its CPU goes (imports, plan, calls, store, exports, report)",
+    )
+    parser.add_argument(
         "--scale-models",
         type=int,
         default=0,
@@ -333,7 +454,7 @@ def main() -> None:
         help="also reach the scale point with K respondent models on N/K scenarios (the dataset held fixed)",
     )
     parser.add_argument("--models", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--part", choices=["bare", "cobe", "replay", "cli"], help=argparse.SUPPRESS)
+    parser.add_argument("--part", choices=["bare", "cobe", "replay", "cli", "breakdown"], help=argparse.SUPPRESS)
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
@@ -384,6 +505,11 @@ def main() -> None:
             pairs = [(r["bare"], r["cobe"]) for r in rounds]
             ratio = medians["cobe/bare"]
             ratios = [float(r["cobe/bare"]) for r in rounds]  # type: ignore[arg-type]
+            if args.breakdown:  # apart from the rounds: the wrappers and -X importtime cost a little
+                part = bench.measure("breakdown", n, importtime=True)
+                floor = sorted((r["replay"] for r in rounds), key=lambda p: p["cpu_s"])[len(rounds) // 2]
+                print_breakdown(part, floor)
+                results["breakdown"] = part
             if args.profile is not None:  # apart from the rounds: a profiled process is slower
                 bench.measure(bench.profiled, n, profiled=True)
                 print(f"profile of one {bench.profiled} part at N = {n}: {args.profile}")
