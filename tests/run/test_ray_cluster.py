@@ -93,6 +93,27 @@ def test_the_address_file_is_in_the_tests_own_folder(cluster):
     assert written.read_text().strip() == cluster.address
 
 
+@pytest.mark.parametrize("client", [False, True], ids=["driver-on-a-node", "ray-client-driver"])
+def test_the_driver_anchor_lives_on_the_drivers_node(cluster, monkeypatch, client):
+    """The actor whose end tells the workers their driver is gone runs where the driver does: placed on the
+    worker node (a soft affinity put 1 in 4 there), that node's removal stopped every worker of a live driver
+    and left the run below incomplete ("not sent: the command's driver is gone"). A driver that cannot name its
+    node (Ray Client's) puts it on the head node, where the client's server runs (this driver's node here)."""
+    import ray
+
+    from cobe.calls import ray_waves
+    from cobe.calls.ray_waves import WaveScheduler
+
+    here = ray.get_runtime_context().get_node_id()
+    assert here == cluster.head_node.node_id
+    if client:
+        monkeypatch.setattr(ray_waves, "_driver_node", lambda _ray: None)
+    anchors = [WaveScheduler(ray, store=None)._driver_anchor() for _ in range(8)]
+    assert ray.get([anchor.node.remote() for anchor in anchors]) == [here] * len(anchors)
+    for anchor in anchors:
+        ray.kill(anchor)
+
+
 @pytest.mark.slow
 def test_embedded_model_over_two_nodes_with_one_removed_gives_the_local_results(tmp_path, cluster, monkeypatch):
     """local/gemma-3-270m as respondent and judge, one single-threaded actor per node; the worker node is
@@ -122,7 +143,7 @@ def test_embedded_model_over_two_nodes_with_one_removed_gives_the_local_results(
         driver.join(timeout=HUNG_S)
     there = outcome[0]
     assert not isinstance(there, BaseException), there
-    assert there.state == "complete" and there.unfinished == 0
+    assert there.state == "complete" and there.unfinished == 0, there.failures
     db = sqlite3.connect(tmp_path / "ray" / STORE_NAME)
     assert db.execute("SELECT count(*) FROM calls").fetchone()[0] == 2 * 4  # a response and three checks each
     db.close()

@@ -6,8 +6,10 @@ executor does. What changes is where a call goes: a call to a portable provider 
 the command's work has nothing left to do but wait (every item is waiting on a parked call) the
 parked calls leave as one wave: per model a Ray Dataset of request rows, answered by an actor pool
 of that model (or by its own stage: vLLM engines through ray.data.llm), all models' datasets read
-back as one stream with `iter_batches`. Each batch that comes back is committed as one transaction
-(`Store.batch`): its calls, and the responses and verdicts they complete. The items then go on and
+back as one stream with `iter_batches`. A worker yields each answer as it finishes and each comes
+back as a block of its own (`STREAMED_BLOCK_BYTES`), committed as one transaction (`Store.batch`): its
+call, and the responses and verdicts it completes; a driver killed mid-wave loses only the calls
+still unanswered. The workers watch the driver's `DriverAnchor` and send nothing once it is gone. The items then go on and
 park their next calls (the judge's after a response, a re-ask after an unparseable verdict), which
 form the next wave: generate → judge → re-asks, a few waves per command whatever its size.
 
@@ -27,7 +29,7 @@ from typing import Any, TypeVar
 
 from cobe.calls.executor import forwarded_env
 from cobe.calls.limits import Limits
-from cobe.calls.ray_worker import CallWorker
+from cobe.calls.ray_worker import CallWorker, DriverAnchor
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import CobeError
 from cobe.core.secrets import scrub, scrub_cut
@@ -43,6 +45,11 @@ SETTLE_TURNS = 64
 #: items in flight at once: all of them, so that one wave holds every call of a stage
 ALL_ITEMS = 10**9
 _DONE = object()
+#: the resource Ray gives the head node alone
+HEAD_RESOURCE = "node:__internal_head__"
+#: the target size of a block of answers: below any answer row's, so each answer a worker yields leaves it as
+#: a block of its own at once instead of waiting in the worker for more (Ray Data's default is 128 MB)
+STREAMED_BLOCK_BYTES = 1
 
 
 @dataclass
@@ -104,6 +111,7 @@ class WaveScheduler(Scheduler):
         self._ticks = 0  # parked calls so far: the settle loop watches it move
         self._arrived = asyncio.Event()
         self.waves: list[int] = []  # calls per wave, for tests and logs
+        self._anchor: Any = None  # the DriverAnchor of this command's workers, made with the first wave
 
     def limits(self, provider: Provider) -> Limits:
         """The local lane of a provider; a portable one never queues here, so its window is unbounded."""
@@ -186,13 +194,22 @@ class WaveScheduler(Scheduler):
         reader = threading.Thread(target=stream, name="cobe-ray-wave", daemon=True)
         reader.start()
         try:
-            while (batch := await arrivals.get()) is not _DONE:
-                if isinstance(batch, BaseException):
-                    self._fail(wave, batch)
-                    continue
-                with self.store.batch():
-                    self._answer(wave, batch)
-                    await self._settle(task)  # the items these answers complete write inside the batch
+            done = False
+            while not done:
+                # every answer that has arrived meanwhile goes into one commit: each comes back as a block of its
+                # own, and a commit (with the items it completes) per answer let a fast cluster outrun the driver
+                arrived = [await arrivals.get()]
+                while not arrivals.empty():
+                    arrived.append(arrivals.get_nowait())
+                done = _DONE in arrived
+                batches = [b for b in arrived if b is not _DONE and not isinstance(b, BaseException)]
+                if batches:
+                    with self.store.batch():
+                        for batch in batches:
+                            self._answer(wave, batch)
+                        await self._settle(task)  # the items these answers complete write inside the batch
+                for failure in (b for b in arrived if isinstance(b, BaseException)):
+                    self._fail(wave, failure)
         finally:
             stop.set()
         self._fail(wave, CobeError("the Ray cluster returned no answer for some calls"))
@@ -223,8 +240,13 @@ class WaveScheduler(Scheduler):
         for call_id, parked in enumerate(wave):
             by_spec.setdefault(parked.provider.spec, []).append(call_id)
         resources = ray.cluster_resources()
-        parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
-        stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
+        context = ray.data.DataContext.get_current()
+        block_bytes, context.target_max_block_size = context.target_max_block_size, STREAMED_BLOCK_BYTES
+        try:  # a dataset keeps the context it was made under: the setting goes with these alone
+            parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
+            stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
+        finally:
+            context.target_max_block_size = block_bytes
         # no prefetch: a prefetched batch is held back until the one after it is ready, and an answer must
         # reach the store as soon as its batch ends (a driver killed later then never repeats it)
         yield from stream.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0)
@@ -252,12 +274,29 @@ class WaveScheduler(Scheduler):
                 "cwd": os.getcwd(),
                 "threads": max(1, int(pool.cpus)),
                 "capabilities": provider.capabilities.model_dump(mode="json"),
+                "driver": self._driver_anchor(),
             },
             batch_size=pool.batch_size,
             compute=ray.data.ActorPoolStrategy(size=pool.actors),
             num_cpus=pool.cpus,
             num_gpus=pool.gpus or None,
         )
+
+    def _driver_anchor(self) -> Any:
+        """The idle actor this driver owns, on the driver's node, whose end tells the workers that the driver is
+        gone (on another node, that node's removal would end it too, and stop every worker of a live driver)."""
+        if self._anchor is None:
+            options: dict[str, Any] = {"num_cpus": 0}
+            node = _driver_node(self.ray)
+            if node is not None:
+                from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+                # hard: a soft affinity lets Ray place it on another node when the driver's is busy (seen here)
+                options["scheduling_strategy"] = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+            else:  # a Ray Client driver: the head node, where the client's server runs the driver's side
+                options["resources"] = {HEAD_RESOURCE: 0.001}
+            self._anchor = self.ray.remote(**options)(DriverAnchor).remote()
+        return self._anchor
 
     def _worker_scheduler(self, actors: int) -> dict[str, Any]:
         """The scheduler options of one worker: the command's, with --rpm, --tpm and --concurrency shared out."""
@@ -268,6 +307,15 @@ class WaveScheduler(Scheduler):
         if options.get("concurrency"):
             options["concurrency"] = max(1, math.ceil(options["concurrency"] / actors))
         return options
+
+
+def _driver_node(ray: Any) -> str | None:
+    """The id of the node this driver runs on, or None where Ray cannot say (a Ray Client driver)."""
+    try:
+        node = ray.get_runtime_context().get_node_id()
+    except Exception:  # noqa: BLE001 - Ray Client has no node of its own: the anchor goes where Ray puts it
+        return None
+    return node if isinstance(node, str) and node else None
 
 
 def _first_line(exc: BaseException) -> str:

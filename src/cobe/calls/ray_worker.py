@@ -3,13 +3,31 @@
 Ray Data builds one `CallWorker` per actor of a model's pool; each rebuilds the provider from its
 spec once (the embedded model loads once per actor) and answers every batch of request rows
 through a scheduler of its own, with the command's retries, timeouts and its share of the rate
-limits. Workers never open the store: answers go back to the driver, its only writer.
+limits. Workers never open the store: answers go back to the driver, its only writer, each as it
+arrives (a batch's answers are yielded as they finish, not held until its last one), so a driver
+killed mid-batch loses only the calls still unanswered.
+
+A worker stops sending once its driver is gone. The driver owns a `DriverAnchor`, an idle actor on the
+driver's own node that Ray ends with its owner; each worker keeps one call to it waiting, which never
+returns, so the anchor's end reaches the worker as that call's ActorDiedError at once (no polling), and the
+calls it has not yet sent are never sent. Ray's own end of an actor whose owner died waits for its batch,
+which let workers go on sending for seconds after a SIGKILLed driver. The anchor lives on the driver's node:
+a worker node removed mid-run (a fleet replacing a node) must not look like a dead driver.
+
+A private Ray (`--executor ray` with no address) ends with its driver: its GCS and raylet go at once, so no
+actor's death is ever announced, and a worker, until it notices its raylet is gone (about a second and a half
+here), would go on sending. So a worker also waits on its parent, its node's raylet: once that process has
+ended, nothing more is sent either.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import select
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from cobe.calls.scheduler import Scheduler
@@ -17,6 +35,25 @@ from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.registry import get_provider
 from cobe.models.wire import answer_row, columns, read_request, rows
+
+#: seconds between checks that the raylet still runs, where the OS cannot say when a process ends (no pidfd)
+PARENT_POLL_S = 0.05
+#: the error of a call its worker did not send because the driver was gone (read by no one but a test)
+DRIVER_GONE = "not sent: the command's driver is gone"
+
+
+class DriverAnchor:
+    """An idle actor the driver owns: Ray ends it when the driver dies, which is how its workers learn of it."""
+
+    async def hold(self) -> None:
+        """Never answers: a worker waiting on it learns of the anchor's end, and so of its driver's, at once."""
+        await asyncio.Event().wait()
+
+    def node(self) -> str:
+        """The id of the node it runs on: the driver's."""
+        import ray
+
+        return str(ray.get_runtime_context().get_node_id())
 
 
 class CallWorker:
@@ -30,6 +67,7 @@ class CallWorker:
         cwd: str,
         threads: int = 1,
         capabilities: dict[str, Any] | None = None,
+        driver: Any = None,
     ) -> None:
         os.environ.update(env)
         os.environ["COBE_LLAMA_THREADS"] = str(threads)  # a CPU model uses this actor's share of the node
@@ -40,20 +78,62 @@ class CallWorker:
         caps = ModelCapabilities.model_validate(capabilities) if capabilities is not None else None
         self.provider: Provider = get_provider(spec, caps)
         self.scheduler = Scheduler(**scheduler)
+        self.orphaned = threading.Event()  # the driver is gone: nothing more is sent
+        if driver is not None:
+            threading.Thread(target=self._watch, args=(driver,), name="cobe-driver-watch", daemon=True).start()
+        raylet = raylet_parent()
+        if raylet is not None:
+            threading.Thread(target=self._watch_raylet, args=(raylet,), name="cobe-raylet-watch", daemon=True).start()
 
-    def __call__(self, batch: dict[str, Any]) -> dict[str, list[Any]]:
-        """Answer a batch of request rows; a call that fails after its retries is an answer row with its error."""
+    def __call__(self, batch: dict[str, Any]) -> Iterator[dict[str, list[Any]]]:
+        """Answer a batch of request rows, yielding the answers as they come (a call that fails after its
+        retries is an answer row with its error)."""
         requests = [read_request(row) for row in rows(batch)]
-        return columns(self.loop.run_until_complete(self._answer(requests)))
+        pending = {self.loop.create_task(self._answer(*request)) for request in requests}
+        try:
+            while pending:
+                waited = asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                done, pending = self.loop.run_until_complete(waited)
+                yield columns([task.result() for task in done])
+        finally:  # a batch given up (its task cancelled): its calls not yet answered are not sent later
+            for task in pending:
+                task.cancel()
+            if pending:
+                self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
-    async def _answer(self, requests: list[tuple[int, list[Message], GenerateConfig]]) -> list[dict[str, Any]]:
-        outcomes = await asyncio.gather(
-            *(self.scheduler.run(self.provider, messages, config) for _, messages, config in requests)
-        )
-        return [
-            answer_row(call_id, outcome.output, outcome.error, outcome.attempts, outcome.refused, outcome.rejected)
-            for (call_id, _, _), outcome in zip(requests, outcomes)
-        ]
+    async def _answer(self, call_id: int, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+        if self.orphaned.is_set():
+            return answer_row(call_id, None, DRIVER_GONE, 0, False, None)
+        outcome = await self.scheduler.run(self.provider, messages, config)
+        if outcome.closed and self.orphaned.is_set():
+            return answer_row(call_id, None, DRIVER_GONE, 0, False, None)
+        return answer_row(call_id, outcome.output, outcome.error, outcome.attempts, outcome.refused, outcome.rejected)
+
+    def _watch(self, driver: Any) -> None:
+        """Wait on the driver's anchor until it has died; then close every lane, so no waiting call is sent."""
+        import ray
+        from ray.exceptions import ActorDiedError, ActorUnavailableError
+
+        while True:
+            try:
+                ray.get(driver.hold.remote())
+            except ActorUnavailableError:  # unreachable for a moment (a busy or reconnecting node): not dead
+                continue
+            except ActorDiedError:
+                break
+            except Exception:  # noqa: BLE001 - Ray shutting down in this worker: it ends with it
+                return
+        self._orphan()
+
+    def _watch_raylet(self, pid: int) -> None:
+        """Wait until this worker's raylet has ended (with a private Ray's driver); then send nothing more."""
+        wait_for_exit(pid)
+        self._orphan()
+
+    def _orphan(self) -> None:
+        self.orphaned.set()
+        for lane in list(self.scheduler.lanes.values()):
+            lane.close()  # a flag the lane reads once a call holds a slot: calls queued there send nothing
 
     def __del__(self) -> None:
         # the provider's model and threads go with the actor; closing them is best effort
@@ -62,3 +142,28 @@ class CallWorker:
             self.loop.close()
         except Exception:  # noqa: BLE001, S110 - an actor that is being torn down has no one to tell
             pass
+
+
+def raylet_parent() -> int | None:
+    """The pid of this process's parent when it is a Ray raylet (which starts every worker of its node), else None."""
+    parent = os.getppid()
+    try:
+        with open(f"/proc/{parent}/comm", encoding="utf-8") as comm:
+            name = comm.read().strip()
+    except OSError:  # no /proc (not Linux): the driver's anchor alone tells the worker
+        return None
+    return parent if name == "raylet" else None
+
+
+def wait_for_exit(pid: int) -> None:
+    """Return once process `pid` (this process's parent) has ended: at once through a pidfd, else by polling."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # Linux before 5.3, or the process already gone
+        while os.getppid() == pid:
+            time.sleep(PARENT_POLL_S)
+        return
+    try:
+        select.select([handle], [], [])  # a pidfd reads ready once its process has ended
+    finally:
+        os.close(handle)
