@@ -7,7 +7,17 @@ import pytest
 
 from cobe.models.base import GenerateConfig, Message, ModelOutput
 from cobe.models.refusals import Refusal
-from cobe.models.wire import answer_row, columns, read_answer, read_request, request_row, rows
+from cobe.models.wire import (
+    PACKET,
+    answer_row,
+    answer_rows,
+    columns,
+    packet,
+    read_answer,
+    read_request,
+    request_row,
+    rows,
+)
 
 
 def test_an_answer_row_keeps_cache_and_thinking_tokens_and_the_settings_sent():
@@ -45,3 +55,15 @@ def test_a_request_row_round_trips():
     messages = [Message(role="user", content="Rewrite it.")]
     config = GenerateConfig(temperature=0.0, max_tokens=5, reasoning_effort="low")
     assert read_request(request_row(7, messages, config)) == (7, messages, config)
+
+
+def test_a_packet_carries_answers_whole_and_plain_rows_pass_as_they_are():
+    """A worker's answers leave as one row (Ray Data cuts small-block batches row by row, one block each); an
+    engine stage's rows come back unpacked."""
+    answers = [answer_row(i, None, f"error {i}") for i in range(3)]
+    packed = packet(answers)
+    assert list(packed) == [PACKET] and len(packed[PACKET]) == 1
+    # as Ray Data's numpy batch format hands two packets back in one batch
+    batch = {PACKET: [packed[PACKET][0], packet(answers[:1])[PACKET][0]]}
+    assert [read_answer(row)[0] for row in answer_rows(batch)] == [0, 1, 2, 0]
+    assert [read_answer(row)[2] for row in answer_rows(columns(answers))] == ["error 0", "error 1", "error 2"]

@@ -10,6 +10,7 @@ locally at most the lanes' concurrency, under Ray that and the answers on their 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import sqlite3
@@ -28,9 +29,14 @@ from support.run_data import write_dataset
 JUDGE = "openai-api/fake/judge-model"  # a lane of its own beside the respondent's
 CONCURRENCY = 4
 LANES = 2  # respondent and judge: at most LANES × CONCURRENCY calls out at once
-#: sent and not stored under the Ray executor: the workers' calls out (LANES × CONCURRENCY) and as many answers
-#: again on their way back (the driver commits each as it arrives, a few tens of milliseconds after the worker)
-RAY_IN_FLIGHT = 2 * LANES * CONCURRENCY
+#: a reply's delay at the fake server under Ray: 40 answers a second per lane, a fast hosted model's pace
+RAY_DELAY_S = 0.1
+#: seconds an answer takes from its worker to the driver's store: Ray Data takes a worker's answers every 0.1 s
+#: or so, then the driver reads and commits them
+TRANSIT_S = 0.25
+#: sent and not stored under the Ray executor: the workers' calls out (LANES × CONCURRENCY, one wave's lanes at
+#: most) and the answers on their way back
+RAY_IN_FLIGHT = LANES * CONCURRENCY + math.ceil(CONCURRENCY / RAY_DELAY_S * TRANSIT_S)
 HUNG_S = 600  # reached only by a process that hangs
 _CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
 
@@ -93,17 +99,17 @@ def _cmdline(process: object) -> list[str]:
 
 
 def _resume_pays_what_was_in_flight(
-    server: ThreadedServer, tmp_path: Path, executor: str, at: int, env: dict[str, str], in_flight: int
+    server: ThreadedServer, tmp_path: Path, executor: str, at: int, env: dict[str, str], delay: float, in_flight: int
 ) -> None:
     data = write_dataset(tmp_path / "data.jsonl", 10)  # 30 items: 30 respondent and 90 judge calls
     run_dir = tmp_path / "run"
     more = ("--concurrency", str(CONCURRENCY), "--executor", executor, "--max-retries", "0", "-q")
     args = eval_args(data, run_dir, *more, judge=JUDGE)
     env = env | {"FAKE_BASE_URL": server.base_url, "FAKE_API_KEY": KEY}
-    server.control(delay_s=0.02)
+    server.control(delay_s=delay)
     at_death, after = kill_mid_run(server, args, env, at)
-    assert after == at_death  # nothing sent once the driver was gone
     stored = stored_calls(run_dir)
+    assert after == at_death  # nothing sent once the driver was gone
     assert at_death - stored <= in_flight  # sent, not stored: only what was in flight
 
     resumed = subprocess.run([sys.executable, "-c", _CLI, *args], env=os.environ | env, capture_output=True, text=True)
@@ -114,21 +120,20 @@ def _resume_pays_what_was_in_flight(
 
 
 def test_the_local_driver_killed_mid_run_re_pays_only_what_was_in_flight(openai_server, tmp_path):
-    _resume_pays_what_was_in_flight(openai_server, tmp_path, "local", 70, {}, LANES * CONCURRENCY)
+    _resume_pays_what_was_in_flight(openai_server, tmp_path, "local", 70, {}, 0.02, LANES * CONCURRENCY)
 
 
 @pytest.mark.parametrize("at", [15, 70], ids=["in-the-respondents-wave", "in-the-judges-wave"])
 def test_the_ray_driver_killed_mid_run_re_pays_only_what_was_in_flight(openai_server, tmp_path, at):
     """The issue's run (`--executor ray`, a private Ray of this machine) killed mid-wave: its workers send nothing
-    once the driver is gone, and the resume pays only the calls in flight at the kill: those a worker had sent
-    (at most the lanes' concurrency) and the answers still on their way to the driver's store through Ray's
-    object store (measured here: 5-7 in the judges' wave, 10 at the start of the first one). On the workers that
-    held a batch's answers until its last one and went on sending after the driver's death, the resume re-paid 30
-    and 87 calls of 120: the workers had sent 14 and 42 requests after the kill (measured at 15 and 70)."""
+    once the driver is gone, and the resume pays only the calls in flight at the kill: those the workers had out
+    and the answers on their way back (measured: 12-13 at the start of the first wave, 4-7 in the judges').
+    With workers that held a batch's answers until its last one and went on sending after their driver's death,
+    the resume re-paid 30 and 70 calls of 120: the workers had sent 11 and 30 requests after the kill."""
     pytest.importorskip("ray.data")
     temp = private_temp()
     try:
         env = {"RAY_TMPDIR": temp, **QUIET}
-        _resume_pays_what_was_in_flight(openai_server, tmp_path, "ray", at, env, RAY_IN_FLIGHT)
+        _resume_pays_what_was_in_flight(openai_server, tmp_path, "ray", at, env, RAY_DELAY_S, RAY_IN_FLIGHT)
     finally:
         release_temp(temp)

@@ -6,10 +6,11 @@ executor does. What changes is where a call goes: a call to a portable provider 
 the command's work has nothing left to do but wait (every item is waiting on a parked call) the
 parked calls leave as one wave: per model a Ray Dataset of request rows, answered by an actor pool
 of that model (or by its own stage: vLLM engines through ray.data.llm), all models' datasets read
-back as one stream with `iter_batches`. A worker yields each answer as it finishes and each comes
-back as a block of its own (`STREAMED_BLOCK_BYTES`), committed as one transaction (`Store.batch`): its
-call, and the responses and verdicts it completes; a driver killed mid-wave loses only the calls
-still unanswered. The workers watch the driver's `DriverAnchor` and send nothing once it is gone. The items then go on and
+back as one stream with `iter_batches`. A worker yields the answers that finished since its last
+yield as one packet, which comes back as a block of its own (`STREAMED_BLOCK_BYTES`); whatever has
+arrived is committed as one transaction (`Store.batch`): its calls, and the responses and verdicts they
+complete, so a driver killed mid-wave loses only the calls still unanswered. The workers watch the
+driver's `DriverAnchor` (and a private Ray's raylet) and send nothing once it is gone. The items then go on and
 park their next calls (the judge's after a response, a re-ask after an unparseable verdict), which
 form the next wave: generate → judge → re-asks, a few waves per command whatever its size.
 
@@ -20,6 +21,7 @@ local scheduler, as they always did.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
 import threading
@@ -35,7 +37,7 @@ from cobe.core.errors import CobeError
 from cobe.core.secrets import scrub, scrub_cut
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.registry import ray_stage
-from cobe.models.wire import read_answer, request_row, rows
+from cobe.models.wire import answer_rows, read_answer, request_row
 from cobe.store.store import Store
 
 T = TypeVar("T")
@@ -47,8 +49,9 @@ ALL_ITEMS = 10**9
 _DONE = object()
 #: the resource Ray gives the head node alone
 HEAD_RESOURCE = "node:__internal_head__"
-#: the target size of a block of answers: below any answer row's, so each answer a worker yields leaves it as
-#: a block of its own at once instead of waiting in the worker for more (Ray Data's default is 128 MB)
+#: the target size of a block of answers: below any packet's, so each packet a worker yields (the answers that
+#: finished since its last) leaves it as a block of its own at once, instead of waiting in the worker for more
+#: (Ray Data's default is 128 MB)
 STREAMED_BLOCK_BYTES = 1
 
 
@@ -134,6 +137,8 @@ class WaveScheduler(Scheduler):
         if self.limits(provider).closed:  # the provider refused the key: send nothing more to it
             return Outcome(None, None, 0, closed=True)
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        if self._anchor is None and ray_stage(provider.spec) is None:
+            self._driver_anchor()  # its worker process starts while the wave fills, not after
         self._parked.append(_Parked(provider, messages, config, future))
         self._ticks += 1
         self._arrived.set()
@@ -158,6 +163,7 @@ class WaveScheduler(Scheduler):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
             self._cancel_parked()
+            self._release_anchor()
 
     async def _settle(self, task: asyncio.Future[Any]) -> None:
         """Yield to the work until it has parked every call it can reach (no new one for SETTLE_TURNS turns)."""
@@ -215,7 +221,7 @@ class WaveScheduler(Scheduler):
         self._fail(wave, CobeError("the Ray cluster returned no answer for some calls"))
 
     def _answer(self, wave: list[_Parked], batch: dict[str, Any]) -> None:
-        for row in rows(batch):
+        for row in answer_rows(batch):
             call_id, output, error, attempts, refused, rejected = read_answer(row)
             parked = wave[call_id]
             if parked.future.done():  # a retried batch answering again: the first answer stands
@@ -240,13 +246,14 @@ class WaveScheduler(Scheduler):
         for call_id, parked in enumerate(wave):
             by_spec.setdefault(parked.provider.spec, []).append(call_id)
         resources = ray.cluster_resources()
-        context = ray.data.DataContext.get_current()
-        block_bytes, context.target_max_block_size = context.target_max_block_size, STREAMED_BLOCK_BYTES
-        try:  # a dataset keeps the context it was made under: the setting goes with these alone
-            parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
-            stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
-        finally:
-            context.target_max_block_size = block_bytes
+        parts = [self._dataset(wave[ids[0]].provider, wave, ids, resources) for ids in by_spec.values()]
+        stream = parts[0].union(*parts[1:]) if len(parts) > 1 else parts[0]
+        # workers' packets stream back as blocks of their own. Set on the stream alone (its own copy of the
+        # context), once its request blocks exist: made under it, from_items cut them row by row, and each block
+        # costs Ray Data tens of milliseconds. An engine stage's answers are rows, which it would carry one by
+        # one too: a wave with an engine stage keeps Ray's block size
+        if not any(ray_stage(wave[ids[0]].provider.spec) for ids in by_spec.values()):
+            stream.context.target_max_block_size = STREAMED_BLOCK_BYTES
         # no prefetch: a prefetched batch is held back until the one after it is ready, and an answer must
         # reach the store as soon as its batch ends (a driver killed later then never repeats it)
         yield from stream.iter_batches(batch_size=None, batch_format="numpy", prefetch_batches=0)
@@ -297,6 +304,15 @@ class WaveScheduler(Scheduler):
                 options["resources"] = {HEAD_RESOURCE: 0.001}
             self._anchor = self.ray.remote(**options)(DriverAnchor).remote()
         return self._anchor
+
+    def _release_anchor(self) -> None:
+        """End the command's anchor with the command (every wave is over): a driver that goes on to another
+        command (the Python API, a notebook) would otherwise keep it, and a later command's workers started
+        seconds slower beside it (seen here)."""
+        if self._anchor is not None:
+            with contextlib.suppress(Exception):  # Ray already shut down: the anchor went with it
+                self.ray.kill(self._anchor)
+            self._anchor = None
 
     def _worker_scheduler(self, actors: int) -> dict[str, Any]:
         """The scheduler options of one worker: the command's, with --rpm, --tpm and --concurrency shared out."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 import select
 import threading
 import time
@@ -34,10 +35,17 @@ from cobe.calls.scheduler import Scheduler
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.registry import get_provider
-from cobe.models.wire import answer_row, columns, read_request, rows
+from cobe.models.wire import answer_row, packet, read_request, rows
 
 #: seconds between checks that the raylet still runs, where the OS cannot say when a process ends (no pidfd)
 PARENT_POLL_S = 0.05
+#: seconds a worker waits, after an answer, for more to leave with it: Ray Data carries each block at a cost
+#: (about 10 ms here), so a model answering in bursts sends a burst as one block, a slow one each answer alone
+GATHER_S = 0.02
+#: seconds before a worker asks again after the driver's anchor was unreachable for a moment
+UNAVAILABLE_RETRY_S = 0.1
+#: seconds a worker being torn down waits for its provider to close its connections
+CLOSE_TIMEOUT_S = 5.0
 #: the error of a call its worker did not send because the driver was gone (read by no one but a test)
 DRIVER_GONE = "not sent: the command's driver is gone"
 
@@ -73,33 +81,58 @@ class CallWorker:
         os.environ["COBE_LLAMA_THREADS"] = str(threads)  # a CPU model uses this actor's share of the node
         if os.path.isdir(cwd):  # a spec's relative paths (mock scripts, GGUF files) read as on the driver
             os.chdir(cwd)
+        # the calls run on a loop of their own thread, never paused: Ray Data takes a generator's answers only a
+        # couple of blocks at a time (every ~0.1 s), and a loop that ran only while the generator did would stop
+        # sending and reading whenever it waits there (a call took 40 ms that way, 20 times the local executor)
         self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="cobe-calls", daemon=True).start()
         # the model's row as the driver resolved it (its --models-file and -M arguments included)
         caps = ModelCapabilities.model_validate(capabilities) if capabilities is not None else None
         self.provider: Provider = get_provider(spec, caps)
         self.scheduler = Scheduler(**scheduler)
         self.orphaned = threading.Event()  # the driver is gone: nothing more is sent
-        if driver is not None:
-            threading.Thread(target=self._watch, args=(driver,), name="cobe-driver-watch", daemon=True).start()
+        if driver is not None:  # awaited on the calls' loop: a ray.get blocked in a thread slowed every actor's start
+            asyncio.run_coroutine_threadsafe(self._watch(driver), self.loop)
         raylet = raylet_parent()
         if raylet is not None:
             threading.Thread(target=self._watch_raylet, args=(raylet,), name="cobe-raylet-watch", daemon=True).start()
 
     def __call__(self, batch: dict[str, Any]) -> Iterator[dict[str, list[Any]]]:
-        """Answer a batch of request rows, yielding the answers as they come (a call that fails after its
-        retries is an answer row with its error)."""
-        requests = [read_request(row) for row in rows(batch)]
-        pending = {self.loop.create_task(self._answer(*request)) for request in requests}
+        """Answer a batch of request rows, yielding the answers as they come: each yield holds every answer that
+        finished since the last one, so a slow model's answers leave one by one and a fast model's in groups (a
+        call that fails after its retries is an answer row with its error)."""
+        answers: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        calls = [
+            asyncio.run_coroutine_threadsafe(self._answer_into(answers, *read_request(row)), self.loop)
+            for row in rows(batch)
+        ]
         try:
-            while pending:
-                waited = asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-                done, pending = self.loop.run_until_complete(waited)
-                yield columns([task.result() for task in done])
+            left = len(calls)
+            while left:
+                finished = [answers.get()]
+                # a moment for the answers finishing with it: a fast model's batch then leaves as one block
+                deadline = time.monotonic() + GATHER_S
+                while len(finished) < left and (wait := deadline - time.monotonic()) > 0:
+                    try:
+                        finished.append(answers.get(timeout=wait))
+                    except queue.Empty:
+                        break
+                while not answers.empty():
+                    finished.append(answers.get_nowait())
+                left -= len(finished)
+                yield packet(finished)
         finally:  # a batch given up (its task cancelled): its calls not yet answered are not sent later
-            for task in pending:
-                task.cancel()
-            if pending:
-                self.loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            for call in calls:
+                call.cancel()
+
+    async def _answer_into(
+        self, answers: queue.SimpleQueue[dict[str, Any]], call_id: int, messages: list[Message], config: GenerateConfig
+    ) -> None:
+        try:
+            row = await self._answer(call_id, messages, config)
+        except Exception as exc:  # noqa: BLE001 - never a lost row: the generator waits for every one
+            row = answer_row(call_id, None, f"{type(exc).__name__}: the worker failed the call", 1, False, None)
+        answers.put(row)
 
     async def _answer(self, call_id: int, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
         if self.orphaned.is_set():
@@ -109,15 +142,15 @@ class CallWorker:
             return answer_row(call_id, None, DRIVER_GONE, 0, False, None)
         return answer_row(call_id, outcome.output, outcome.error, outcome.attempts, outcome.refused, outcome.rejected)
 
-    def _watch(self, driver: Any) -> None:
+    async def _watch(self, driver: Any) -> None:
         """Wait on the driver's anchor until it has died; then close every lane, so no waiting call is sent."""
-        import ray
         from ray.exceptions import ActorDiedError, ActorUnavailableError
 
         while True:
             try:
-                ray.get(driver.hold.remote())
+                await driver.hold.remote()
             except ActorUnavailableError:  # unreachable for a moment (a busy or reconnecting node): not dead
+                await asyncio.sleep(UNAVAILABLE_RETRY_S)
                 continue
             except ActorDiedError:
                 break
@@ -138,8 +171,8 @@ class CallWorker:
     def __del__(self) -> None:
         # the provider's model and threads go with the actor; closing them is best effort
         try:
-            self.loop.run_until_complete(self.provider.aclose())
-            self.loop.close()
+            asyncio.run_coroutine_threadsafe(self.provider.aclose(), self.loop).result(timeout=CLOSE_TIMEOUT_S)
+            self.loop.call_soon_threadsafe(self.loop.stop)
         except Exception:  # noqa: BLE001, S110 - an actor that is being torn down has no one to tell
             pass
 

@@ -16,6 +16,8 @@ from cobe.models.refusals import Refusal
 
 #: the row id column: the call's place in the driver's wave
 ID = "cobe_id"
+#: the one column of a worker's packet: the answers that finished together, as JSON
+PACKET = "cobe_answers"
 
 
 def request_row(call_id: int, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
@@ -83,6 +85,20 @@ def read_answer(row: Mapping[str, Any]) -> tuple[int, ModelOutput | None, str | 
     rejected = str(row["rejected"])
     refusal = Refusal(*json.loads(rejected)) if rejected else None
     return int(row[ID]), output, error, int(row["attempts"]), bool(int(row["refused"])), refusal
+
+
+def packet(records: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Answer rows as a batch of one row (their JSON): Ray Data, told to make small blocks so that answers stream
+    back, cuts a batch into blocks row by row, 40 ms each here; one row is one block whatever it holds."""
+    return {PACKET: [json.dumps(records)]}
+
+
+def answer_rows(batch: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The answer rows of a batch that came back: a worker's packets unpacked, an engine stage's rows as they are."""
+    found = rows(batch)
+    if found and PACKET in found[0]:
+        return [record for row in found for record in json.loads(str(row[PACKET]))]
+    return found
 
 
 def rows(batch: Mapping[str, Any]) -> list[dict[str, Any]]:

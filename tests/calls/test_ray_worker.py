@@ -1,0 +1,77 @@
+"""The Ray executor's worker, as Ray Data calls it (no cluster needed): answers leave as packets as they finish,
+a burst together and a slow model's one by one, and a worker whose driver is gone sends nothing more."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+from cobe.calls.ray_worker import DRIVER_GONE, CallWorker, raylet_parent, wait_for_exit
+from cobe.models.base import GenerateConfig, Message
+from cobe.models.wire import answer_rows, columns, read_answer, request_row
+
+ASK = [Message(role="user", content="Rewrite the story had the kettle never boiled.")]
+
+
+def batch(n: int) -> dict:
+    return columns([request_row(i, ASK, GenerateConfig(max_tokens=20)) for i in range(n)])
+
+
+def worker(spec: str, env: dict[str, str] | None = None, **scheduler: object) -> CallWorker:
+    return CallWorker(spec, scheduler, env or {}, os.getcwd())
+
+
+def test_a_burst_of_answers_leaves_as_one_packet():
+    packets = list(worker("mock/echo")(batch(8)))
+    assert len(packets) == 1
+    assert sorted(read_answer(row)[0] for row in answer_rows(packets[0])) == list(range(8))
+
+
+def test_a_slow_models_answers_leave_one_by_one_as_they_finish(openai_server):
+    """One call at a time, 0.1 s each: every answer is its own packet, the first yielded before the last call is
+    even sent."""
+    openai_server.control(delay_s=0.1)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": "sk-test"}
+    answered = []
+    for packet in worker("openai-api/fake/fake-model", env, concurrency=1)(batch(3)):
+        answered.append(openai_server.stats()["requests"])
+        assert [read_answer(row)[2] for row in answer_rows(packet)] == [None]  # one answer, no error
+    assert len(answered) == 3 and answered[0] < 3
+
+
+def test_a_worker_whose_driver_is_gone_sends_nothing(openai_server):
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": "sk-test"}
+    orphan = worker("openai-api/fake/fake-model", env)
+    orphan._orphan()
+    rows = [row for packet in orphan(batch(4)) for row in answer_rows(packet)]
+    assert {read_answer(row)[2] for row in rows} == {DRIVER_GONE}
+    assert openai_server.stats()["requests"] == 0
+
+
+def test_a_batch_given_up_sends_none_of_its_remaining_calls(openai_server):
+    """Ray Data closes a batch's generator when it gives the batch up: the calls not yet sent never are."""
+    openai_server.control(delay_s=0.1)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": "sk-test"}
+    answers = worker("openai-api/fake/fake-model", env, concurrency=1)(batch(6))
+    next(answers)
+    answers.close()
+    openai_server.control(delay_s=0)
+    sent = openai_server.stats()["requests"]
+    assert sent <= 2  # the answered call and the one already out
+    threading.Event().wait(0.3)  # what a queued call would have needed to go out
+    assert openai_server.stats()["requests"] == sent
+
+
+def test_the_raylet_watch_returns_when_its_process_ends():
+    assert raylet_parent() is None  # pytest's parent is no raylet: only the driver's anchor tells this worker
+    child = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    ended = threading.Event()
+    watch = threading.Thread(target=lambda: (wait_for_exit(child.pid), ended.set()), daemon=True)
+    watch.start()
+    assert not ended.wait(0.2)
+    assert child.stdin is not None
+    child.stdin.close()
+    child.wait()
+    assert ended.wait(10)
