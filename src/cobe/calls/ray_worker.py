@@ -3,15 +3,17 @@
 Ray Data builds one `CallWorker` per actor of a model's pool; each rebuilds the provider from its
 spec once (the embedded model loads once per actor) and answers every batch of request rows
 through a scheduler of its own, with the command's retries, timeouts and its share of the rate
-limits. Workers never open the store: answers go back to the driver, its only writer, each as it
-arrives (a batch's answers are yielded as they finish, not held until its last one), so a driver
-killed mid-batch loses only the calls still unanswered.
+limits. Workers never open the store: answers go back to the driver, its only writer, as they
+finish, not held until a batch's last one, so a driver killed mid-batch loses only the calls still
+unanswered. The calls run on an event loop of the worker's own thread, which never pauses: Ray Data
+takes a generator's output a couple of blocks at a time, and each yield (a `packet`: the answers that
+finished since the last one, as one row) waits there meanwhile.
 
 A worker stops sending once its driver is gone. The driver owns a `DriverAnchor`, an idle actor on the
 driver's own node that Ray ends with its owner; each worker keeps one call to it waiting, which never
-returns, so the anchor's end reaches the worker as that call's ActorDiedError at once (no polling), and the
-calls it has not yet sent are never sent. Ray's own end of an actor whose owner died waits for its batch,
-which let workers go on sending for seconds after a SIGKILLed driver. The anchor lives on the driver's node:
+returns (awaited on the calls' loop), so the anchor's end reaches the worker as that call's ActorDiedError
+at once (no polling), and the calls it has not yet sent are never sent. Ray's own end of an actor whose
+owner died waits for its batch, which let workers go on sending for seconds after a SIGKILLed driver. The anchor lives on the driver's node:
 a worker node removed mid-run (a fleet replacing a node) must not look like a dead driver.
 
 A private Ray (`--executor ray` with no address) ends with its driver: its GCS and raylet go at once, so no
@@ -40,7 +42,7 @@ from cobe.models.wire import answer_row, packet, read_request, rows
 #: seconds between checks that the raylet still runs, where the OS cannot say when a process ends (no pidfd)
 PARENT_POLL_S = 0.05
 #: seconds a worker waits, after an answer, for more to leave with it: Ray Data carries each block at a cost
-#: (about 10 ms here), so a model answering in bursts sends a burst as one block, a slow one each answer alone
+#: (tens of ms here), so a model answering in bursts sends a burst as one block, a slow one each answer alone
 GATHER_S = 0.02
 #: seconds before a worker asks again after the driver's anchor was unreachable for a moment
 UNAVAILABLE_RETRY_S = 0.1
@@ -91,7 +93,7 @@ class CallWorker:
         self.provider: Provider = get_provider(spec, caps)
         self.scheduler = Scheduler(**scheduler)
         self.orphaned = threading.Event()  # the driver is gone: nothing more is sent
-        if driver is not None:  # awaited on the calls' loop: a ray.get blocked in a thread slowed every actor's start
+        if driver is not None:
             asyncio.run_coroutine_threadsafe(self._watch(driver), self.loop)
         raylet = raylet_parent()
         if raylet is not None:
