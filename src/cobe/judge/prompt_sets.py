@@ -13,7 +13,9 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Literal
@@ -100,7 +102,7 @@ class JudgePromptSet:
             eq2=scenario.change_text,
         )
         chat = [Message(role="system", content=self.system)] if self.system else []
-        head = min(len(constant_head(self.texts[check])), len(text)) if cache else 0
+        head = min(len(_constant_head(self.texts[check])), len(text)) if cache else 0
         return [*chat, Message(role="user", content=text, cache_prefix=head)]
 
 
@@ -112,16 +114,25 @@ def constant_head(text: str) -> str:
     return (text if match is None else text[: match.start()]).lstrip()
 
 
+@lru_cache(maxsize=256)
+def _constant_head(text: str) -> str:
+    return constant_head(text)
+
+
 def _tag_names(text: str) -> set[str]:
     return {match.group(1).lower() for match in _TAG.finditer(text)}
 
 
-def neutralise_tags(value: str, tags: set[str]) -> str:
+def neutralise_tags(value: str, tags: Collection[str]) -> str:
     """Escape any opening or closing `tags` inside data, so a response cannot leave its block."""
-    if not tags:
+    if not tags or "<" not in value:  # no tag can open without one
         return value
-    pattern = re.compile(r"<(\s*/?\s*(?:" + "|".join(map(re.escape, sorted(tags))) + r"))\b", re.IGNORECASE)
-    return pattern.sub(r"&lt;\1", value)
+    return _tags_pattern(frozenset(tags)).sub(r"&lt;\1", value)
+
+
+@lru_cache(maxsize=64)
+def _tags_pattern(tags: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(r"<(\s*/?\s*(?:" + "|".join(map(re.escape, sorted(tags))) + r"))\b", re.IGNORECASE)
 
 
 def _field(match: re.Match[str]) -> str:
@@ -137,10 +148,17 @@ def placeholders(text: str) -> set[str]:
     return {_field(match) for match in _PLACEHOLDER.finditer(text)}
 
 
+@lru_cache(maxsize=256)
+def _reading(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A check's text as every call of it reads it: its own tags and the value names its placeholders use (read
+    once per text: a judge renders the same few texts thousands of times)."""
+    return frozenset(_tag_names(text)), frozenset(placeholders(text))
+
+
 def render_judge_text(text: str, **values: str) -> str:
     """Fill the placeholders (`{response}`, `$eq1` …) in one pass, with the prompt's own tags neutralised."""
-    tags = _tag_names(text)
-    safe = {name: neutralise_tags(value, tags) for name, value in values.items()}
+    tags, used = _reading(text)
+    safe = {name: neutralise_tags(value, tags) for name, value in values.items() if name in used}
     # one regex pass: a value that itself contains '{response}' or '$eq2' is never substituted again
     return _PLACEHOLDER.sub(lambda m: safe.get(_field(m), m.group(0)), text).strip()
 
