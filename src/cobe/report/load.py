@@ -71,6 +71,10 @@ def iter_results(path: str | Path) -> Iterator[dict]:
         yield row
 
 
+#: the longest string a report's frame keeps one object of however many rows hold it
+SHARED_STRING = 80
+
+
 class _Columns:
     """Result rows gathered column by column: a row's dict is dropped as soon as it is read, so a large run's
     report holds its values once (in the frame's columns) and not also 10,000 dicts of forty keys each."""
@@ -79,11 +83,17 @@ class _Columns:
         self.columns: dict[str, list] = {}
         self.count = 0
         self.drop = frozenset(drop)
+        # one object per distinct short string (a model, a judge, a template, a status, a run's directory), where
+        # each row parsed from JSON brings copies of its own: a kilobyte a row of a large run's report
+        self.strings: dict[str, str] = {}
 
     def add(self, row: Mapping[str, object]) -> None:
+        strings = self.strings
         for name, value in row.items():
             if name in self.drop:
                 continue
+            if type(value) is str and len(value) <= SHARED_STRING:
+                value = strings.setdefault(value, value)
             column = self.columns.get(name)
             if column is None:  # a field first met here is missing (NaN) in every earlier row, as pandas has it
                 column = self.columns[name] = [math.nan] * self.count

@@ -197,6 +197,7 @@ def build_report(
 # every `cobe eval`; `cobe report RUN --format png` draws them
 RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "svg")
 _DIGEST_FILE = ".report-digest"
+_HASH_CHUNK = 1 << 20
 
 
 def refresh_run_report(
@@ -214,7 +215,10 @@ def refresh_run_report(
     results = run_dir / "results.jsonl"
     if not results.is_file() or results.stat().st_size == 0:
         return False
-    hashed = hashlib.sha256(results.read_bytes())
+    hashed = hashlib.sha256()
+    with results.open("rb") as handle:  # a chunk at a time: read whole, a large run's results doubled the peak
+        for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
+            hashed.update(chunk)
     check = read_judge_check(run_dir)  # summary.json's judge self-test is shown too (the rest changes each run)
     if check is not None:
         hashed.update(json.dumps(check, sort_keys=True).encode())
