@@ -68,6 +68,8 @@ def _progress(out: Output) -> PlainProgress | RichProgress | None:
 
 def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output) -> None:
     """Run with progress, then end with the run's table; stops, unfinished items and Ctrl-C end with their exit code."""
+    if out.report:
+        _load_report_libraries()
     progress = _progress(out)
     try:
         if progress is not None:
@@ -89,6 +91,15 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output)
         click.echo(json.dumps(summary.dry_run.model_dump(), indent=2) if out.as_json else dry_run_line(summary))
         return
     _finish(summary, out)
+
+
+def _load_report_libraries() -> None:
+    """Import what drawing the report needs (pandas, matplotlib) before the run, not after it: loaded once the
+    run's items had come and gone, they settled above the memory those had left, and the command's peak grew
+    with the run (N = 2,000 -> 10,000 samples: 228 -> 275 MB; loaded first, 230 -> 259 MB). The CPU is the same."""
+    import cobe.report.figures  # noqa: F401
+    import cobe.report.html  # noqa: F401
+    import cobe.report.writer  # noqa: F401
 
 
 def _finish(summary: RunSummary, out: Output) -> None:
