@@ -432,8 +432,12 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=2000, help="N of the paired runs (default 2000)")
     parser.add_argument("--scale", type=int, default=10000, help="N of the scale point, cobe once (0: skip)")
     parser.add_argument("--scale-bare", action="store_true", help="run the bare loop at the scale point too")
-    parser.add_argument("--pairs", type=int, default=3)
-    parser.add_argument("--concurrency", type=int, default=64)
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="interleaved rounds of every part; each ratio is their median (default 3)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=64, help="calls in flight, the same on every side (default 64)"
+    )
     parser.add_argument("--quick", action="store_true", help="N = 300 and a scale point of 3000")
     parser.add_argument("--profile", type=Path, help="write a cProfile of one more part here, after the rounds")
     parser.add_argument(
