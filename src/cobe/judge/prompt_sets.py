@@ -102,21 +102,17 @@ class JudgePromptSet:
             eq2=scenario.change_text,
         )
         chat = [Message(role="system", content=self.system)] if self.system else []
-        head = min(len(_constant_head(self.texts[check])), len(text)) if cache else 0
+        head = min(len(constant_head(self.texts[check])), len(text)) if cache else 0
         return [*chat, Message(role="user", content=text, cache_prefix=head)]
 
 
+@lru_cache(maxsize=256)  # a judge renders the same few texts thousands of times
 def constant_head(text: str) -> str:
     """The part of a check's text before its first placeholder, as the rendered prompt begins: the same on
     every call of the check, so it is what a prompt cache can hold (the paper set puts its instructions and
     every worked example there, the criterion and the rewrite after)."""
     match = _PLACEHOLDER.search(text)
     return (text if match is None else text[: match.start()]).lstrip()
-
-
-@lru_cache(maxsize=256)
-def _constant_head(text: str) -> str:
-    return constant_head(text)
 
 
 def _tag_names(text: str) -> set[str]:

@@ -197,7 +197,6 @@ def build_report(
 # every `cobe eval`; `cobe report RUN --format png` draws them
 RUN_REPORT_FORMATS: tuple[str, ...] = ("html", "csv", "json", "svg")
 _DIGEST_FILE = ".report-digest"
-_HASH_CHUNK = 1 << 20
 
 
 def refresh_run_report(
@@ -215,10 +214,8 @@ def refresh_run_report(
     results = run_dir / "results.jsonl"
     if not results.is_file() or results.stat().st_size == 0:
         return False
-    hashed = hashlib.sha256()
-    with results.open("rb") as handle:  # a chunk at a time: read whole, a large run's results doubled the peak
-        for chunk in iter(lambda: handle.read(_HASH_CHUNK), b""):
-            hashed.update(chunk)
+    with results.open("rb") as handle:  # hashed as it is read: read whole, a large run's results doubled the peak
+        hashed = hashlib.file_digest(handle, "sha256")
     check = read_judge_check(run_dir)  # summary.json's judge self-test is shown too (the rest changes each run)
     if check is not None:
         hashed.update(json.dumps(check, sort_keys=True).encode())
