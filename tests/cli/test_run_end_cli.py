@@ -58,7 +58,7 @@ def test_retries_and_rate_limit_waits_are_counted_and_shown_with_v(tmp_path, ope
     assert len(retries) == 2 and all(
         "RateLimitError" in line and f"a call to {SPEC} in 1.0 s" in line for line in retries
     )
-    assert "Retries: 2 (2 rate-limited answers; 2.0 s waited before retrying)" in done.stdout
+    assert "Retries: 2 (2 rate-limited answers; 2.0 s waited before retrying, summed over calls)" in done.stdout
     summary = json.loads((tmp_path / "runs" / "openai-api_fake_m__data__tpl-A" / "summary.json").read_text())
     calls = summary["command"]["calls"]
     assert (calls["retries"], calls["rate_limited"], calls["retry_wait_s"]) == (2, 2, 2.0)

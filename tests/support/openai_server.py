@@ -12,7 +12,7 @@ limit before it answers, so a limit with no room to think answers nothing, cut o
 carry the usage fields the real APIs report, cached prompt tokens included (support.prompt_cache).
 
 Runs in a background thread (the `openai_server` pytest fixture) or as its own process:
-`python -m tests.support.openai_server --port 0` prints the port it bound, then serves forever.
+`python -m support.openai_server --port 0`, run from `tests/`, prints the port it bound, then serves forever.
 Raw asyncio streams keep it cheap enough for benchmarks that push tens of thousands of calls.
 """
 

@@ -67,7 +67,9 @@ def footer_lines(table: RunTable) -> list[str]:
         calls += f"; judge batch {table.calls['judge-batch']['calls_made']} answers"
     waits = f"{table.rate_limited} rate-limited answers" if table.rate_limited else "no rate limit met"
     lines.append(f"Calls: {calls or 'none'}")
-    lines.append(f"Retries: {table.retries} ({waits}; {table.retry_wait_s:.1f} s waited before retrying)")
+    lines.append(
+        f"Retries: {table.retries} ({waits}; {table.retry_wait_s:.1f} s waited before retrying, summed over calls)"
+    )
     lines.append(f"Cost: ${table.cost_usd:.4f}; wall time {table.wall_s:.1f} s")
     if table.report:
         lines.append(f"Report: {table.report}")
