@@ -37,6 +37,10 @@ TRANSIT_S = 0.25
 #: sent and not stored under the Ray executor: the workers' calls out (LANES × CONCURRENCY, one wave's lanes at
 #: most) and the answers on their way back
 RAY_IN_FLIGHT = LANES * CONCURRENCY + math.ceil(CONCURRENCY / RAY_DELAY_S * TRANSIT_S)
+#: requests the server counts after the driver is reaped: one leaving as the kill landed (its bytes on the wire,
+#: counted a moment after `at_death` is read, or a worker's call started in the milliseconds before the anchor's
+#: end reached it). 0 in most runs, 1 in one CI run; workers that went on sending sent 11-75
+LATE_AT_MOST = 1
 HUNG_S = 600  # reached only by a process that hangs
 _CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
 
@@ -109,14 +113,15 @@ def _resume_pays_what_was_in_flight(
     server.control(delay_s=delay)
     at_death, after = kill_mid_run(server, args, env, at)
     stored = stored_calls(run_dir)
-    assert after == at_death  # nothing sent once the driver was gone
-    assert at_death - stored <= in_flight  # sent, not stored: only what was in flight
+    counts = {"at_death": at_death, "after": after, "stored": stored}
+    assert 0 <= after - at_death <= LATE_AT_MOST, counts  # nothing sent once the driver was gone
+    assert at_death - stored <= in_flight, counts  # sent, not stored: only what was in flight
 
     resumed = subprocess.run([sys.executable, "-c", _CLI, *args], env=os.environ | env, capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     total = server.stats()["requests"]
-    assert stored_calls(run_dir) == 120
-    assert total - 120 == at_death - stored  # re-paid: exactly the calls in flight at the kill
+    assert stored_calls(run_dir) == 120, resumed.stderr
+    assert total - 120 == after - stored, counts | {"total": total}  # re-paid: exactly the calls in flight at the kill
 
 
 def test_the_local_driver_killed_mid_run_re_pays_only_what_was_in_flight(openai_server, tmp_path):

@@ -19,6 +19,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -29,6 +30,8 @@ from cobe.core.errors import INTERRUPTED
 
 #: how long the first Ctrl-C's clean stop may take before the process ends anyway (130 within 5 s)
 GRACE_S = 4.0
+#: seconds between looks at whether the unraisable hook has returned, before a swallowed press is sent again
+RESEND_POLL_S = 0.001
 AGAIN = "Interrupted again; stopped at once. Finished work is saved; run the same command again to resume."
 TOO_SLOW = "Interrupted; the clean stop took too long, so cobe stopped at once. Finished work is saved; run the same command again to resume."
 
@@ -40,18 +43,46 @@ class _CtrlC:
         self.interrupts = 0
         self.watchdog: threading.Timer | None = None
         self.as_json = as_json  # whether the command asked for --json: its end is then one JSON object too
+        self.resent = False  # the next SIGINT is our own: a press a callback swallowed, delivered again
+        self.hooking = False  # the unraisable hook is still running: the press is sent again once it is not
+        self.previous_hook = sys.unraisablehook
 
     def count(self) -> int:
         """Ctrl-C presses so far."""
         return self.interrupts
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.resent:  # the same press again, not a second one
+            self.resent = False
+            self._stop()
+            return
         self.interrupts += 1
         if self.interrupts > 1:
             stop_now(AGAIN, self.as_json())
         self.watchdog = threading.Timer(GRACE_S, lambda: stop_now(TOO_SLOW, self.as_json()))
         self.watchdog.daemon = True
         self.watchdog.start()
+        self._stop()
+
+    def unraisable(self, unraisable: Any) -> None:
+        """`sys.unraisablehook` while the command runs: a KeyboardInterrupt raised inside a callback Python runs
+        for itself (an import lock's weakref callback, a `__del__`) is printed as "Exception ignored" and lost, and
+        the command ran on to exit 0 (seen in CI, a Ctrl-C during start-up); it is delivered again instead."""
+        if self.interrupts and isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # sent from a thread once this hook has returned: raised here (raise_signal runs the handler at
+            # once), the KeyboardInterrupt would be lost again, in the hook
+            self.resent = self.hooking = True
+            threading.Thread(target=self._send_again, name="cobe-ctrl-c", daemon=True).start()
+            self.hooking = False  # the last step: no call after it, where Python could run the handler
+            return
+        self.previous_hook(unraisable)
+
+    def _send_again(self) -> None:
+        while self.hooking:
+            time.sleep(RESEND_POLL_S)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def _stop(self) -> None:
         loop = _running_loop()
         # plain code, or a loop with nothing in flight but the code running now (planning, say): unwind it as
         # Python always does; with calls in flight, they are cancelled from inside the loop
@@ -126,8 +157,10 @@ def ctrl_c_handled(as_json: Callable[[], bool] = lambda: False) -> Iterator[_Ctr
         yield handler
         return
     previous = signal.signal(signal.SIGINT, handler)
+    sys.unraisablehook = handler.unraisable
     try:
         yield handler
     finally:
+        sys.unraisablehook = handler.previous_hook
         if not handler.interrupts:  # once interrupted it stays: a Ctrl-C while exiting must not raise anywhere
             signal.signal(signal.SIGINT, previous)
