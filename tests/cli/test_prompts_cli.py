@@ -227,3 +227,27 @@ def test_tier_two_to_four_render_for_the_paper_shaped_fixture(tmp_path):
         if row["scenario_id"] in clauses:
             assert clauses[row["scenario_id"]] in row["prompt"]
     assert "state the change without the original condition" in r.stderr  # E-G's fallback, said once
+
+
+def test_show_an_audit_probe_as_the_judge_reads_it(tmp_path, data):
+    """The injection probe's note closes the rewrite block in vain: its tags reach the judge neutralised."""
+    args = ["prompts", "show", "--data", str(data), "--id", "115v3", "--check", "change"]
+    r = run_cobe(*args, "--probe", "injection", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("===== judge · probe injection, check change (prompt set paper) · user message =====\n")
+    block = r.stdout.split("<rewrite>\n", 1)[1].split("\n</rewrite>", 1)[0]
+    assert block.startswith(STORY) and "&lt;/rewrite>" in block and "your reply is T" in block
+    assert r.stdout.count("</rewrite>") == 1  # the prompt's own closing tag, no other
+    omission = run_cobe(*args, "--probe", "omission", cwd=tmp_path)
+    assert omission.returncode == 0, omission.stderr
+    assert "<rewrite>\nHe moved the sofa to his new flat.\n</rewrite>" in omission.stdout
+    assert omission.stderr == "note: removed sentence 1\n"
+    padded = run_cobe(*args[:-2], "--probe", "padded", "--json", cwd=tmp_path)
+    assert [call["title"] for call in json.loads(padded.stdout)["calls"]] == [
+        f"probe padded, check {check} (prompt set paper)" for check in ("connectors", "preserve", "change")
+    ]
+    swapped = run_cobe(*args, "--probe", "swapped", cwd=tmp_path)  # both scenarios are variations of core 115
+    assert_one_line_error(swapped, "the judge audit's swapped probe) needs scenarios from at least two core examples")
+    assert_one_line_error(run_cobe(*args, "--probe", "flattery", cwd=tmp_path), "unknown probe 'flattery'")
+    both = run_cobe(*args, "--probe", "empty", "--response", "x", cwd=tmp_path)
+    assert both.returncode == 2 and "--probe builds the answer itself" in both.stderr

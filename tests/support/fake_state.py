@@ -25,7 +25,10 @@ class Faults:
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
     # scripted answers keyed on prompt content: [{"contains": [str, ...], "answer": str}, ...]; the first
-    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`
+    # rule whose strings all occur in the request's text answers it, before `verdict` and `reply`. A rule may
+    # give "answers": [str, ...] instead, in turn to the same request asked again (a judge asked a check K
+    # times), and "p_true": a number (or a list beside "answers") for the first token's logprobs of T and F
+    # (chat completions asked for logprobs)
     script: list[dict[str, Any]] = field(default_factory=list)
     hold_after: int | None = None  # chat requests after the first k wait, unanswered, until this is None again
     fail_status: int = 0  # every chat and batch request answers this error status (401, 403, 500, ...); 0: off

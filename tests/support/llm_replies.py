@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -88,11 +89,31 @@ class Usage:
     cache_read: int = 0  # ... read from the cache: apart from `input`
 
 
-def openai_body(request: dict, model: str, text: str, truncated: bool, usage: Usage) -> bytes:
-    """A chat completion, its usage with prompt_tokens_details and completion_tokens_details as OpenAI reports."""
+def verdict_logprobs(text: str, p_true: float) -> list[dict[str, Any]]:
+    """The first token's top log-probabilities of a scripted judge that puts `p_true` on T and the rest on F, the
+    token it answered first (a probability of 0 is the floor OpenAI reports, -9999)."""
+    first = text.split()[0] if text.split() else "T"
+    chances = {"T": p_true, "F": 1.0 - p_true}
+    order = [first, *(token for token in chances if token != first)]
+    return [
+        {
+            "token": tok,
+            "logprob": math.log(chances[tok]) if chances.get(tok, 0.0) > 0 else -9999.0,
+            "bytes": list(tok.encode()),
+        }
+        for tok in order
+    ]
+
+
+def openai_body(
+    request: dict, model: str, text: str, truncated: bool, usage: Usage, p_true: float | None = None
+) -> bytes:
+    """A chat completion, its usage with prompt_tokens_details and completion_tokens_details as OpenAI reports;
+    a scripted judge's `p_true` sets the first token's log-probabilities."""
     logprobs = None
     if request.get("logprobs"):
-        top = top_logprobs(text, int(request.get("top_logprobs") or 1))
+        n = int(request.get("top_logprobs") or 1)
+        top = top_logprobs(text, n) if p_true is None else verdict_logprobs(text, p_true)[: max(n, 2)]
         logprobs = {"content": [{**top[0], "top_logprobs": top}], "refusal": None}
     completion = usage.output + usage.reasoning
     body = {

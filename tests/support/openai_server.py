@@ -98,6 +98,7 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             setattr(self.faults, name, str(value) if name == "retry_after" else value)
         verdict = self.faults.verdict
         self._verdicts = itertools.cycle([verdict] if isinstance(verdict, str) else verdict)
+        self._turns: dict[tuple[int, str], int] = {}  # (script rule, request text) → times that rule answered it
         if self.faults.hold_after is None:
             self._lifted.set()
         else:
@@ -281,9 +282,10 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         else:
             texts, last_user = chat_texts(request)
         judged = any(faults.judge_marker in t for t in texts)
-        scripted = _scripted(faults.script, texts)
+        scripted = self._scripted(texts)
+        p_true = None
         if scripted is not None:
-            text = scripted
+            text, p_true = scripted
         elif judged:
             text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
         else:
@@ -311,12 +313,31 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         if kind == "responses" and faults.failed_responses:
             return model, failed_responses_body(faults.failed_responses.pop(0), model, usage), judged
         if kind == "openai":
-            return model, openai_body(request, model, text, truncated, usage), judged
+            return model, openai_body(request, model, text, truncated, usage, p_true), judged
         if kind == "responses":
             return model, responses_body(request, model, text, truncated, usage), judged
         if kind == "anthropic":
             return model, anthropic_body(model, text, truncated, usage), judged
         return model, google_body(model, text, truncated, usage), judged
+
+    def _scripted(self, texts: list[str]) -> tuple[str, float | None] | None:
+        """(answer, P(T) for its logprobs or None) of the first script rule whose strings all occur in the request.
+
+        A rule's `answers` (a list) are given in turn to the same request asked again (a judge asked one check
+        K times), its `answer` every time; `p_true` (a number, or a list beside `answers`) sets the first
+        token's log-probabilities of T and F where the request asks for logprobs."""
+        joined = "\n".join(texts)
+        for index, rule in enumerate(self.faults.script):
+            if not all(part in joined for part in rule["contains"]):
+                continue
+            answers, p_true = rule.get("answers"), rule.get("p_true")
+            if answers is None:
+                return str(rule["answer"]), p_true
+            turn = (index, hashlib.sha256(joined.encode()).hexdigest())
+            k = self._turns.get(turn, 0)
+            self._turns[turn] = k + 1
+            return str(answers[k % len(answers)]), p_true[k % len(p_true)] if isinstance(p_true, list) else p_true
+        return None
 
     def _usage(self, kind: str, model: str, request: dict, texts: list[str], n_out: int, thought: int) -> Usage:
         """Token counts as the API reports them, with its prompt caching's part (support.prompt_cache)."""
@@ -365,15 +386,6 @@ def _error_body(status: int, message: str) -> bytes:
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
-
-
-def _scripted(script: list[dict[str, Any]], texts: list[str]) -> str | None:
-    """The answer of the first script rule whose strings all occur in the request, or None."""
-    joined = "\n".join(texts)
-    for rule in script:
-        if all(part in joined for part in rule["contains"]):
-            return str(rule["answer"])
-    return None
 
 
 class ServerClient:

@@ -242,6 +242,7 @@ def generate_cmd(**params: Any) -> None:
     "fingerprint in `cobe runs RUN --verdict-sets`.",
 )
 @options.JUDGE_OPTIONS
+@options.REPEATS
 @options.MODEL_ARG
 @options.MODELS_FILE
 @options.PACING
@@ -261,6 +262,7 @@ def judge_cmd(run_dir: Path, judge: tuple[str, ...], judge_prompts: str, show: s
     out = Output.of(params, params.pop("report"))
     for name in ("quiet", "verbose", "as_json"):
         params.pop(name)
+    params |= repeats_as_samples(params.pop("repeats"), params["judge_samples"])
     if show is not None:
         if judge:
             raise InputError("--show and --judge: --show switches to a verdict set the run holds; drop --judge")
@@ -274,3 +276,15 @@ def judge_cmd(run_dir: Path, judge: tuple[str, ...], judge_prompts: str, show: s
 
     specs = list(judge)
     _run(lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **params), run_dir, out)
+
+
+def repeats_as_samples(repeats: int | None, samples: int) -> dict[str, Any]:
+    """--repeats K as the judging's options: K samples per check at the judge's own temperature (a verdict set
+    `cobe judges agree` and `cobe plan` read like any other); nothing without it."""
+    if repeats is None:
+        return {}
+    if samples not in (1, repeats):
+        raise InputError(
+            f"--repeats {repeats} and --judge-samples {samples}: both set how often each check is asked; give one"
+        )
+    return {"judge_samples": repeats, "judge_repeats": True}

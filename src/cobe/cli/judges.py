@@ -1,4 +1,5 @@
-"""`cobe judges`: self-test a judge on probes with known verdicts (`check`), rank judges by their agreement
+"""`cobe judges`: self-test a judge on probes with known verdicts (`check`), audit where it can be fooled, how
+stable it is and how far its confidence holds (`audit`, in `cobe.cli.audit`), rank judges by their agreement
 with human ratings (`analyze`), count the verdicts that flip between two judge prompt sets (`diff`), and set
 every verdict set of a run beside a reference set, the source's published verdicts by default (`agree`)."""
 
@@ -14,6 +15,7 @@ from rich.table import Table
 
 from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
+from cobe.cli.audit import audit_cmd
 from cobe.cli.display import num, plain_console, print_table
 from cobe.cli.json_end import end_object
 from cobe.core.errors import RunIncomplete
@@ -26,8 +28,11 @@ if TYPE_CHECKING:
 
 @click.group("judges")
 def judges() -> None:
-    """Test and compare judges: on probes with known verdicts, against human ratings, across prompt sets,
-    against a run's published verdicts."""
+    """Test and compare judges: on probes with known verdicts, in a full audit, against human ratings, across
+    prompt sets, against a run's published verdicts."""
+
+
+judges.add_command(audit_cmd)
 
 
 @judges.command("check")

@@ -365,6 +365,14 @@ JUDGE_SAMPLES = option(
     help="Ask each judge every check K times, at a temperature above 0 (1.0 unless a judge temperature is "
     "given); its verdict is the majority of the K, a tie unscored.",
 )
+REPEATS = option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    metavar="K",
+    help="Ask each judge check K times, each ask a call of its own, at the judge's own temperature (the prompt "
+    "set's, 0 by default, where --judge-samples moves to 1.0): the audit counts how often the K disagree, a "
+    "re-judge shows their majority, a tie unscored.",
+)
 JUDGE_BATCH = option(
     "--judge-batch",
     env="COBE_JUDGE_BATCH",

@@ -168,11 +168,19 @@ def judge_settings(prompts: JudgePromptSet, temperature: float | None = None) ->
     return settings
 
 
-def sample_settings(prompts: JudgePromptSet, temperature: float | None, samples: int) -> tuple[GenerateConfig, str]:
-    """(call settings, a notice or ''): several samples need a temperature above 0 to differ at all."""
+def sample_settings(
+    prompts: JudgePromptSet, temperature: float | None, samples: int, keep_temperature: bool = False
+) -> tuple[GenerateConfig, str]:
+    """(call settings, a notice or ''): several samples need a temperature above 0 to differ at all, unless they
+    are repeats (`keep_temperature`, --repeats) that ask whether the judge answers alike at its own temperature."""
     settings = judge_settings(prompts, temperature)
     if samples == 1 or (settings.temperature or 0.0) > 0:
         return settings, ""
+    if keep_temperature:
+        return settings, (
+            f"--repeats {samples} at temperature {settings.temperature}: repeats differ only where the provider "
+            "does not answer the same question the same way"
+        )
     if temperature is not None:
         raise InputError(
             f"--judge-samples {samples} asks the judge {samples} times, which at --judge-temperature "
@@ -210,14 +218,16 @@ def plan_judges(
     show: bool = True,
     models: ModelArgs = NO_MODEL_ARGS,
     prompt_cache: bool = True,
+    keep_temperature: bool = False,
 ) -> tuple[JudgePlan, list[str]]:
     """(the judging plan, notices about its settings): every command's judge is planned here.
 
     `judge` is one spec or a panel's (a list, or comma-separated); every judge asks with the prompt set
     `prompts` (a name or a loaded set), at `temperature` (default: the set's own), `samples` times per
     check; with `batch_poll_s` the calls go through each judge's provider batch API first; `prompt_cache`
-    marks each check's constant head for the provider's prompt cache. `models` holds the command's model
-    arguments and models file: each judge's own settings and capabilities.
+    marks each check's constant head for the provider's prompt cache; `keep_temperature` asks the samples at that
+    temperature even at 0 (--repeats). `models` holds the command's model arguments and models file: each judge's
+    own settings and capabilities.
     """
     specs = split_specs([judge] if isinstance(judge, str) else judge)
     if not specs:
@@ -230,7 +240,7 @@ def plan_judges(
         for spec in specs:
             adapter(spec)  # refuses a judge whose provider has no batch API
     prompt_set = load_judge_prompts(prompts) if isinstance(prompts, str) else prompts
-    settings, notice = sample_settings(prompt_set, temperature, samples)
+    settings, notice = sample_settings(prompt_set, temperature, samples, keep_temperature)
     members = []
     for spec in specs:
         caps = models.capabilities(spec)

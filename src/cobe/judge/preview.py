@@ -1,6 +1,8 @@
-"""What a respondent and a judge receive for one scenario and one response (`cobe prompts show`).
+"""What a respondent and a judge receive for one scenario and one response, or one audit probe
+(`cobe prompts show`).
 
-The messages are built by the same functions a run uses, so what is shown is exactly what is sent.
+The messages are built by the same functions a run (and the judge audit) uses, so what is shown is exactly
+what is sent.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from cobe.core.errors import InputError
 from cobe.core.results import CHECKS
 from cobe.dataset.schema import Scenario
+from cobe.judge.audit_probes import Pool, probe_case
 from cobe.judge.prompt_sets import JudgePromptSet
 from cobe.models.base import Message
 from cobe.prompts.render import NO_MARKER_NOTE, judged_text, respondent_messages, unphrased_reason
@@ -76,4 +79,19 @@ def preview(
     for check in checks:
         messages = prompts.messages(check, scenario, story)
         out.views.append(PromptView("judge", f"check {check} (prompt set {prompts.name})", messages))
+    return out
+
+
+def probe_preview(
+    scenario: Scenario, probe: str, pool: Sequence[Scenario], prompts: JudgePromptSet, checks: Sequence[str] = CHECKS
+) -> Preview:
+    """The judge's messages for one audit probe of `scenario` (`pool`: the data another story's rewrite comes
+    from), each check as the audit sends it; what the construction did is a note."""
+    case = probe_case(probe, scenario, Pool.of(pool) if probe == "swapped" else Pool(pool))
+    if isinstance(case, str):
+        raise InputError(f"scenario {scenario.id}: no {probe} probe: {case}")
+    out = Preview([], [case.note] if case.note else [])
+    for check in checks:
+        messages = prompts.messages(check, case.scenario, case.answer)
+        out.views.append(PromptView("judge", f"probe {probe}, check {check} (prompt set {prompts.name})", messages))
     return out

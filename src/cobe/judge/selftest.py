@@ -1,9 +1,10 @@
 """The judge self-test: judge calls only, on three probes whose right verdicts are known.
 
-The unchanged story (`baseline/identity`) must fail the change check, the illustrative rewrite must
-pass all three checks, and another core example's illustrative rewrite (`baseline/swapped`) must
-fail the preserve check. The answers come from the baselines, never from a respondent call; the
-judge's calls go through a `Caller`, so they are cached like any call. The counting and the verdict
+The unchanged story must fail the change check, the illustrative rewrite must pass all three checks, and
+another core example's illustrative rewrite must fail the preserve check: the judge audit's first three probes
+(`cobe.judge.audit_probes`, the same answers `baseline/identity`, `baseline/illustrative` and
+`baseline/swapped` give a run), built from the data, never by a respondent call; the judge's calls go
+through a `Caller`, so they are cached like any call. The counting and the verdict
 in plain words live in `cobe.judge.selftest_result`.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,14 +21,14 @@ from cobe.core.aio import blocking
 from cobe.core.errors import InputError
 from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
-from cobe.core.results import Verdict
 from cobe.dataset.sample import sample_positions
+from cobe.judge.audit_probes import BY_NAME, SELF_TEST, Pool, Probe
 from cobe.judge.checker import CheckResult
 from cobe.judge.lineup import JudgePlan, plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
 from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
-from cobe.models.base import GenerateConfig, Provider
+from cobe.models.base import Provider
 from cobe.models.registry import get_provider
 from cobe.store.store import STORE_NAME
 
@@ -38,20 +38,9 @@ if TYPE_CHECKING:
 DEFAULT_N = 20
 
 
-@dataclass(frozen=True)
-class Probe:
-    """A baseline answer and the verdict each asked check must give it."""
-
-    name: str
-    baseline: str
-    expected: dict[str, Verdict]
-
-
-PROBES: tuple[Probe, ...] = (
-    Probe("identity", "baseline/identity", {"change": "F"}),
-    Probe("illustrative", "baseline/illustrative", {"connectors": "T", "preserve": "T", "change": "T"}),
-    Probe("swapped", "baseline/swapped", {"preserve": "F"}),
-)
+#: the self-test's probes, the judge audit's first three (`cobe.judge.audit_probes`), asked only the checks they
+#: must pass or fail
+PROBES: tuple[Probe, ...] = tuple(BY_NAME[name] for name in SELF_TEST)
 
 
 class ChecksJudge(Protocol):
@@ -94,16 +83,6 @@ def check_pool(data: str, n: int | None) -> Sequence[Scenario]:
     return pool
 
 
-def probe_answers(pool: Sequence[Scenario]) -> dict[str, Provider]:
-    """The baseline of each probe (`baseline/swapped` given its pool of partners), asked like any provider."""
-    baselines: dict[str, Provider] = {}
-    for probe in PROBES:
-        provider = get_provider(probe.baseline)
-        provider.use_scenarios(pool)
-        baselines[probe.name] = provider
-    return baselines
-
-
 async def self_test(
     judge: ChecksJudge,
     scenarios: Sequence[Scenario],
@@ -118,13 +97,15 @@ async def self_test(
 ) -> SelfTest:
     """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict."""
     chosen = select_scenarios(scenarios, n, seed)
-    baselines = probe_answers(scenarios)
+    pool = Pool.of(scenarios)
     gate = asyncio.Semaphore(max(1, concurrency))  # bounds open tasks; the caller's scheduler bounds calls
 
     async def ask(probe: Probe, scenario: Scenario) -> dict[str, CheckResult]:
+        case = probe.build(scenario, pool)
+        if isinstance(case, str):  # every drawn scenario has an illustrative answer and a partner
+            raise InputError(f"scenario {scenario.id}: {case}")
         async with gate:
-            answer = await baselines[probe.name].generate([], GenerateConfig(), scenario=scenario)
-            return await judge.checks(scenario, answer.text, tuple(probe.expected))
+            return await judge.checks(case.scenario, case.answer, tuple(probe.expected))
 
     # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
     jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]

@@ -1,14 +1,15 @@
 """Reference answers as a 'model': `baseline/identity` (the story unchanged), `baseline/illustrative`
 (the dataset's illustrative rewrite) and `baseline/swapped` (another core example's illustrative
-rewrite). They bound the judge from both sides; the judge self-test (`cobe judges check`) uses all three."""
+rewrite). They bound the judge from both sides in a run; the judge self-test and audit ask the judge about
+the same three answers (`cobe.judge.audit_probes`), built from the scenario without a provider."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
+from cobe.dataset.partners import partner_positions, swap_partners
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.registry import register
 
@@ -16,39 +17,7 @@ if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 KINDS = ("identity", "illustrative", "swapped")
-
-
-def swap_partners(scenarios: Sequence[Scenario]) -> dict[str, Scenario]:
-    """Each scenario's partner for `baseline/swapped`: a scenario of the next core example.
-
-    Core examples with an illustrative answer are ordered by id and taken cyclically, so the
-    partner always comes from a different core example; inside it, the scenario at the same
-    position (by variation, wrapping round) is taken. Same scenarios, same partners, whatever
-    their order.
-    """
-    return {sid: scenarios[position] for sid, position in partner_positions(scenarios).items()}
-
-
-def partner_positions(scenarios: Sequence[Scenario]) -> dict[str, int]:
-    """The partners of `swap_partners` as positions in `scenarios`, found in one pass that keeps no scenario."""
-    by_core: dict[int, list[tuple[int, str, int]]] = defaultdict(list)  # core id → (variation, id, position)
-    for position, scenario in enumerate(scenarios):
-        if scenario.illustrative_answer and scenario.illustrative_answer.strip():
-            by_core[scenario.core_id].append((scenario.variation, scenario.id, position))
-    cores = sorted(by_core)
-    if len(cores) < 2:
-        raise InputError(
-            "baseline/swapped needs scenarios from at least two core examples with an illustrative answer; "
-            f"got {len(cores)}"
-        )
-    for rows in by_core.values():
-        rows.sort()
-    partners: dict[str, int] = {}
-    for index, core in enumerate(cores):
-        others = by_core[cores[(index + 1) % len(cores)]]
-        for rank, (_, sid, _) in enumerate(by_core[core]):
-            partners[sid] = others[rank % len(others)][2]
-    return partners
+__all__ = ["KINDS", "BaselineProvider", "partner_positions", "swap_partners"]
 
 
 class BaselineProvider(Provider):

@@ -17,6 +17,7 @@ class ReportContent:
     seed: int
     agreement: dict[str, dict] = field(default_factory=dict)  # run → its judge–human agreement report
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run → its judge self-test
+    audits: dict[str, dict] = field(default_factory=dict)  # run → the card of its judge's audit (audit.json)
     settings: dict[str, dict] = field(default_factory=dict)  # run → how each model was asked (summary.json)
     # run → (its directory, each judge that judged it: spec, prompt set, prompt fingerprint)
     judges: dict[str, tuple[str, list[dict[str, str | None]]]] = field(default_factory=dict)

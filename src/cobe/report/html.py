@@ -278,6 +278,7 @@ def write_html(
     page = template.render(
         settings=[block for block in settings if block["rows"]],
         judge_checks=checks,
+        audits=[{"run": run, **card} for run, card in content.audits.items()],
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
         per_check_note=PER_CHECK_NOTE,
         leaderboard=_table_records(tables["leaderboard"]),

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import iter_jsonl, read_json
 from cobe.core.results import ResultRow
+from cobe.report.audit import read_audit
 from cobe.score.accuracy import with_counts
 from cobe.score.calibration import HUMAN
 
@@ -34,6 +35,7 @@ class RunSet:
     judge_checks: dict[str, dict] = field(default_factory=dict)  # run directory name → its judge self-test
     settings: dict[str, dict] = field(default_factory=dict)  # run directory name → how each model was asked
     samples: dict[str, dict] = field(default_factory=dict)  # run directory name → a showcase sample's `sample`
+    audits: dict[str, dict] = field(default_factory=dict)  # run directory name → its judge audit's card
 
     @property
     def labels(self) -> list[str]:
@@ -173,6 +175,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None, *, 
     judge_checks: dict[str, dict] = {}
     settings: dict[str, dict] = {}
     samples: dict[str, dict] = {}
+    audits: dict[str, dict] = {}
     human = {str(Path(k).resolve()): v for k, v in (human or {}).items()}
     resolved: list[Path] = []
     seen_runs: dict[str, Path] = {}
@@ -207,6 +210,9 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None, *, 
         sample = read_sample(directory)
         if sample is not None:
             samples[directory.name] = sample
+        audit = read_audit(directory)
+        if audit is not None:
+            audits[directory.name] = audit
     frame = with_counts(columns.frame())
     return RunSet(
         frame=assign_labels(frame),
@@ -215,6 +221,7 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None, *, 
         judge_checks=judge_checks,
         settings=settings,
         samples=samples,
+        audits=audits,
     )
 
 

@@ -196,6 +196,10 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
     for run, check in content.judge_checks.items():
         parts += ["", f"## Judge self-test (`{run}`)", "", *judge_check_markdown(check)]
+    for run, card in content.audits.items():
+        if card["matches"]:  # an audit of another judge says nothing of this run
+            found = [f"- {line}" for line in card["findings"]]
+            parts += ["", f"## Judge audit (`{run}`: `{card['judge']}`)", "", *found]
     for run, block in content.settings.items():
         parts += ["", f"## Settings (`{run}`)", "", *settings_markdown(block)]
     for name, title in SECTIONS:

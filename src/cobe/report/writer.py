@@ -148,6 +148,7 @@ def build_report(
         seed=seed,
         agreement=runs.agreement,
         judge_checks=runs.judge_checks,
+        audits=runs.audits,
         settings=runs.settings,
         judges=_judges_by_run(runs.frame, judges),
         judge_note=judge_note,

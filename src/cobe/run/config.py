@@ -73,6 +73,8 @@ class EvalConfig(BaseModel):
     judge_batch: bool = False  # judge through the provider's batch API (half price, asynchronous)
     batch_poll: Positive = 30.0  # seconds between batch status polls
     judge_samples: int = Field(default=1, ge=1)  # asks per judge and check; the verdict is their majority
+    # the samples are repeats (--repeats): asked at the judge's own temperature, 0 included, not moved to 1.0
+    judge_repeats: bool = False
     judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
     preflight: bool = True  # first one minimal call per distinct (API model, settings), before money is spent
     # where the calls run: local (here), ray (a private Ray instance) or ray:ADDRESS (a cluster); docs/SCALE.md
@@ -217,6 +219,7 @@ class EvalOptions(TypedDict, total=False):
     batch_poll: float
     judge_check: int | None
     judge_samples: int
+    judge_repeats: bool
     preflight: bool
     executor: str
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import sqlite3
 
 from cobe.calls.caller import Caller
-from cobe.calls.cost import Price, PriceTable, estimate_tokens, load_prices
+from cobe.calls.cost import PriceTable, estimate_tokens, load_prices
+from cobe.calls.pricing import CallPricer, verdict_tokens
 from cobe.core.results import CHECKS
 from cobe.judge.lineup import JudgePlan
 from cobe.models.base import GenerateConfig, Message, Provider
@@ -27,11 +28,9 @@ class _DryRun:
     """Counts and prices the calls a plan would make, given what the store holds."""
 
     def __init__(self, plan: RunPlan, done: StoredWork, caller: Caller | None, prices: PriceTable) -> None:
-        self.plan, self.done, self.caller, self.prices = plan, done, caller, prices
+        self.plan, self.done, self.caller = plan, done, caller
         self.result = DryRunEstimate()
-        self.cost = 0.0
-        self.unpriced: set[str] = set()
-        self.cache_heads: set[tuple[str, str]] = set()  # (spec, constant head) a call has already written
+        self.pricer = CallPricer(prices)
 
     def count(self) -> DryRunEstimate:
         """Every item's respondent call and judge calls, then the total price."""
@@ -40,8 +39,9 @@ class _DryRun:
             text, unjudged = self._respondent(item)
             if judge is not None:
                 self._judge(judge, item, text, unjudged)
-        self.result.unpriced = sorted(self.unpriced)
-        self.result.estimated_cost_usd = None if self.unpriced else round(self.cost, 6)
+        self.result.unpriced = sorted(self.pricer.unpriced)
+        self.result.estimated_cost_usd = self.pricer.total()
+        self.result.cached_input_tokens = self.pricer.cached_input_tokens
         return self.result
 
     def _stored(
@@ -68,17 +68,8 @@ class _DryRun:
             view = judged_text(item.template, str(answer["response"] or ""), answer["finish_reason"])
             return view.text, view.text is None
         self.result.respondent_calls += 1
-        self._price(item.model, messages, self._answer_tokens(item))
+        self.pricer.add(item.model, messages, self._answer_tokens(item))
         return None, False
-
-    def _verdict_tokens(self, spec: str, settings: GenerateConfig) -> int:
-        """Output tokens of one judge call: its letter, plus a level's full thinking budget where the judge thinks
-        (its limit is room to think, not what it spends)."""
-        caps = self.plan.providers[spec].capabilities
-        tokens = 5
-        if caps.thinks(settings.reasoning_effort):
-            tokens += THINKING_BUDGET.get(settings.reasoning_effort or caps.provider_default, THINKING_BUDGET["medium"])
-        return min(settings.max_tokens or tokens, tokens)
 
     def _answer_tokens(self, item: Item) -> int:
         """Output tokens of one respondent call: about the story's length, plus a level's full thinking budget
@@ -108,35 +99,8 @@ class _DryRun:
                 self.result.judge_cached += 1
                 continue
             self.result.judge_calls += 1
-            self._price(spec, messages, self._verdict_tokens(spec, settings), batch=judge.batch_poll_s is not None)
-
-    def _price(self, spec: str, messages: list[Message], tokens_out: int, *, batch: bool = False) -> None:
-        """Add one call's price: its constant head read from the prompt cache after the first call that wrote
-        it (where the head reaches the model's cache_min_tokens), and the batch discount with --judge-batch."""
-        price = self.prices.price(spec)
-        if price is None:
-            self.unpriced.add(spec)
-            return
-        tokens_in = sum(estimate_tokens(m.content) for m in messages)
-        cached, written = self._cache(spec, messages, price)
-        self.result.cached_input_tokens += cached
-        self.cost += (price.batch_cost if batch else price.cost)(tokens_in, tokens_out, cached, written)
-
-    def _cache(self, spec: str, messages: list[Message], price: Price) -> tuple[int, int]:
-        """(input tokens read from the prompt cache, tokens written to it) of one call, estimated: the system
-        text and the marked head, cached once the first call with it has written it. A provider without a
-        write price caches that first prefix at no surcharge, so only later calls differ."""
-        heads = [m for m in messages if m.cache_prefix]
-        if not heads:
-            return 0, 0
-        head = "".join(m.content for m in messages if m.role == "system") + heads[0].content[: heads[0].cache_prefix]
-        tokens = estimate_tokens(head)
-        if tokens < price.cache_min_tokens:
-            return 0, 0  # below the model's minimum: billed at the full input price
-        if (spec, head) in self.cache_heads:
-            return tokens, 0
-        self.cache_heads.add((spec, head))
-        return 0, tokens if price.cache_write is not None else 0
+            tokens = verdict_tokens(self.plan.providers[spec].capabilities, settings)
+            self.pricer.add(spec, messages, tokens, batch=judge.batch_poll_s is not None)
 
 
 def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:

@@ -199,6 +199,7 @@ def _judge(
         config.judge_prompts,
         temperature=config.judge_temperature,
         samples=config.judge_samples,
+        keep_temperature=config.judge_repeats,
         batch_poll_s=config.batch_poll if config.judge_batch else None,
         show=show,
         models=args or command_model_args(config, [*models, *config.judge_specs]),
