@@ -4,13 +4,15 @@ Providers read their keys with `env_secret`, which remembers each value (whateve
 key of 1-3 characters is refused before any call, since hiding it would blank ordinary words);
 `scrub` then removes those values, the values of any variable whose name marks it as a secret (`*_API_KEY`,
 `*_TOKEN`, ...), and text shaped like a well-known key (sk-…, sk-ant-…, AIza…, long bearer
-tokens) from a piece of text. A provider that repeats the key in an error body ("Incorrect API
-key provided: sk-…") therefore never puts it in the store, results.jsonl, a report or the terminal.
+tokens) from a piece of text, each value in every form text that quotes it escaped shows it (`secret_forms`: a
+JSON body, Go's `\u0026`-style escapes, a Python repr). A provider that repeats the key in an error body
+("Incorrect API key provided: sk-…") therefore never puts it in the store, results.jsonl, a report or the terminal.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 from urllib.parse import unquote, urlsplit
@@ -95,7 +97,7 @@ def env_secret(*names: str, placeholder_ok: bool = False) -> str | None:
     return None
 
 
-def _secret_values() -> list[str]:
+def _secret_values() -> set[str]:
     found = set(_remembered)
     for name, value in os.environ.items():
         if _SECRET_NAME.search(name) and len(value.strip()) >= MIN_SECRET_LENGTH:
@@ -103,8 +105,27 @@ def _secret_values() -> list[str]:
         elif name.endswith("URL") and "@" in value:  # OPENAI_BASE_URL=http://user:secret@host/v1, or a fleet
             for url in value.replace(",", " ").split():
                 found |= url_secrets(url)
-    # longest first, so a key that contains another is removed whole
-    return sorted(found, key=len, reverse=True)
+    return found
+
+
+def _escaped(value: str) -> set[str]:
+    """`value` as text that quotes it escaped shows it, one level deep: inside a JSON string (ASCII-only or not,
+    `/` as `\\/`, and `&<>` as `\\u0026 \\u003c \\u003e`, as Go writes them) and inside a Python repr
+    (its `'` escaped or not, as the quotes around it decide)."""
+    found = set()
+    for ascii_only in (True, False):
+        inner = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+        go = inner.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+        found |= {inner, inner.replace("/", "\\/"), go}
+    plain_quote = repr(value)[1:-1].replace("\\'", "'")
+    return found | {plain_quote, plain_quote.replace("'", "\\'")}
+
+
+def secret_forms(value: str) -> set[str]:
+    """Every form a secret is searched for: as it is, and escaped as a JSON body, Go or Python's repr write it,
+    twice over (a JSON body quoted inside an exception's repr); plain keys have the one form."""
+    once = {value} | _escaped(value)
+    return once | {twice for form in once for twice in _escaped(form)}
 
 
 def _value_pattern(value: str) -> str:
@@ -124,7 +145,8 @@ def _secrets_pattern() -> re.Pattern[str] | None:
     signature = tuple(environ.items()) if isinstance(environ, dict) else None
     if _cached is not None and signature is not None and _cached[:2] == (len(_remembered), signature):
         return _cached[2]
-    values = _secret_values()
+    # longest first, so a form that contains another (an escaped key holds its plain head) is removed whole
+    values = sorted({form for value in _secret_values() for form in secret_forms(value)}, key=len, reverse=True)
     pattern = re.compile("|".join(_value_pattern(v) for v in values)) if values else None
     _cached = (len(_remembered), signature, pattern)
     return pattern
