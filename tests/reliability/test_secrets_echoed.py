@@ -173,3 +173,16 @@ def test_scrub_finds_a_key_in_its_json_go_and_repr_forms(monkeypatch, case):
     for form in forms:
         assert longest_fragment(key[:14], [scrub(form).encode()]) == 0, form
         assert longest_fragment(key[-30:], [scrub(form).encode()]) == 0, form
+
+
+@pytest.mark.parametrize(("place", "after"), [("body", 44), ("body", 50), ("choices", 4), ("choices", 10)])
+def test_a_reply_quoted_in_its_error_is_scrubbed_whole_then_cut(openai_server, data_file, tmp_path, place, after):
+    """A 200 that is a JSON string, or whose `choices` is one, is quoted cut short in the call's error; the key near
+    the cut leaves none of itself anywhere (issue 43, item 5)."""
+    key = secret(40, f"{place}-{after}")
+    openai_server.control(echo_in=[place], echo_after=after)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": key}
+    results = run_and_report(env, data_file, tmp_path / "run", "--report")
+    assert openai_server.stats()["requests"] > 0 and results[0].returncode != 0
+    assert "FailedReply" in (tmp_path / "run" / "results.jsonl").read_text()
+    assert longest_fragment(key, everything(tmp_path / "run", *results)) == 0

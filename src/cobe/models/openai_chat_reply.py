@@ -24,11 +24,12 @@ def _dict(value: Any) -> dict[str, Any]:
 def first_choice(body: Any) -> dict[str, Any]:
     """The reply's first choice; FailedReply for a body that is not a chat completion or holds no choice."""
     if not isinstance(body, dict):
-        shown = " ".join(str(body).split())[:80]
-        raise FailedReply(f"the server's reply is not a chat completion: {shown!r}")
+        raise FailedReply(f"the server's reply is not a chat completion: {_shown(body, 80)}")
     choices = body.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise FailedReply(f"the chat completion holds no choice (choices: {type(choices).__name__}, {choices!r:.40})")
+        raise FailedReply(
+            f"the chat completion holds no choice (choices: {type(choices).__name__}, {_shown(choices, 40)})"
+        )
     return choices[0]
 
 
