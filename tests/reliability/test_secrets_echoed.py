@@ -186,3 +186,16 @@ def test_a_reply_quoted_in_its_error_is_scrubbed_whole_then_cut(openai_server, d
     assert openai_server.stats()["requests"] > 0 and results[0].returncode != 0
     assert "FailedReply" in (tmp_path / "run" / "results.jsonl").read_text()
     assert longest_fragment(key, everything(tmp_path / "run", *results)) == 0
+
+
+@pytest.mark.parametrize("place", ["finish_reason", "logprobs"])
+def test_every_text_of_a_reply_is_scrubbed_before_the_store(openai_server, data_file, tmp_path, place):
+    """A key in a finish reason or a judge's first-token alternatives never reaches a file or a stream (issue 43,
+    item 6): not only the answer and the error are a provider's words."""
+    key = secret(40, place)
+    openai_server.control(echo_in=[place])
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": key}
+    results = run_and_report(env, data_file, tmp_path / "run", "--report")
+    assert openai_server.stats()["ok"] > 0 and (tmp_path / "run" / "report.html").is_file()
+    assert longest_fragment(key, everything(tmp_path / "run", *results)) == 0
+    assert REDACTED.encode() in (tmp_path / "run" / "cobe.sqlite").read_bytes()  # the field kept, the key not
