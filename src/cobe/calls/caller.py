@@ -18,7 +18,7 @@ from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
 from cobe.core.secrets import scrub
-from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider, endpoint_name
 from cobe.models.refusals import Refusal
 from cobe.store.endpoints import note_endpoint
 from cobe.store.store import Store, now
@@ -311,7 +311,13 @@ class Caller:
             return
         self._endpoints.add(provider.spec)
         endpoint = provider.endpoint
-        before = note_endpoint(self.store, provider.spec, endpoint, lambda request: with_endpoint(request, endpoint))
+        before = note_endpoint(
+            self.store,
+            provider.spec,
+            endpoint,
+            lambda request: with_endpoint(request, endpoint),
+            renamed=lambda name: endpoint_name(name.split()),  # a name kept before query values were hidden
+        )
         if before is not None:
             self.notices.append(
                 f"{provider.spec} now points at {endpoint}, no longer at {before}: no call made there answers "

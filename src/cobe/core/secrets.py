@@ -15,7 +15,7 @@ import base64
 import json
 import os
 import re
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from cobe.core.errors import InputError
 
@@ -27,6 +27,8 @@ MIN_SECRET_LENGTH = 8
 # words and sentences ("a", "to", "the"), so such a key is refused before any call instead
 MIN_KEY_LENGTH = 4
 _SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|_KEY)$", re.IGNORECASE)
+# a URL's query field whose value is a credential: `api-key`, `access_token`, `sig` (Azure SAS), `code`, ...
+_SECRET_FIELD = re.compile(r"key|token|secret|password|passwd|sig|auth|credential|code", re.IGNORECASE)
 # key shapes providers issue; matched even when the key came from somewhere cobe did not see
 _SHAPES = re.compile(
     r"sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}"  # OpenAI, Anthropic
@@ -54,9 +56,10 @@ def remember(value: str | None) -> None:
 
 
 def url_secrets(url: str) -> set[str]:
-    """The credentials of a URL (`http://user:secret@host/`) in every form they travel in: as written,
-    percent-decoded, and as the base64 `user:secret` of the Basic auth header an SDK makes of them."""
-    if "@" not in url:
+    """The credentials of a URL in every form they travel in: `http://user:secret@host/` as written, percent-decoded,
+    and as the base64 `user:secret` of the Basic auth header httpx would make of them; and the value of a query
+    field named like a secret (`?api-key=…`, `&sig=…`), as written and decoded."""
+    if "@" not in url and "?" not in url:
         return set()
     try:
         parts = urlsplit(url)
@@ -64,6 +67,10 @@ def url_secrets(url: str) -> set[str]:
     except ValueError:  # not a URL the SDK could use either
         return set()
     found: set[str] = set()
+    for field in parts.query.split("&"):
+        name, _, value = field.partition("=")
+        if _SECRET_FIELD.search(unquote_plus(name)) and len(unquote_plus(value).strip()) >= MIN_SECRET_LENGTH:
+            found |= {value, unquote_plus(value)}
     for raw in (user if password is None else None, password):  # a user alone is the secret (a token as user)
         if raw:
             found |= {raw, unquote(raw)}
@@ -102,7 +109,9 @@ def _secret_values() -> set[str]:
     for name, value in os.environ.items():
         if _SECRET_NAME.search(name) and len(value.strip()) >= MIN_SECRET_LENGTH:
             found.add(value.strip())
-        elif name.endswith("URL") and "@" in value:  # OPENAI_BASE_URL=http://user:secret@host/v1, or a fleet
+        elif name.endswith("URL") and (
+            "@" in value or "?" in value
+        ):  # http://user:secret@host/v1?api-key=…, or a fleet
             for url in value.replace(",", " ").split():
                 found |= url_secrets(url)
     return found
