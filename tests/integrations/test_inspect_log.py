@@ -153,3 +153,15 @@ def test_without_inspect_installed_both_ways_name_the_extra(cobe_run, tmp_path, 
         export_inspect(cobe_run, tmp_path / "x.eval", model=MODEL_B)
     with pytest.raises(ProviderUnavailable, match=r"pip install 'cobe\[inspect\]'"):
         import_inspect(tmp_path / "x.eval", tmp_path / "out")
+
+
+def test_a_log_whose_scenarios_hold_no_query_is_refused_in_one_line(exported, tmp_path):
+    # no template can be asked of a scenario with no query, so no judge could score its rows (issue 43, item 3)
+    log = read_eval_log(str(exported))
+    for sample in log.samples:
+        sample.metadata["scenario"]["queries"] = []
+    bare = tmp_path / "no-queries.eval"
+    write_eval_log(log, str(bare))
+    with pytest.raises(InputError, match=r"no-queries\.eval: scenario \w+: has no query in phrasing [ABC]"):
+        import_inspect(bare, tmp_path / "run")
+    assert not (tmp_path / "run").exists()

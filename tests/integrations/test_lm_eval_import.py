@@ -115,3 +115,32 @@ def test_loglikelihood_tasks_are_refused(tmp_path, workdir):
     scored.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     with pytest.raises(InputError, match="expected a generate_until task"):
         import_lm_eval(scored, tmp_path / "run", model=MODEL)
+
+
+def another_scenario(record: dict, core: int) -> dict:
+    """The record asked of another scenario: the same task over core example `core`, its doc_id unchanged."""
+    doc = record["doc"] | {"example_id": f"{core}v0", "coreset_id": core}
+    doc["original"] = doc["original"].replace("Baker 1", f"Baker {core}").replace("Baker 2", f"Baker {core}")
+    return record | {"doc": doc}
+
+
+def test_two_samples_files_joined_keep_every_document(tmp_path, workdir):
+    # a second file's doc_ids start again at 0: each names another document, not a repeat of the first file's
+    first = read_jsonl(SAMPLES)
+    second = [another_scenario(record, 3) for record in first if record["doc"]["example_id"] == "1v0"]
+    joined = tmp_path / SAMPLES.name
+    joined.write_text("".join(json.dumps(line) + "\n" for line in first + second), encoding="utf-8")
+    imported = import_lm_eval(joined, tmp_path / "run", model=MODEL)
+    assert (imported.responses, imported.scenarios) == (9, 3)
+    asked = {(r["scenario_id"], r["template"]) for r in read_jsonl(tmp_path / "run" / "results.jsonl")}
+    assert {("1v0", "A"), ("3v0", "A"), ("3v0", "C")} <= asked
+
+
+def test_one_document_with_two_generations_is_one_line(tmp_path, workdir):
+    first = read_jsonl(SAMPLES)
+    again = first[-1] | {"resps": [["Another answer altogether."]], "filtered_resps": ["Another answer altogether."]}
+    doubled = tmp_path / SAMPLES.name
+    doubled.write_text("".join(json.dumps(line) + "\n" for line in [*first, again]), encoding="utf-8")
+    with pytest.raises(InputError, match=rf":{len(first) + 1}: doc_id 5 repeats line {len(first)} with another "):
+        import_lm_eval(doubled, tmp_path / "run", model=MODEL)
+    assert not (tmp_path / "run").exists()

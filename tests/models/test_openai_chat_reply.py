@@ -48,14 +48,31 @@ def test_a_cut_off_reply_and_a_reply_without_text():
 
 @pytest.mark.parametrize(
     "body",
-    [{"choices": []}, {"object": "chat.completion"}, {"choices": None}, {"choices": ["T"]}, "<html>busy</html>", None],
+    [
+        {"choices": []},
+        {"object": "chat.completion"},
+        {"choices": None},
+        {"choices": ["T"]},
+        "<html>busy</html>",
+        None,
+        {"choices": [{"index": 0, "message": None, "finish_reason": "stop"}]},  # issue 43, item 2
+        {"choices": [{"index": 0, "finish_reason": "stop"}]},
+        {"choices": [{"index": 0, "message": "T", "finish_reason": "stop"}]},
+    ],
 )
 def test_a_reply_with_no_choice_is_a_failure(body):
     with pytest.raises(FailedReply):
         read_chat(body)
 
 
-@pytest.mark.parametrize("body", ['{"id": "x", "choices": []}', "<html><body>Bad gateway</body></html>"])
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"id": "x", "choices": []}',
+        "<html><body>Bad gateway</body></html>",
+        '{"id": "x", "choices": [{"index": 0, "message": null, "finish_reason": "stop"}]}',
+    ],
+)
 async def test_a_200_with_no_choice_is_an_errored_call_not_an_empty_answer(openai_server, monkeypatch, body):
     """Through the scheduler, as a run makes the call: one request, an error naming what was wrong, no output."""
     monkeypatch.setenv("LOCALFAKE_BASE_URL", openai_server.base_url)
@@ -66,3 +83,15 @@ async def test_a_200_with_no_choice_is_an_errored_call_not_an_empty_answer(opena
     assert "FailedReply" in outcome.error
     assert openai_server.stats()["requests"] == 1  # the same reply would come again: not retried
     await provider.aclose()
+
+
+def test_models_check_names_a_reply_whose_message_is_null(openai_server, tmp_path):
+    """A 200 whose choice holds `message: null` is no answer: `models check` says so, as for a failed response."""
+    from support.cli import run_cobe
+
+    body = '{"id": "x", "choices": [{"index": 0, "message": null, "finish_reason": "stop"}]}'
+    openai_server.control(fail_status=200, fail_body=body)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": "sk-test-0123456789abcdefghij"}
+    checked = run_cobe("models", "check", "openai-api/fake/fake-model", "--run-dir", str(tmp_path / "c"), env=env)
+    assert checked.returncode != 0 and "Traceback" not in checked.stderr
+    assert "holds no message" in checked.stdout + checked.stderr, (checked.stdout, checked.stderr)

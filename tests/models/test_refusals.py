@@ -191,3 +191,12 @@ def test_a_rate_limit_or_a_refused_key_is_no_refusal_of_the_request():
     assert (
         request_refusal(google_error(400, "API key not valid. Please pass a valid API key.", "API_KEY_INVALID")) is None
     )
+
+
+def test_a_key_escaped_as_no_form_foresees_is_scrubbed_from_the_decoded_body(monkeypatch):
+    """A body that escapes every character of the key (`\\u0061...`) shows it decoded, scrubbed (issue 43, item 4)."""
+    key = "Kx9vQ2mZp7Lr4Tn8Wb3Yc6"
+    monkeypatch.setenv("ODD_API_KEY", key)
+    spelled = "".join(f"\\u{ord(c):04x}" for c in key)
+    line = request_refusal(openai_raw_error(400, '{"error": {"message": "no such key: ' + spelled + '"}}')).message
+    assert key not in line and spelled not in line and "[redacted]" in line

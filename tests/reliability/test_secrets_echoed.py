@@ -8,6 +8,7 @@ commands printed. A stretch of FRAGMENT characters or more is a leak: a shorter 
 from __future__ import annotations
 
 import base64
+import json
 import random
 from pathlib import Path
 
@@ -123,3 +124,78 @@ def test_scrub_then_cut_never_leaves_the_front_of_a_key(monkeypatch):
     assert longest_fragment(key, [scrub_cut(text, 240).encode()]) == 0
     monkeypatch.setenv("TABBED_API_KEY", f"{key[:10]}\t{key[10:]}")
     assert scrub(f"said {key[:10]} {key[10:]}.") == f"said {REDACTED}."  # its tab shown as a space, still found
+
+
+#: keys whose echo a JSON body, Go's encoding/json or Python's repr writes escaped: (what sits inside, Go's escaping)
+ESCAPED = {
+    "quote": ('"', False),
+    "backslash": ("\\", False),
+    "tab": ("\t", False),
+    "apostrophe": ("'", False),
+    "go": ("&<>", True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ESCAPED))
+def test_a_refusal_line_never_shows_a_key_the_body_escapes(openai_server, data_file, tmp_path, case):
+    """A 400 naming no setting is quoted whole in the preflight's line: on stderr, in the --json object, in the
+    store; the key sits there escaped, and is scrubbed in that form too (issue 43, item 4)."""
+    inside, go = ESCAPED[case]
+    key = f"{secret(14, case)}{inside}{secret(30, case + '-tail')}"
+    openai_server.control(fail_status=400, echo_key=True, go_json=go)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": key}
+    run_dir = tmp_path / "run"
+    args = eval_args(data_file, run_dir, "--concurrency", "2", "--max-retries", "0", "--json")
+    args.remove("--no-preflight")
+    ran = run_cobe(*args, env=env)
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr, ran.stderr
+    assert "400" in ran.stderr and json.loads(ran.stdout)["exit_code"] == 2
+    checked = run_cobe("models", "check", SPEC, "--run-dir", str(tmp_path / "check"), env=env)
+    assert checked.returncode == 2 and "400" in checked.stdout, checked.stdout
+    blobs = everything(run_dir, ran) + everything(tmp_path / "check", checked)
+    for part in (key[:14], key[-30:]):
+        assert longest_fragment(part, blobs) == 0, case
+
+
+@pytest.mark.parametrize("case", sorted(ESCAPED))
+def test_scrub_finds_a_key_in_its_json_go_and_repr_forms(monkeypatch, case):
+    inside, _ = ESCAPED[case]
+    key = f"{secret(14, case)}{inside}{secret(30, case + '-tail')}"
+    monkeypatch.setenv("FORMS_API_KEY", key)
+    as_json = json.dumps({"message": f"bad key {key}."})
+    forms = [
+        as_json,
+        json.dumps({"message": f"bad key {key}."}, ensure_ascii=False),
+        as_json.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"),
+        repr({"message": f"bad key {key}."}),
+        repr({"message": f"bad key {key}. \"quoted\" and 'quoted'"}),  # both quotes: repr escapes its '
+    ]
+    for form in forms:
+        assert longest_fragment(key[:14], [scrub(form).encode()]) == 0, form
+        assert longest_fragment(key[-30:], [scrub(form).encode()]) == 0, form
+
+
+@pytest.mark.parametrize(("place", "after"), [("body", 44), ("body", 50), ("choices", 4), ("choices", 10)])
+def test_a_reply_quoted_in_its_error_is_scrubbed_whole_then_cut(openai_server, data_file, tmp_path, place, after):
+    """A 200 that is a JSON string, or whose `choices` is one, is quoted cut short in the call's error; the key near
+    the cut leaves none of itself anywhere (issue 43, item 5)."""
+    key = secret(40, f"{place}-{after}")
+    openai_server.control(echo_in=[place], echo_after=after)
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": key}
+    results = run_and_report(env, data_file, tmp_path / "run", "--report")
+    assert openai_server.stats()["requests"] > 0 and results[0].returncode != 0
+    assert "FailedReply" in (tmp_path / "run" / "results.jsonl").read_text()
+    assert longest_fragment(key, everything(tmp_path / "run", *results)) == 0
+
+
+@pytest.mark.parametrize("place", ["finish_reason", "logprobs"])
+def test_every_text_of_a_reply_is_scrubbed_before_the_store(openai_server, data_file, tmp_path, place):
+    """A key in a finish reason or a judge's first-token alternatives never reaches a file or a stream (issue 43,
+    item 6): not only the answer and the error are a provider's words."""
+    key = secret(40, place)
+    openai_server.control(echo_in=[place])
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": key}
+    results = run_and_report(env, data_file, tmp_path / "run", "--report")
+    assert openai_server.stats()["ok"] > 0 and (tmp_path / "run" / "report.html").is_file()
+    assert longest_fragment(key, everything(tmp_path / "run", *results)) == 0
+    assert REDACTED.encode() in (tmp_path / "run" / "cobe.sqlite").read_bytes()  # the field kept, the key not

@@ -130,6 +130,15 @@ def test_processor_rows_carry_the_call_settings():
     assert failed["error"] == "vLLM engine: CUDA out of memory"
 
 
+def test_an_engine_error_is_scrubbed_whole_then_cut(monkeypatch):
+    """A token near the 300th character of an engine's error leaves no part of itself (issue 43, item 5)."""
+    token = "hf_Zq8rT5vW2xY7nB4mK9pL3sD6fG1hJ0aC"
+    monkeypatch.setenv("HF_TOKEN", token)
+    ready = preprocess(request_row(7, [Message(role="user", content="hi")], GenerateConfig(max_tokens=5)))
+    failed = postprocess({**ready, "__inference_error__": "x" * 280 + f" token {token} refused"})
+    assert token[:8] not in failed["error"] and len(failed["error"]) <= len("vLLM engine: ") + 300
+
+
 def _worker_pids() -> list[int]:
     """The processes of this module's Ray instance that hold a CallWorker actor (descendants of this process:
     another user's Ray on the machine is never touched)."""

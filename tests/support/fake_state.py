@@ -36,7 +36,13 @@ class Faults:
     # 422's `detail`), sent as text/html where it starts with "<", else as JSON; None: the API's own body
     fail_body: str | None = None
     echo_key: bool = False  # error bodies repeat the API key the request carried, as some providers do
-    echo_after: int = 0  # with echo_key: this many characters of the server's own words come before the key
+    echo_after: int = 0  # with echo_key or echo_in: this many characters of the server's own words come before the key
+    # where a 200 chat completion repeats the request's key (after echo_after characters of other words), as a
+    # careless gateway might: "text" (the answer), "finish_reason", "logprobs" (a first-token alternative, when
+    # asked for), "body" (the whole reply a JSON string, not an object), "choices" (`choices` a string)
+    echo_in: list[str] = field(default_factory=list)
+    # JSON bodies escape &, < and > as \u0026, \u003c and \u003e, as Go's encoding/json does
+    go_json: bool = False
     # every reply ends with a line of its own naming the request ("#17"): no two replies are equal, so no
     # harness can answer a later call from what an earlier identical one got; a verdict stays parseable
     unique: bool = False
@@ -81,3 +87,6 @@ class Stats:
     refused: int = 0  # requests (batch lines included) refused: strict mode, `refuse` or `unknown_models`
     refusals: list[str] = field(default_factory=list)  # "<path>: <status> <message>" of each
     endpoints: dict[str, int] = field(default_factory=dict)  # requests per API (openai, responses, anthropic, google)
+    # "<header>: <value>" of each credential a request carried (authorization, x-api-key, x-goog-api-key) → times
+    credentials: dict[str, int] = field(default_factory=dict)
+    queries: dict[str, int] = field(default_factory=dict)  # the query string of each API request ("" for none) → times

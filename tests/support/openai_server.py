@@ -133,11 +133,18 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
                         close = True
                     elif name in _KEY_HEADERS:
                         key = value.strip().removeprefix("Bearer ").strip()
+                        seen = f"{name}: {value.strip()}"
+                        self.stats.credentials[seen] = self.stats.credentials.get(seen, 0) + 1
                 try:
                     body = await reader.readexactly(length) if length else b""
                 except (asyncio.IncompleteReadError, ConnectionError):  # the client went away mid-request
                     return
-                status, payload, headers = await self.route(method, path.split("?", 1)[0], body, key)
+                route, _, query = path.partition("?")
+                if route.startswith("/v1"):
+                    self.stats.queries[query] = self.stats.queries.get(query, 0) + 1
+                status, payload, headers = await self.route(method, route, body, key)
+                if self.faults.go_json and headers.get("content-type", _JSON) == _JSON:
+                    payload = go_escaped(payload)
                 self.notify()
                 writer.write(_response(status, payload, headers))
                 if close:
@@ -229,6 +236,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         status, payload, model, judged = self.respond(kind, path, request)
         if status != 200:
             return status, payload, {}
+        if faults.echo_in and kind == "openai":
+            payload = self._echoed_reply(payload, key)
         stats.ok += 1
         stats.last_ok_s = time.monotonic()
         if stats.first_ok_s is None:
@@ -241,6 +250,22 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         """An error message repeating the request's key, after `echo_after` characters of other words."""
         filler = ("the request could not be completed as sent " * 20)[: self.faults.echo_after]
         return f"{filler}{words} {key}."
+
+    def _echoed_reply(self, payload: bytes, key: str) -> bytes:
+        """A chat completion that repeats the request's key in each place `echo_in` names."""
+        said = self._echo("debug: request key", key)
+        body = json.loads(payload)
+        choice = body["choices"][0]
+        places = set(self.faults.echo_in)
+        if "text" in places:
+            choice["message"]["content"] += f" ({said})"
+        if "finish_reason" in places:
+            choice["finish_reason"] = f"stop; {said}"
+        if "logprobs" in places and choice.get("logprobs"):
+            choice["logprobs"]["content"][0]["top_logprobs"].append({"token": said, "logprob": -9.0, "bytes": None})
+        if "choices" in places:
+            body["choices"] = said
+        return json.dumps(said if "body" in places else body).encode()
 
     def respond(self, kind: str, path: str, request: dict) -> tuple[int, bytes, str, bool]:
         """(status, body, model, judged): the API's refusal in strict mode, else `reply`; chat and batch alike."""
@@ -386,6 +411,11 @@ def _error_body(status: int, message: str) -> bytes:
     return json.dumps(
         {"type": "error", "error": {"code": status, "message": message, "type": kind, "status": kind}}
     ).encode()
+
+
+def go_escaped(payload: bytes) -> bytes:
+    """A JSON body as Go's encoding/json writes it: &, < and > escaped inside strings (they occur nowhere else)."""
+    return payload.replace(b"&", b"\\u0026").replace(b"<", b"\\u003c").replace(b">", b"\\u003e")
 
 
 class ServerClient:

@@ -18,7 +18,7 @@ from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import AuthenticationFailed
 from cobe.core.reserve import out_of_space
 from cobe.core.secrets import scrub
-from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider
+from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider, endpoint_name
 from cobe.models.refusals import Refusal
 from cobe.store.endpoints import note_endpoint
 from cobe.store.store import Store, now
@@ -244,9 +244,7 @@ class Caller:
             stats.errors += 1
             record = CallRecord(key=key, text=None, error=outcome.error, attempts=outcome.attempts)
         else:
-            cleaned = scrub(output.text)  # a key the server echoed in its answer is neither judged nor kept
-            if cleaned != output.text:
-                output = output.model_copy(update={"text": cleaned})
+            output = scrubbed(output)  # a key the server echoed in its reply is neither judged nor kept
             cost = call_cost(price, output)
             self.budget.settle(reserve, cost or 0.0)
             stats.add_output(output, cost)
@@ -313,7 +311,13 @@ class Caller:
             return
         self._endpoints.add(provider.spec)
         endpoint = provider.endpoint
-        before = note_endpoint(self.store, provider.spec, endpoint, lambda request: with_endpoint(request, endpoint))
+        before = note_endpoint(
+            self.store,
+            provider.spec,
+            endpoint,
+            lambda request: with_endpoint(request, endpoint),
+            renamed=lambda name: endpoint_name(name.split()),  # a name kept before query values were hidden
+        )
         if before is not None:
             self.notices.append(
                 f"{provider.spec} now points at {endpoint}, no longer at {before}: no call made there answers "
@@ -370,6 +374,22 @@ def _settle(future: asyncio.Future[CallRecord], exc: BaseException) -> None:
     else:
         future.set_exception(exc)
         future.exception()  # marks it retrieved: no "never retrieved" warning when nobody waited
+
+
+def scrubbed(output: ModelOutput) -> ModelOutput:
+    """The output with every text the provider returned scrubbed of keys: the answer, the finish reason and the
+    first token's alternatives (two that scrub alike keep the likelier's logprob, listed first)."""
+    update: dict[str, Any] = {"text": scrub(output.text)}
+    alternatives = output.first_token_logprobs or {}
+    others = "\n".join((output.finish_reason or "", *alternatives))
+    if scrub(others) != others:  # one look at every other text: a key there is rare
+        update["finish_reason"] = output.finish_reason and scrub(output.finish_reason)
+        tokens: dict[str, float] = {}
+        for token, logprob in alternatives.items():
+            tokens.setdefault(scrub(token), logprob)
+        update["first_token_logprobs"] = tokens or output.first_token_logprobs
+    changed = {name: value for name, value in update.items() if value != getattr(output, name)}
+    return output.model_copy(update=changed) if changed else output
 
 
 def _from_row(row: Any) -> CallRecord:

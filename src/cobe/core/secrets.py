@@ -4,16 +4,18 @@ Providers read their keys with `env_secret`, which remembers each value (whateve
 key of 1-3 characters is refused before any call, since hiding it would blank ordinary words);
 `scrub` then removes those values, the values of any variable whose name marks it as a secret (`*_API_KEY`,
 `*_TOKEN`, ...), and text shaped like a well-known key (sk-…, sk-ant-…, AIza…, long bearer
-tokens) from a piece of text. A provider that repeats the key in an error body ("Incorrect API
-key provided: sk-…") therefore never puts it in the store, results.jsonl, a report or the terminal.
+tokens) from a piece of text, each value in every form text that quotes it escaped shows it (`secret_forms`: a
+JSON body, Go's `\u0026`-style escapes, a Python repr). A provider that repeats the key in an error body
+("Incorrect API key provided: sk-…") therefore never puts it in the store, results.jsonl, a report or the terminal.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 from cobe.core.errors import InputError
 
@@ -25,6 +27,8 @@ MIN_SECRET_LENGTH = 8
 # words and sentences ("a", "to", "the"), so such a key is refused before any call instead
 MIN_KEY_LENGTH = 4
 _SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|_KEY)$", re.IGNORECASE)
+# a URL's query field whose value is a credential: `api-key`, `access_token`, `sig` (Azure SAS), `code`, ...
+_SECRET_FIELD = re.compile(r"key|token|secret|password|passwd|sig|auth|credential|code", re.IGNORECASE)
 # key shapes providers issue; matched even when the key came from somewhere cobe did not see
 _SHAPES = re.compile(
     r"sk-(?:ant-|proj-)?[A-Za-z0-9_\-]{16,}"  # OpenAI, Anthropic
@@ -52,9 +56,10 @@ def remember(value: str | None) -> None:
 
 
 def url_secrets(url: str) -> set[str]:
-    """The credentials of a URL (`http://user:secret@host/`) in every form they travel in: as written,
-    percent-decoded, and as the base64 `user:secret` of the Basic auth header an SDK makes of them."""
-    if "@" not in url:
+    """The credentials of a URL in every form they travel in: `http://user:secret@host/` as written, percent-decoded,
+    and as the base64 `user:secret` of the Basic auth header httpx would make of them; and the value of a query
+    field named like a secret (`?api-key=…`, `&sig=…`), as written and decoded."""
+    if "@" not in url and "?" not in url:
         return set()
     try:
         parts = urlsplit(url)
@@ -62,6 +67,10 @@ def url_secrets(url: str) -> set[str]:
     except ValueError:  # not a URL the SDK could use either
         return set()
     found: set[str] = set()
+    for field in parts.query.split("&"):
+        name, _, value = field.partition("=")
+        if _SECRET_FIELD.search(unquote_plus(name)) and len(unquote_plus(value).strip()) >= MIN_SECRET_LENGTH:
+            found |= {value, unquote_plus(value)}
     for raw in (user if password is None else None, password):  # a user alone is the secret (a token as user)
         if raw:
             found |= {raw, unquote(raw)}
@@ -95,16 +104,37 @@ def env_secret(*names: str, placeholder_ok: bool = False) -> str | None:
     return None
 
 
-def _secret_values() -> list[str]:
+def _secret_values() -> set[str]:
     found = set(_remembered)
     for name, value in os.environ.items():
         if _SECRET_NAME.search(name) and len(value.strip()) >= MIN_SECRET_LENGTH:
             found.add(value.strip())
-        elif name.endswith("URL") and "@" in value:  # OPENAI_BASE_URL=http://user:secret@host/v1, or a fleet
+        elif name.endswith("URL") and (
+            "@" in value or "?" in value
+        ):  # http://user:secret@host/v1?api-key=…, or a fleet
             for url in value.replace(",", " ").split():
                 found |= url_secrets(url)
-    # longest first, so a key that contains another is removed whole
-    return sorted(found, key=len, reverse=True)
+    return found
+
+
+def _escaped(value: str) -> set[str]:
+    """`value` as text that quotes it escaped shows it, one level deep: inside a JSON string (ASCII-only or not,
+    `/` as `\\/`, and `&<>` as `\\u0026 \\u003c \\u003e`, as Go writes them) and inside a Python repr
+    (its `'` escaped or not, as the quotes around it decide)."""
+    found = set()
+    for ascii_only in (True, False):
+        inner = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
+        go = inner.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+        found |= {inner, inner.replace("/", "\\/"), go}
+    plain_quote = repr(value)[1:-1].replace("\\'", "'")
+    return found | {plain_quote, plain_quote.replace("'", "\\'")}
+
+
+def secret_forms(value: str) -> set[str]:
+    """Every form a secret is searched for: as it is, and escaped as a JSON body, Go or Python's repr write it,
+    twice over (a JSON body quoted inside an exception's repr); plain keys have the one form."""
+    once = {value} | _escaped(value)
+    return once | {twice for form in once for twice in _escaped(form)}
 
 
 def _value_pattern(value: str) -> str:
@@ -124,7 +154,8 @@ def _secrets_pattern() -> re.Pattern[str] | None:
     signature = tuple(environ.items()) if isinstance(environ, dict) else None
     if _cached is not None and signature is not None and _cached[:2] == (len(_remembered), signature):
         return _cached[2]
-    values = _secret_values()
+    # longest first, so a form that contains another (an escaped key holds its plain head) is removed whole
+    values = sorted({form for value in _secret_values() for form in secret_forms(value)}, key=len, reverse=True)
     pattern = re.compile("|".join(_value_pattern(v) for v in values)) if values else None
     _cached = (len(_remembered), signature, pattern)
     return pattern

@@ -10,6 +10,7 @@ The judge sees the raw generation, as it would in `cobe eval`. The model's name 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -151,16 +152,13 @@ def import_lm_eval(
     name = model or model_name(path)
     if not name:
         raise InputError(f"{path}: no model name (no results_*.json beside it); give --model")
-    docs: dict[Any, tuple[int, dict[str, Any]]] = {}
-    for line, record in samples:
-        # lm-eval writes one line per document and filter; the raw generation is the same on each
-        docs.setdefault(record["doc_id"], (line, record))
-    asked = [_asked(path, line, record) for line, record in docs.values()]
-    scenarios = _scenarios(path, [record["doc"] for _, record in docs.values()], data)
+    docs = {line: record for line, record in _documents(path, samples)}
+    asked = [_asked(path, line, record) for line, record in docs.items()]
+    scenarios = _scenarios(path, [record["doc"] for record in docs.values()], data)
     responses: list[ExternalResponse] = []
     settings: dict[str, Any] = {}
-    metric = _verdict_metric([record for _, record in docs.values()])
-    for (line, record), (sid, template) in zip(docs.values(), asked):
+    metric = _verdict_metric(list(docs.values()))
+    for (line, record), (sid, template) in zip(docs.items(), asked):
         if sid not in scenarios:
             raise InputError(f"{path}:{line}: scenario {sid} is not in {data or 'the documents of this file'}")
         text = _generation(record)
@@ -172,7 +170,7 @@ def import_lm_eval(
             response.verdict = "T" if _binary(record.get(metric)) else "F"
         responses.append(response)
     ref = imported_ref(SOURCE) if metric is not None else None
-    filters = sorted({str(record.get("filter")) for _, record in docs.values() if record.get("filter")})
+    filters = sorted({str(record.get("filter")) for record in docs.values() if record.get("filter")})
     imported = write_response_run(
         out,
         responses,
@@ -194,6 +192,23 @@ def import_lm_eval(
             f"own metric, not CoBe's judge: `cobe judge {imported.out} --judge SPEC` judges the responses beside it"
         )
     return imported
+
+
+def _documents(path: Path, samples: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """(line, record) of each document once. lm-eval writes a document once per filter, the same generation on
+    each line; a doc_id that comes back holding another document (two samples files joined) is that other
+    document, kept; one document come back with another generation is one line of error."""
+    kept: dict[tuple[Any, str], tuple[int, dict[str, Any]]] = {}
+    for line, record in samples:
+        first_line, first = kept.setdefault(
+            (record["doc_id"], json.dumps(record.get("doc"), sort_keys=True)), (line, record)
+        )
+        if first is not record and _generation(first) != _generation(record):
+            raise InputError(
+                f"{path}:{line}: doc_id {record['doc_id']} repeats line {first_line} with another generation; a "
+                "document has one answer here (are two runs' samples joined in one file?)"
+            )
+    return list(kept.values())
 
 
 def _binary(value: Any) -> bool | None:

@@ -15,7 +15,7 @@ from cobe.models.fitting import Fitted, fit
 from cobe.models.reasoning import REASONING_MAX_TOKENS
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
-from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.sdk import client_url, import_sdk, pooled_http_client, request_timeout
 from cobe.models.usage import anthropic_usage
 
 if TYPE_CHECKING:
@@ -84,13 +84,13 @@ class AnthropicChat(Provider):
         self._anthropic = anthropic
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
-            base_url=base_url,
+            **client_url(base_url),  # no userinfo (never HTTP Basic beside the key), the query as a query
             max_retries=0,
             timeout=request_timeout(),
             http_client=pooled_http_client(anthropic),
         )
         self._create = self._client.messages.create
-        self.endpoint = endpoint_name([self._client.base_url])  # the SDK's default where unset
+        self.endpoint = endpoint_name([base_url or self._client.base_url])  # the SDK's default where unset
         # newer SDKs no longer name temperature or top_p; the models that still take them get them in the body
         self._named = set(inspect.signature(self._create).parameters)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote_plus, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -101,14 +102,30 @@ class CallRecord:
 
 
 def endpoint_name(urls: Iterable[str]) -> str:
-    """The endpoint a call key names: each base URL without its credentials or trailing '/', sorted (a fleet of
-    servers of one model is one endpoint, whichever replica takes a call)."""
+    """The endpoint a call key names: each base URL without its credentials or trailing '/', its query's values
+    hidden (`hidden_query`), sorted (a fleet of servers of one model is one endpoint, whichever replica takes a
+    call)."""
     names = set()
     for url in urls:
         parts = urlsplit(str(url))
         host = parts.netloc.rpartition("@")[2]  # user:password@ is a secret, never part of a key
-        names.add(urlunsplit((parts.scheme, host, parts.path.rstrip("/"), parts.query, "")))
+        names.add(urlunsplit((parts.scheme, host, parts.path.rstrip("/"), hidden_query(parts.query), "")))
     return " ".join(sorted(names))
+
+
+def hidden_query(query: str) -> str:
+    """A URL's query with each value replaced by the start of its sha256 (`api-key=sha256:1f0c…`): a token a gateway
+    takes there never reaches a call's key, the store or the terminal, and two tokens still name two endpoints."""
+    hidden = []
+    for field in filter(None, query.split("&")):
+        name, sep, value = field.partition("=")
+        # a field without `=` may be the token itself: all of it is hidden
+        hidden.append(f"{quote(unquote_plus(name))}=sha256:{_digest(value)}" if sep else f"sha256:{_digest(field)}")
+    return "&".join(hidden)
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(unquote_plus(value).encode()).hexdigest()[:16]  # however the URL spelled it: %20 or +
 
 
 class Provider(ABC):

@@ -19,7 +19,7 @@ from cobe.models.retry import (
     retryable_status,
     status_of,
 )
-from cobe.models.sdk import import_sdk, request_timeout
+from cobe.models.sdk import import_sdk, request_timeout, without_userinfo
 from cobe.models.usage import google_usage
 
 #: where google-genai sends Gemini API calls when GOOGLE_GEMINI_BASE_URL is unset (its documented default)
@@ -81,7 +81,10 @@ class GoogleChat(Provider):
         genai = import_sdk(spec, "google.genai", "google")
         errors, types = genai.errors, genai.types
         self._errors, self._types = errors, types
-        options = types.HttpOptions(base_url=base_url, timeout=int(request_timeout() * 1000))
+        # no userinfo: httpx would send it as HTTP Basic credentials beside the key
+        options = types.HttpOptions(
+            base_url=base_url and without_userinfo(base_url), timeout=int(request_timeout() * 1000)
+        )
         self._client = genai.Client(api_key=api_key, http_options=options)
         self.endpoint = endpoint_name([base_url or GEMINI_API_URL])
         self._generate = self._client.aio.models.generate_content

@@ -17,7 +17,7 @@ from cobe.models.openai_chat_reply import read_chat
 from cobe.models.openai_responses import FailedReply, read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
-from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.sdk import client_url, import_sdk, pooled_http_client, request_timeout
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -61,7 +61,7 @@ class OpenAIChat(Provider):
         self._clients = [
             openai.AsyncOpenAI(
                 api_key=api_key,
-                base_url=url,
+                **client_url(url),  # no userinfo (never HTTP Basic in the key's place), the query as a query
                 max_retries=0,
                 timeout=request_timeout(),
                 http_client=pooled_http_client(openai),
@@ -76,7 +76,8 @@ class OpenAIChat(Provider):
         self._creates = [self._poster(client, "/chat/completions", object) for client in self._clients]
         self._responses = [self._poster(client, "/responses", object) for client in self._clients]
         self._inflight = [0] * len(urls)
-        self.endpoint = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
+        # the URL as given (its query too, hidden), the SDK's default where unset
+        self.endpoint = endpoint_name(url or client.base_url for url, client in zip(urls, self._clients))
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
     @staticmethod

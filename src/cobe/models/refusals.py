@@ -179,14 +179,19 @@ def request_refusal(exc: BaseException) -> Refusal | None:
 
 
 def body_line(exc: BaseException) -> str:
-    """The error body as the server sent it, scrubbed whole of secrets, on one line: a JSON body whole, any
-    other (an HTML page, plain text) its first non-blank line; `(empty body)` where it sent none."""
+    """The error body as the server sent it, scrubbed whole of secrets, on one line: a JSON body whole (its text
+    scrubbed of every escaped form of a key, and decoded where a key is still found in it), any other (an HTML
+    page, plain text) its first non-blank line; `(empty body)` where it sent none."""
     text = scrub(_raw_body(exc))  # scrubbed before any line is picked or whitespace tidied: either could split a key
     try:
-        json.loads(text)
+        parsed = json.loads(text)
     except ValueError:
         lines = [line for line in text.splitlines() if line.strip()]
         text = lines[0] if lines else ""
+    else:
+        scrubbed = _scrubbed(parsed)
+        if scrubbed != parsed:  # a key escaped as no form of it foresaw (`\u0061…`): shown decoded, scrubbed
+            text = json.dumps(scrubbed, ensure_ascii=False)
     return " ".join(text.split()) or EMPTY_BODY
 
 

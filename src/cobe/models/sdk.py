@@ -6,6 +6,7 @@ import math
 import os
 from types import ModuleType
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from cobe.core.errors import InputError
 from cobe.core.extras import require
@@ -30,6 +31,30 @@ def pooled_http_client(sdk: Any) -> Any:
         max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
     )
     return sdk.DefaultAsyncHttpxClient(limits=limits)
+
+
+def client_url(url: str | None) -> dict[str, Any]:
+    """`base_url` and `default_query` for an SDK client of a base URL: the URL without its userinfo or query, and
+    the query's fields, which the client sends with every request. httpx makes `user:secret@` in a URL HTTP Basic
+    auth, which took the place of OpenAI's bearer key (and went beside Anthropic's and Gemini's): userinfo is
+    dropped, never made a credential unasked. A query left in the URL came before the SDK's path (`/v1/?k=v` +
+    `chat/completions`), so no request reached the API; as `default_query` it travels as the URL gave it."""
+    if url is None:
+        return {"base_url": None}
+    try:
+        parts = urlsplit(url)
+        bare = without_userinfo(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")))
+    except ValueError:  # not a URL: the SDK says so, as it always did
+        return {"base_url": url}
+    return {"base_url": bare, "default_query": dict(parse_qsl(parts.query, keep_blank_values=True)) or None}
+
+
+def without_userinfo(url: str) -> str:
+    """A base URL without its `user:secret@`, which httpx would otherwise send as HTTP Basic credentials."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, parts.query, parts.fragment))
 
 
 def request_timeout() -> float:

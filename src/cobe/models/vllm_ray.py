@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import ProviderUnavailable
+from cobe.core.secrets import scrub_cut
 from cobe.models.base import TRUNCATED, GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.wire import ID, answer_row, read_request
 
@@ -87,7 +88,7 @@ def postprocess(row: Mapping[str, Any]) -> dict[str, Any]:
     """The processor's output row → an answer row (`cobe.models.wire`)."""
     error = str(row.get("__inference_error__") or "")
     if error:
-        return answer_row(int(row[ID]), None, f"vLLM engine: {error[:300]}")
+        return answer_row(int(row[ID]), None, f"vLLM engine: {scrub_cut(error, 300)}")  # whole, then cut
     generated = int(row.get("num_generated_tokens") or 0)
     finish = TRUNCATED if generated >= int(row["max_tokens"]) else "stop"
     output = ModelOutput(

@@ -22,7 +22,7 @@ from cobe.core.version import __version__
 from cobe.dataset import Scenario
 from cobe.judge.lineup import JudgeRef
 from cobe.judge.published import OVERALL
-from cobe.prompts import select_templates
+from cobe.prompts import Template, select_templates, unphrased_reason
 from cobe.run.config import EvalConfig
 from cobe.run.rundir import data_fingerprint
 from cobe.store.store import STORE_NAME, Store, now
@@ -97,7 +97,9 @@ def write_response_run(
         raise InputError(f"{source}: no responses to import")
     scenarios = _scenarios(responses, source)
     names = list(dict.fromkeys(r.template for r in responses))
-    templates = [t.name for t in select_templates(names)]  # unknown names fail here, in one line
+    chosen = {t.name: t for t in select_templates(names)}  # unknown names fail here, in one line
+    templates = list(chosen)
+    _all_askable(responses, chosen, source)
     models = list(dict.fromkeys(r.model for r in responses))
     _no_repeats(responses, source)
     found = {k: v for k, v in (settings or {}).items() if v is not None}
@@ -155,6 +157,17 @@ def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]
         if earlier != response.scenario:
             raise InputError(f"{source}: scenario {response.scenario.id} appears with two different contents")
     return list(seen.values())
+
+
+def _all_askable(responses: list[ExternalResponse], templates: dict[str, Template], source: str) -> None:
+    """Refuse a response to a scenario its template cannot be asked of (no query in that phrasing): a run plans only
+    the pairs it can phrase, so no judge would ever score that row and its results would be silently empty."""
+    for response in responses:
+        why = unphrased_reason(response.scenario, templates[response.template])
+        if why is not None:
+            raise InputError(
+                f"{source}: {why}, so no judge could score its response (expected the scenario with the query it was asked)"
+            )
 
 
 def _no_repeats(responses: list[ExternalResponse], source: str) -> None:

@@ -9,6 +9,7 @@ Neither write is made inside a `Store.batch`: both come before the calls of the 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 
 from cobe.core.clock import now
@@ -31,23 +32,36 @@ def recorded_endpoint(store: Store, spec: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def note_endpoint(store: Store, spec: str, endpoint: str, rekey: Callable[[str], tuple[str, str]]) -> str | None:
+def note_endpoint(
+    store: Store,
+    spec: str,
+    endpoint: str,
+    rekey: Callable[[str], tuple[str, str]],
+    renamed: Callable[[str], str] | None = None,
+) -> str | None:
     """Record that `spec`'s calls go to `endpoint`; the endpoint they went to before, when it was another one.
 
     On a store that keyed calls without an endpoint, the spec's first note adopts its old calls for this
     endpoint: `rekey(request JSON)` gives each its (request JSON, key) here, and every row naming the old key
-    (the call, its responses and verdicts, a batch's list) names the new one, in one transaction.
+    (the call, its responses and verdicts, a batch's list) names the new one, in one transaction. A recorded
+    endpoint that `renamed` makes this one is this endpoint under the name an earlier cobe gave it (its URL's
+    query values in the clear): its calls are adopted the same way, and no longer hold those values.
     """
     before = recorded_endpoint(store, spec)
     if before == endpoint:
         return None
     adopt: list[Rekeyed] = []
-    if before is None and keys_without_endpoint(store):
+    same = before is not None and renamed is not None and renamed(before) == endpoint
+    if (before is None and keys_without_endpoint(store)) or same:
         rows = store.db.execute("SELECT key, request FROM calls WHERE spec = ?", (spec,)).fetchall()
         for key, request in rows:
+            if same and json.loads(request).get("endpoint") != before:
+                continue  # a call made at another endpoint still: it keeps its own key
             text, new = rekey(request)
             if new != key:
                 adopt.append((key, new, text))
+    if same:  # the old requests held a token: their bytes are overwritten, not only freed (SQLite's own default
+        store.db.execute("PRAGMA secure_delete = ON")  # where it is built so, as Debian's is; set where it is not)
     with write_transaction(store.db):
         _rekey(store, adopt)
         store.db.execute(
@@ -55,7 +69,7 @@ def note_endpoint(store: Store, spec: str, endpoint: str, rekey: Callable[[str],
             " ON CONFLICT (spec) DO UPDATE SET endpoint = excluded.endpoint, updated = excluded.updated",
             (spec, endpoint, now()),
         )
-    return before
+    return None if same else before
 
 
 def _rekey(store: Store, adopt: Sequence[Rekeyed]) -> None:

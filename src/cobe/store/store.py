@@ -18,6 +18,8 @@ from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
+#: the columns of a call that hold what a provider said, each scrubbed of keys before it is stored
+_PROVIDER_TEXTS = ("response", "error", "finish_reason", "first_token_logprobs")
 
 
 def _migrations() -> list[Migration]:
@@ -128,9 +130,10 @@ class Store:
     def put_call(self, row: dict[str, Any]) -> None:
         """Record one finished call (success or final error) and commit at once (inside a `batch`: with it); the
         prompt-cache counts (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them.
-        Its reply and error are scrubbed of keys here, the one door to the store, whichever path made the call:
-        a server may echo a key inside a 200 answer as well as in an error."""
-        row = row | {field: scrub(row[field]) for field in ("response", "error") if row.get(field)}
+        Every text of its reply (the answer, the finish reason, the first token's alternatives as JSON) and its error
+        are scrubbed of keys here, the one door to the store, whichever path made the call: a server may echo a key
+        in any part of a 200 answer as well as in an error."""
+        row = row | {field: scrub(row[field]) for field in _PROVIDER_TEXTS if row.get(field)}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
