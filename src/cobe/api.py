@@ -49,7 +49,8 @@ def leaderboard(
     *,
     study: str | Path | None = None,
 ) -> pd.DataFrame:
-    """The paper's Table 5 for one or many runs: accuracy ± std across phrasings, with bootstrap CIs, the judge
+    """The paper's Table 5 for one or many runs: accuracy by each model's `rule` (± std across phrasings, or
+    pooled where its phrasings were asked of different scenarios), with 95% CIs, the judge
     and judge prompt set of each row, and beside it the human-calibrated pass rate where a rating study
     (`<run>/study/` or `study`) labels the run."""
     from cobe.annotate.labels import run_labels

@@ -215,9 +215,12 @@ def test_judges_analyze_ranks_by_kappa(tmp_path):
     assert result.exit_code == 0, result.output
     ranked = json.loads(result.output)
     assert [r["judge"] for r in ranked] == [f"mock/file:{script}", "mock/judge-pass", "mock/fixed:maybe"]
-    assert ranked[0]["kappa"] == 1.0 and ranked[1]["kappa"] == 0.0 and ranked[2]["kappa"] is None
+    # a judge that passes everything has no kappa (one class on its side), and says why
+    assert ranked[0]["kappa"] == 1.0 and ranked[1]["kappa"] is None and ranked[2]["kappa"] is None
+    assert ranked[1]["kappa_undefined"] == "undefined: the judge said pass on every item"
     assert ranked[2]["unscored_share"] == 1.0 and ranked[0]["unscored_share"] == 0.0
     assert all(r["seconds_per_1000"] is not None for r in ranked)
     assert (study / "judges.sqlite").is_file()
     table = run("judges", "analyze", str(study), "--judge", "mock/judge-fail", "--resamples", "0")
     assert table.exit_code == 0 and "mock/" in table.output and "kappa" in table.output
+    assert "kappa of mock/judge-fail: undefined: the judge said fail on every item." in table.output

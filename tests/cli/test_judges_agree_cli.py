@@ -192,3 +192,19 @@ def test_another_set_as_the_reference_and_the_one_line_errors(judged: Path, tmp_
     assert_one_line_error(alone, "no verdict set but the reference cobe-site (published)", "cobe judge")
     as_json = agree(unjudged, "--json")
     assert as_json.returncode == 2 and json.loads(as_json.stdout)["exit_code"] == 2
+
+
+def test_a_judge_that_fails_everything_has_no_kappa_and_says_why(tmp_path: Path) -> None:
+    run = tmp_path / "site"
+    site = write_site_file(tmp_path / "site.json")
+    assert run_cobe("import", str(site), "--from", "cobe-site", "--out", str(run)).returncode == 0
+    judged = run_cobe("judge", str(run), "--judge", "mock/judge-fail")
+    assert judged.returncode == 0, judged.stderr
+    [compared] = json.loads(agree(run, "--json").stdout)["sets"]
+    for group in compared["groups"]:  # by the formula 0.000, with a bootstrap interval of 0.000 – 0.000
+        assert group["kappa"] is None and group["kappa_ci"] is None
+        assert group["kappa_undefined"] == "undefined: this set said fail on every item"
+    out = agree(run).stdout
+    [overall] = [line for line in out.splitlines() if line.startswith("│ all ")]
+    assert "undefined" in overall and "0.000" not in overall
+    assert "kappa of all: undefined: this set said fail on every item." in out

@@ -102,7 +102,8 @@ def test_the_hf_card_names_the_sites_verdicts_and_the_bootstrap_over_core_exampl
     results = json.loads((tmp_path / "hf" / "results.json").read_text(encoding="utf-8"))
     assert results["judge"]["verdicts_from"].startswith(SOURCE)
     definition = results["accuracy_definition"]
-    assert "over scenarios" not in definition and "resampling core examples (5 clusters)" in definition
+    # five core examples are too few to bootstrap: the exact interval, over the same units
+    assert "over scenarios" not in definition and "interval over core examples (5 clusters)" in definition
     assert {m["ci_unit"] for m in results["models"].values()} == {"core example"}
 
 
@@ -125,7 +126,9 @@ def test_eee_credits_the_sites_verdicts_to_the_site_and_names_the_interval_it_dr
         accuracy = record["evaluation_results"][0]
         assert accuracy["metric_config"]["additional_details"]["verdicts_from"].startswith(SOURCE)
         method = accuracy["score_details"]["uncertainty"]["confidence_interval"]["method"]
-        assert "resampling core examples (5 clusters)" in method and "scenarios" not in method
+        assert (
+            "exact (Clopper–Pearson) interval over core examples (5 clusters)" in method and "scenarios" not in method
+        )
 
 
 def test_the_interval_method_names_scenarios_where_no_core_holds_several(site):
@@ -137,7 +140,12 @@ def test_the_interval_method_names_scenarios_where_no_core_holds_several(site):
     run.rows = [r for r in run.rows if first[r["core_id"]] == r["scenario_id"]]
     board = scoreboard(run, resamples=20)
     assert {m["ci_unit"] for m in board.values()} == {"scenario"}
-    assert all("resampling scenarios" in m["ci_method"] for m in board.values())
+    assert all("interval over scenarios (5)" in m["ci_method"] for m in board.values())  # too few to bootstrap
+    # every scenario its own core example: twelve units, enough to bootstrap, and the bootstrap names them
+    spread = load_run(site)
+    numbers = {sid: n for n, sid in enumerate(sorted({r["scenario_id"] for r in spread.rows}))}
+    spread.rows = [r | {"core_id": 1000 + numbers[r["scenario_id"]]} for r in spread.rows]
+    assert all("resampling scenarios (12)" in m["ci_method"] for m in scoreboard(spread, resamples=20).values())
 
 
 def test_an_imported_verdict_file_exports_name_the_file_not_a_judge(site, tmp_path):

@@ -1,14 +1,16 @@
-"""The ± across phrasings says what it spreads over: on the site's files each scenario is asked in one phrasing,
-so A, B and C are different scenarios and their spread is not the paper's (phrasings of the same scenarios)."""
+"""What the phrasings were asked of decides the rule: on the site's files each scenario is asked in one phrasing, so
+A, B and C are different scenarios, the accuracy is pooled and no ± across phrasings is shown as the paper's."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from cobe.score.accuracy import SCENARIO_SPREAD_NOTE, phrasing_overlap, rows_frame
+from cobe.score.accuracy import rows_frame
+from cobe.score.rule import POOLED_NOTE, POOLED_WHAT, phrasing_overlap
 from support.cli import run_cobe
 
 TEMPLATES = {
@@ -53,29 +55,33 @@ def test_phrasings_on_different_scenarios_are_told_apart() -> None:
     assert one["std_over"].tolist() == ["phrasings"] and one["same_scenarios"].isna().all()
 
 
-def test_every_table_of_a_site_run_marks_its_spread_and_says_why(tmp_path: Path) -> None:
+def test_every_table_of_a_site_run_says_it_pooled_and_shows_no_spread(tmp_path: Path) -> None:
     data = site_file(tmp_path / "site.json")
     args = ["eval", "-m", "mock/echo", "-j", "mock/judge-pass", "--data", str(data), "--run-dir", "run"]
     r = run_cobe(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     (row,) = [line for line in r.stdout.splitlines() if line.strip().startswith("mock/echo")]
-    assert "100.0 ± 0.0†" in row and SCENARIO_SPREAD_NOTE + "." in r.stdout
+    assert "100.0 (pooled)" in row and "±" not in row and POOLED_NOTE + "." in r.stdout
     model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["mock/echo"]
     assert model["std_over"] == "scenarios" and model["same_scenarios"] == 0.0
-    assert SCENARIO_SPREAD_NOTE in (tmp_path / "run" / "report.md").read_text()
-    assert SCENARIO_SPREAD_NOTE in (tmp_path / "run" / "report.html").read_text()
+    assert model["rule"] == "pooled" and model["std"] is None and model["accuracy"] == 100.0
+    run_md = (tmp_path / "run" / "report.md").read_text()
+    assert "| 100.0 | (pooled) |" in run_md and POOLED_WHAT in run_md
+    assert POOLED_WHAT in html.unescape((tmp_path / "run" / "report.html").read_text())
     r = run_cobe("report", "run", "--out", "rep", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "± 0.00†" in r.stdout and "its phrasings were asked of different" in " ".join(r.stdout.split())
+    assert "100.00 (pooled)" in r.stdout and "asked of different scenarios" in " ".join(r.stdout.split())
     board = (tmp_path / "rep" / "report.md").read_text()
-    assert "100.00 ± 0.00†" in board and SCENARIO_SPREAD_NOTE in board
+    assert "100.00 (pooled)" in board and POOLED_WHAT in board
 
 
-def test_phrasings_of_the_same_scenarios_carry_no_mark(tmp_path: Path) -> None:
+def test_phrasings_of_the_same_scenarios_keep_the_mean_and_its_spread(tmp_path: Path) -> None:
     data = site_file(tmp_path / "site.json", every_phrasing=True)
     r = run_cobe("eval", "-m", "mock/echo", "-j", "mock/judge-pass", "--data", str(data), "--run-dir", "run",
                  "--no-report", cwd=tmp_path)  # fmt: skip
     assert r.returncode == 0, r.stderr
-    assert "†" not in r.stdout
+    (row,) = [line for line in r.stdout.splitlines() if line.strip().startswith("mock/echo")]
+    assert "100.0 ± 0.0" in row and "pooled" not in r.stdout
     model = json.loads((tmp_path / "run" / "summary.json").read_text())["models"]["mock/echo"]
     assert model["std_over"] == "phrasings" and model["same_scenarios"] == 1.0
+    assert model["rule"] == "mean over phrasings" and model["std"] == 0.0

@@ -57,6 +57,16 @@ def test_undefined_statistics_are_none() -> None:
     assert metrics_from_counts(0, 0, 0, 0)["accuracy"] is None
 
 
+def test_kappa_with_one_class_on_either_side_is_undefined_and_says_why() -> None:
+    always_fails = metrics_from_counts(tp=6, fp=9, fn=0, tn=0)  # sklearn's cohen_kappa_score would say 0.0
+    assert always_fails["kappa"] is None and always_fails["accuracy"] == 0.4
+    assert always_fails["kappa_undefined"] == "undefined: the judge said fail on every item"
+    humans_pass = metrics_from_counts(tp=0, fp=2, fn=0, tn=8)
+    assert humans_pass["kappa"] is None
+    assert humans_pass["kappa_undefined"] == "undefined: the human majority said pass on every item"
+    assert metrics_from_counts(66, 14, 6, 164)["kappa_undefined"] is None
+
+
 def test_length_mismatch_is_an_input_error() -> None:
     with pytest.raises(InputError, match="differ in length"):
         binary_metrics([True], [True, False])

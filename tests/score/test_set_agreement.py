@@ -73,11 +73,15 @@ def test_the_interval_draws_whole_core_examples() -> None:
     assert interval == pytest.approx(tuple(np.percentile(kappas, [2.5, 97.5])))
 
 
-def test_kappa_is_undefined_where_both_sets_give_one_verdict_and_zero_where_one_does() -> None:
+def test_kappa_is_undefined_where_either_set_gives_one_verdict_and_says_why() -> None:
     assert np.isnan(kappa_of_counts(np.array([[3, 0, 0, 0]]))[0])
     assert np.isnan(kappa_of_counts(np.array([[0, 0, 0, 0]]))[0])
-    assert kappa_of_counts(np.array([[3, 0, 0, 2]]))[0] == 0.0  # the set passes everything
+    # the set passes everything: 0 by the formula, which would read as a measured "no agreement beyond chance"
+    assert np.isnan(kappa_of_counts(np.array([[3, 0, 0, 2]]))[0])
     [group] = set_agreement(_pairs({"m": (3, 0, 0, 0)}), resamples=20)[-1:]
     assert group["kappa"] is None and group["kappa_ci"] is None and group["agreement"] == 100.0
+    [passes_all] = set_agreement(_pairs({"m": (3, 0, 0, 2)}), resamples=50)[-1:]
+    assert passes_all["kappa"] is None and passes_all["kappa_ci"] is None
+    assert passes_all["kappa_undefined"] == "undefined: this set said pass on every item"
     no_draws = set_agreement(_pairs({"m": (3, 2, 1, 1)}), resamples=0)[-1]
     assert no_draws["kappa"] is not None and no_draws["kappa_ci"] is None

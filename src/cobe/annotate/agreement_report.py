@@ -367,6 +367,7 @@ def analyze_judges(
                     for k in ("kappa", "accuracy", "precision", "recall", "f1", "tp", "fp", "fn", "tn")
                 },
                 "kappa_ci": report["ci"]["kappa"],
+                "kappa_undefined": report["metrics"]["kappa_undefined"],
                 "unscored_share": unscored / checks if checks else None,
                 "unscored_items": report["metrics"]["judge_unscored"],
                 "cost_per_1000": 1000 * totals["cost_usd"] / n if n else None,

@@ -54,9 +54,12 @@ def _print_report(report: dict[str, Any], run_dir: Path, saved: Path) -> None:
     table.add_column("95% CI", justify="right")
     for name in CI_METRICS:
         interval = ci.get(name)
-        table.add_row(name, num(m[name]), f"{num(interval[0])} – {num(interval[1])}" if interval else "—")
+        value = "undefined" if name == "kappa" and m.get("kappa_undefined") else num(m[name])
+        table.add_row(name, value, f"{num(interval[0])} – {num(interval[1])}" if interval else "—")
     table.add_row("TP / FP / FN / TN", f"{m['tp']} / {m['fp']} / {m['fn']} / {m['tn']}", "")
     print_table(table, console)
+    if m.get("kappa_undefined"):
+        console.print(f"kappa: {m['kappa_undefined']}.")
 
     counts = Table(title="Items and raters")
     counts.add_column("")

@@ -15,6 +15,7 @@ from cobe.cli import options
 from cobe.cli.display import print_table
 from cobe.core.errors import InputError
 from cobe.score.bootstrap import CORE_UNIT
+from cobe.score.rule import POOLED_RULE
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -46,6 +47,18 @@ def _interval(result: Comparison) -> str:
 def _drawn(result: Comparison) -> str:
     unit = ("core example", "core examples") if result.ci_unit == CORE_UNIT else ("scenario", "scenarios")
     return f"{result.clusters} {unit[0] if result.clusters == 1 else unit[1]}"
+
+
+def _rule_line(comparisons: list[Comparison]) -> str:
+    """How the accuracies compared were taken on the shared items (cobe.score.rule), and so what A − B is."""
+    if all(c.rule != POOLED_RULE for c in comparisons):
+        return "Accuracy on the shared items: the mean over phrasings of passes / scored."
+    return (
+        "Accuracy on the shared items: pooled passes / scored (their phrasings were asked of different scenarios), "
+        "so A − B is the paired difference mean(pass A − pass B) = (A only − B only) / items"
+        + ("" if all(c.rule == POOLED_RULE for c in comparisons) else " where a pair is pooled")
+        + "."
+    )
 
 
 @click.command("compare")
@@ -125,6 +138,7 @@ def _two_runs(
     console = _console()
     print_table(table, console)
     console.print(result.verdict(), soft_wrap=True)
+    console.print(_rule_line([result]), soft_wrap=True)
     if result.resamples:
         console.print(
             f"The CI's paired bootstrap draws {_drawn(result)} ({result.resamples} resamples).", soft_wrap=True
@@ -194,6 +208,7 @@ def pairs_notes(result: AllPairs) -> list[str]:
         f"{differ} of {len(result.pairs)} pairs differ at {result.alpha:g} after Holm's adjustment of the exact "
         f"McNemar p-values over all {len(result.pairs)} pairs (family-wise error rate).",
     ]
+    lines.append(_rule_line([pair.comparison for pair in result.pairs]))
     drawn = sorted({_drawn(pair.comparison) for pair in result.pairs})
     if result.resamples:
         lines.append(f"The CIs' paired bootstrap draws {' / '.join(drawn)} ({result.resamples} resamples).")

@@ -134,7 +134,7 @@ def analyze_cmd(
         table.add_row(
             str(r["rank"]),
             r["judge"],
-            num(r["kappa"]),
+            "undefined" if r.get("kappa_undefined") else num(r["kappa"]),
             f"{num(interval[0])} – {num(interval[1])}" if interval else "—",
             num(r["accuracy"]),
             num(r["f1"]),
@@ -143,7 +143,11 @@ def analyze_cmd(
             num(r["seconds_per_1000"], 1),
         )
     print_table(table)
-    plain_console().print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
+    console = plain_console()
+    for r in ranked:
+        if r.get("kappa_undefined"):
+            console.print(f"kappa of {r['judge']}: {r['kappa_undefined']}.")
+    console.print("Per 1000 judged items (three checks each); unscored = share of check verdicts without T/F.")
 
 
 @judges.command("diff")
@@ -292,7 +296,7 @@ def _print_comparison(comparison: SetComparison, report: SetAgreementReport) -> 
             num(g["set_accuracy"], 1),
             "—" if change is None else f"{change:+.1f}",
             num(g["agreement"], 1),
-            num(g["kappa"]),
+            "undefined" if g.get("kappa_undefined") else num(g["kappa"]),
             f"{num(interval[0])} – {num(interval[1])}" if interval else "—",
             *(
                 str(g[cell])
@@ -306,6 +310,9 @@ def _print_comparison(comparison: SetComparison, report: SetAgreementReport) -> 
     console.print(
         f"kappa 95% CI: bootstrap over {overall['clusters']} {unit} ({report.resamples} resamples, seed {report.seed})."
     )
+    for g in comparison.groups:  # a kappa where a side gave one verdict only is no measurement: say why it is none
+        if g.get("kappa_undefined"):
+            console.print(f"kappa of {g['model']}: {g['kappa_undefined']}.")
     left = comparison.left_out
     console.print(
         f"Left out: {left['unscored_reference']} unscored by the reference, {left['unscored_set']} by this set, "

@@ -17,9 +17,9 @@ from cobe.cli.display import print_table
 from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
-from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
-from cobe.score.bootstrap import resampling_note
+from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
 from cobe.score.ranks import rank_method, rank_text
+from cobe.score.rule import POOLED_RULE, RULE, accuracy_text, rule_sentence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,7 +42,9 @@ def leaderboard_table(
 ) -> Table:
     """The leaderboard as a rich table, narrow enough for 80 columns, with each row's judge and prompt set and the
     range of ranks the data allows it (how that was decided: the caption); `notes` (how its runs differ) first."""
-    out = Table(title="Leaderboard (accuracy = mean over phrasings ± sample std)", box=box.SIMPLE_HEAD)
+    pooled = RULE in table.columns and table[RULE].eq(POOLED_RULE).any()
+    title = "Leaderboard (accuracy: " + ("see below" if pooled else "mean over phrasings ± sample std") + ")"
+    out = Table(title=title, box=box.SIMPLE_HEAD)
     tiers = table["tier"].nunique() > 1
     tier_column: list[tuple[str, JustifyMethod]] = [("tier", "right")] if tiers else []
     calibrated = "calibrated" in table.columns
@@ -71,13 +73,13 @@ def leaderboard_table(
         )
     row: Any  # a namedtuple of the leaderboard's columns
     for rank, row in enumerate(table.itertuples(index=False), start=1):
-        ci = "–" if math.isnan(row.ci_low) else f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
+        ci = interval_text(row.ci_low, row.ci_high, getattr(row, "ci_method", None))
         cells = [
             str(rank),
             rank_text(row.rank_low, row.rank_high),
             row.label,
             *([str(row.tier)] if tiers else []),
-            f"{_num(row.accuracy)} ± {_num(row.std)}{_spread_mark(row)}",
+            accuracy_text(row.accuracy, row.std, getattr(row, RULE, None)),
             ci,
             _num(row.accuracy_incl_errors),
             *([_calibrated(row)] if calibrated else []),
@@ -90,19 +92,16 @@ def leaderboard_table(
     captions = [f"Note: {note}." for note in notes if note]
     if sample_note:
         captions.append(f"Sample: {sample_note}.")
-    if any(_spread_mark(row) for row in table.itertuples(index=False)):
-        captions.append(SCENARIO_SPREAD_NOTE + ".")
+    if pooled:
+        captions.append(rule_sentence(table[RULE]) + ".")
     if not table.empty and table["ci_low"].notna().any():
         captions.append(f"95% CI: bootstrap over {resampling_note(table)}")
+    if exact_rows(table):
+        captions.append(f"95% CI: {EXACT_NOTE}.")
     if not table.empty and resamples is not None:
         captions.append(f"Rank range: {rank_method(resamples, resampling_note(table))}.")
     out.caption = "\n".join(captions) or None
     return out
-
-
-def _spread_mark(row: Any) -> str:
-    """† where the row's ± compares phrasings asked of different scenarios (cobe.score.accuracy)."""
-    return SCENARIO_SPREAD_MARK if getattr(row, "std_over", None) == "scenarios" else ""
 
 
 def _judge(row: Any) -> str:

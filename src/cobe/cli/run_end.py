@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from rich import box
@@ -19,16 +20,20 @@ def _pct(value: float | None) -> str:
 
 
 def _accuracy(line: ModelLine) -> str:
-    mark = "†" if line.std_over == "scenarios" else ""  # cobe.score.accuracy.SCENARIO_SPREAD_MARK
-    return "–" if line.accuracy is None else f"{line.accuracy:.1f} ± {line.std or 0.0:.1f}{mark}"
+    from cobe.score.rule import accuracy_text
+
+    return accuracy_text(line.accuracy, line.std, line.rule, digits=1)
 
 
 def _ci(line: ModelLine) -> str:
-    return "–" if line.ci_low is None or line.ci_high is None else f"[{line.ci_low:.1f}, {line.ci_high:.1f}]"
+    from cobe.score.bootstrap import interval_text
+
+    low, high = (math.nan if v is None else v for v in (line.ci_low, line.ci_high))
+    return interval_text(low, high, line.ci_method, digits=1)
 
 
 def model_table(table: RunTable) -> Table:
-    """Per model: accuracy ± std, 95% CI, passed / failed / unscored / errors (and pending), judge."""
+    """Per model: accuracy (± std, or pooled), 95% CI, passed / failed / unscored / errors (and pending), judge."""
     epochs = any(line.epochs > 1 for line in table.models)
     pending = any(line.pending for line in table.models)
     out = Table(box=box.SIMPLE_HEAD)
@@ -49,11 +54,14 @@ def model_table(table: RunTable) -> Table:
 
 def footer_lines(table: RunTable) -> list[str]:
     """What follows the models: top reasons, calls, retries and rate-limit waits, cost and time, the report."""
-    lines = []
-    if any(line.std_over == "scenarios" and line.accuracy is not None for line in table.models):
-        from cobe.score.accuracy import SCENARIO_SPREAD_NOTE
+    from cobe.score.bootstrap import EXACT_METHOD, EXACT_NOTE
+    from cobe.score.rule import POOLED_NOTE, POOLED_RULE
 
-        lines.append(SCENARIO_SPREAD_NOTE + ".")
+    lines = []
+    if any(line.rule == POOLED_RULE and line.accuracy is not None for line in table.models):
+        lines.append(POOLED_NOTE + ".")
+    if any(line.ci_method == EXACT_METHOD for line in table.models):
+        lines.append(f"95% CI: {EXACT_NOTE}.")
     if table.reasons:
         lines.append("Top reasons for unscored and errored rows:")
         width = max(len(str(r["count"])) for r in table.reasons)

@@ -4,8 +4,8 @@ its per-instance JSONL, laid out as the datastore wants them:
     DIR/data/cobe/<developer>/<model>/<uuid>.json
     DIR/data/cobe/<developer>/<model>/<uuid>_samples.jsonl
 
-The aggregate holds four results: the paper's accuracy (with the std across phrasings, the
-bootstrap CI and the judge's identity) and the rate at which each check is satisfied. The
+The aggregate holds four results: the accuracy (by its rule, with the std across phrasings where it is
+their mean, the CI and the judge's identity) and the rate at which each check is satisfied. The
 instance file holds, per response, one record per result it counts in (as the schema asks), each
 carrying the three verdicts. When the `every-eval-ever` package is installed (the `eee` extra,
 Python ≥ 3.12 by its own metadata), every file is checked with its validator before this returns.
@@ -30,6 +30,7 @@ from cobe.integrations.source import JudgeIdentity, RunExport, Usage, key, load_
 from cobe.judge import CHECKS
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.judge.published import IMPORTED, PUBLISHED
+from cobe.score.rule import MEAN_RULE, rule_definition
 
 SCHEMA_VERSION = "0.3.0"
 COLLECTION = "cobe"
@@ -181,9 +182,11 @@ def _aggregate(
                 "method": scores.get("ci_method") or "percentile bootstrap",
             }
             uncertainty["num_bootstrap_samples"] = scores["resamples"]
+        # a pooled accuracy has no std across phrasings (cobe.score.rule): its rule says so instead
+        spread = {"std_across_phrasings": str(scores["std"]), "std_ddof": "1"} if scores.get("std") is not None else {}
         details = {
-            "std_across_phrasings": str(scores["std"]),
-            "std_ddof": "1",
+            **spread,
+            "rule": str(scores.get("rule") or MEAN_RULE),
             "n": str(scores["n"]),
             "passes": str(scores["passes"]),
             "unscored": str(scores["unscored"]),
@@ -198,7 +201,7 @@ def _aggregate(
                 "metric_config": _metric(
                     ACCURACY_ID,
                     "CoBe accuracy",
-                    "mean over phrasings of passes / scored; " + _pass_rule(run),
+                    rule_definition(scores.get("rule")) + "; " + _pass_rule(run),
                     judge,
                     run.judge.source,
                 ),

@@ -23,6 +23,7 @@ from cobe.core.version import __version__
 from cobe.dataset.hub import quiet
 from cobe.integrations.source import RunExport, Usage, key, load_run, scoreboard
 from cobe.judge import CHECKS
+from cobe.score.rule import MEAN_RULE, POOLED_RULE, rule_definition
 
 DETAILS = Path("data") / "details.parquet"
 RESULTS = "results.json"
@@ -92,6 +93,8 @@ def _results(run: RunExport) -> dict[str, Any]:
     board = scoreboard(run)
     # the method each model's CI actually used: core examples where scenarios come in families
     methods = sorted({str(m["ci_method"]) for m in board.values() if m.get("ci_method")})
+    rules = sorted({str(m.get("rule") or MEAN_RULE) for m in board.values()})  # mean over phrasings first
+    defined = " or, where a model's rule is pooled, ".join(map(rule_definition, rules))
     judge = {"spec": run.judge.spec, "prompts": run.judge.prompts, "fingerprint": run.judge.fingerprint}
     if run.judge.source:
         judge["verdicts_from"] = run.judge.source
@@ -102,9 +105,9 @@ def _results(run: RunExport) -> dict[str, Any]:
         "data": run.summary.get("data"),
         "judge": judge,
         "accuracy_definition": (
-            "percent; mean over phrasings (templates) of passes / scored, where a response passes only when all "
-            "three checks (connectors, preserve, change) say T (or, for a source's one verdict per response, when "
-            "that verdict is a pass); std is the sample std (ddof = 1) across phrasings; the CI is a "
+            f"percent; {defined}; a response passes "
+            "only when all three checks (connectors, preserve, change) say T (or, for a source's one verdict per "
+            "response, when that verdict is a pass); the CI is a "
             f"{' or a '.join(methods) or '95% percentile bootstrap (none drawn)'}; unscored responses are left out "
             "and counted"
         ),
@@ -135,7 +138,8 @@ def _card(hub: Any, run: RunExport, results: dict[str, Any]) -> str:
     for model, m in results["models"].items():
         ci = "–" if m.get("ci_low") is None else f"[{m['ci_low']:.1f}, {m['ci_high']:.1f}]"
         lines.append(
-            f"| `{model}` | {_fmt(m['accuracy'])} | {_fmt(m['std'])} | {ci} | {m['passes']} / {m['scored']} "
+            f"| `{model}` | {_fmt(m['accuracy'])} | {'(pooled)' if m.get('rule') == POOLED_RULE else _fmt(m['std'])} "
+            f"| {ci} | {m['passes']} / {m['scored']} "
             f"| {m['unscored']} | {m['errors']} |"
         )
     lines += [

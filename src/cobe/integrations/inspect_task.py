@@ -34,6 +34,7 @@ from cobe.models import Message, known_prefixes, parse_spec
 from cobe.prompts import judged_text, respondent_messages, select_templates
 from cobe.run.config import EvalConfig
 from cobe.score.accuracy import mean_and_std
+from cobe.score.rule import POOLED_RULE, overlap_of
 from cobe.store import Store
 
 TASK_NAME = "cobe"
@@ -103,7 +104,8 @@ def verdict_score(
 
 @metric
 def cobe_accuracy() -> Metric:
-    """The paper's accuracy in percent: the mean over phrasings (templates) of passes / scored."""
+    """The accuracy in percent: the mean over phrasings (templates) of passes / scored, or the pooled passes /
+    scored where the phrasings were asked of different scenarios (cobe.score.rule)."""
 
     def compute(scores: list[SampleScore]) -> float:
         return per_phrasing_summary(scores)[0]
@@ -113,7 +115,8 @@ def cobe_accuracy() -> Metric:
 
 @metric
 def phrasing_std() -> Metric:
-    """Sample standard deviation (ddof = 1) of the per-phrasing accuracies, in percent."""
+    """Sample standard deviation (ddof = 1) of the per-phrasing accuracies, in percent; NaN where the accuracy is
+    pooled (its phrasings were asked of different scenarios, so their spread is not the paper's)."""
 
     def compute(scores: list[SampleScore]) -> float:
         return per_phrasing_summary(scores)[1]
@@ -122,11 +125,18 @@ def phrasing_std() -> Metric:
 
 
 def per_phrasing_summary(scores: list[SampleScore]) -> tuple[float, float]:
-    """(mean, std) over templates of 100·passes/scored; inspect hands over scored samples only."""
+    """(accuracy, std) of the scored samples by cobe's rule: the mean over templates of 100·passes/scored ± their
+    std, or the pooled 100·passes/scored and NaN; inspect hands over scored samples only."""
     by_template: dict[str, list[float]] = {}
+    asked: dict[Any, dict[str, set[str]]] = {}  # tier → template → scenarios: which rule applies
     for item in scores:
-        template = str((item.sample_metadata or {}).get("template", "?"))
+        meta = item.sample_metadata or {}
+        template = str(meta.get("template", "?"))
         by_template.setdefault(template, []).append(item.score.as_float())
+        asked.setdefault(meta.get("tier"), {}).setdefault(template, set()).add(str(meta.get("scenario_id")))
+    if overlap_of([list(tier.values()) for tier in asked.values()])[2] == POOLED_RULE:
+        values = [value for group in by_template.values() for value in group]
+        return 100.0 * sum(values) / len(values), math.nan
     pct = [100.0 * sum(values) / len(values) for _, values in sorted(by_template.items())]
     return mean_and_std(pct)
 

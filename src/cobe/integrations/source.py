@@ -185,15 +185,16 @@ def pick_model(run: RunExport, model: str | None) -> str:
 
 
 def scoreboard(run: RunExport, resamples: int = 1000, seed: int = 0) -> dict[str, dict[str, Any]]:
-    """Per model: the paper's accuracy ± std, its bootstrap 95% CI, per-template accuracy, per-check rates, counts."""
+    """Per model: the accuracy by its rule (± std, or pooled), its 95% CI, per-template accuracy, per-check rates,
+    counts."""
     from cobe.score.accuracy import accuracy, by_phrasing, check_failure_rates
     from cobe.score.bootstrap import bootstrap_accuracy
 
     frame = run.frame()
     board: dict[str, dict[str, Any]] = {}
     for rec in accuracy(frame).to_dict("records"):
-        board[rec["model"]] = {k: _plain(rec[k]) for k in ("accuracy", "std", "n", "scored", "passes", "unscored")}
-        board[rec["model"]]["errors"] = _plain(rec["errors"])
+        fields = ("accuracy", "std", "rule", "n", "scored", "passes", "unscored", "errors")
+        board[rec["model"]] = {k: _plain(rec[k]) for k in fields}
     for rec in bootstrap_accuracy(frame, resamples=resamples, seed=seed).to_dict("records"):
         board[rec["model"]].update(
             ci_low=_plain(rec["ci_low"]),
@@ -201,7 +202,7 @@ def scoreboard(run: RunExport, resamples: int = 1000, seed: int = 0) -> dict[str
             resamples=resamples,
             ci_unit=rec["ci_unit"],
             clusters=_plain(rec["clusters"]),
-            ci_method=ci_method(rec["ci_unit"], _plain(rec["clusters"])),
+            ci_method=ci_method(rec["ci_unit"], _plain(rec["clusters"]), rec["ci_method"]),
         )
     for rec in by_phrasing(frame).to_dict("records"):
         board[rec["model"]].setdefault("per_template", {})[rec["template"]] = _plain(rec["accuracy"])
@@ -215,12 +216,14 @@ def scoreboard(run: RunExport, resamples: int = 1000, seed: int = 0) -> dict[str
     return board
 
 
-def ci_method(unit: str, clusters: int) -> str:
+def ci_method(unit: str, clusters: int, method: str | None = None) -> str:
     """The interval's method as the numbers drew it: core examples (clusters) or, where no core holds several,
-    scenarios."""
-    from cobe.score.bootstrap import CORE_UNIT
+    scenarios; the exact interval where too few were scored to bootstrap (cobe.score.bootstrap)."""
+    from cobe.score.bootstrap import CORE_UNIT, EXACT_METHOD
 
     drawn = f"core examples ({clusters} clusters)" if unit == CORE_UNIT else f"scenarios ({clusters})"
+    if method == EXACT_METHOD:
+        return f"95% exact (Clopper–Pearson) interval over {drawn}, each counted as one draw (too few to bootstrap)"
     return f"95% percentile bootstrap, resampling {drawn} with replacement"
 
 

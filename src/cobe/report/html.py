@@ -24,10 +24,11 @@ from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
-from cobe.score.accuracy import EPOCH, SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE, several_epochs
-from cobe.score.bootstrap import resampling_note
+from cobe.score.accuracy import EPOCH, several_epochs
+from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.ranks import rank_method, rank_text
+from cobe.score.rule import RULE, accuracy_text, rule_sentence
 
 _TOKEN = re.compile(r"\S+\s*")
 _BREAK_AFTER = re.compile(r"(?<=[/_-])")
@@ -227,6 +228,8 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=loader, autoescape=True, undefined=jinja2.StrictUndefined)
     env.filters["breakable"] = breakable
     env.filters["rank_range"] = rank_text
+    env.globals["accuracy_text"] = accuracy_text  # "61.37 ± 0.46", or "42.11 (pooled)" (cobe.score.rule)
+    env.globals["interval_text"] = interval_text
     return env
 
 
@@ -282,10 +285,8 @@ def write_html(
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
         per_check_note=PER_CHECK_NOTE,
         leaderboard=_table_records(tables["leaderboard"]),
-        spread_mark=SCENARIO_SPREAD_MARK,
-        spread_note=SCENARIO_SPREAD_NOTE
-        if "std_over" in tables["leaderboard"] and tables["leaderboard"]["std_over"].eq("scenarios").any()
-        else None,
+        rule_line=rule_sentence(tables["leaderboard"].get(RULE, ())),
+        exact_note=EXACT_NOTE if exact_rows(tables["leaderboard"]) else None,
         status=_table_records(tables["status"]),
         tiers=_table_records(tables["tiers"]) if "tiers" in tables else None,
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,

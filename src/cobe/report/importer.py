@@ -316,8 +316,9 @@ def _summary(rows: list[dict], run_id: str, source: Path, extra: dict[str, Any])
         "status": dict(Counter(r["status"] for r in rows)),
         "accuracy": {
             r["model"]: {
-                "accuracy": _finite(r["accuracy"]),
+                "accuracy": _finite(r["accuracy"]),  # by the model's rule (cobe.score.rule)
                 "std": _finite(r["std"]),
+                "rule": r["rule"],
                 # every scored row at once: the figure the project site reports, correct / (correct + wrong)
                 "pooled_accuracy": pooled.get(r["model"]),
                 **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},

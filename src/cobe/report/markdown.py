@@ -11,10 +11,10 @@ from cobe.report.content import ReportContent
 from cobe.report.overall_only import CHECKS_DECIDE
 from cobe.report.panel import panel_markdown
 from cobe.run.settings_table import settings_markdown
-from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
-from cobe.score.bootstrap import resampling_note
+from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
 from cobe.score.ranks import rank_method, rank_text
+from cobe.score.rule import RULE, accuracy_text, rule_sentence
 
 SECTIONS: tuple[tuple[str, str], ...] = (
     ("status", "Rows by status"),
@@ -42,7 +42,8 @@ NOTES: dict[str, str] = {
         "published figure (eval-statistics.json) for the model of the same name; `published_total` is the "
         "site's item count, `difference` run minus published, in points.",
     ),
-    "epochs": "Each epoch's accuracy (mean over phrasings ± std across them); a model's headline accuracy is the "
+    "epochs": "Each epoch's accuracy (by the model's rule: mean over phrasings ± std across them, or pooled); a "
+    "model's headline accuracy is the "
     "mean over its epochs, and the leaderboard's `spread` is the sample std across epochs.",
 }
 #: columns the Markdown tables leave out (they are in the CSV/JSON tables)
@@ -81,7 +82,7 @@ def markdown_table(table: pd.DataFrame, columns: list[str] | None = None) -> str
 
 
 def leaderboard_markdown(table: pd.DataFrame) -> str:
-    """Paper Table 5 with the accuracy as 'mean ± std' and the bootstrap CI."""
+    """Paper Table 5 with the accuracy as 'mean ± std' or 'x (pooled)' (its rule) and the 95% CI."""
     shown = pd.DataFrame(
         {
             "#": range(1, len(table) + 1),
@@ -89,16 +90,15 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
             "model": table["label"],
             "tier": table["tier"],
             "accuracy": [
-                f"{a:.2f} ± {s:.2f}{SCENARIO_SPREAD_MARK if over == 'scenarios' else ''}" if not math.isnan(a) else "–"
-                for a, s, over in zip(table["accuracy"], table["std"], _spread_over(table))
+                accuracy_text(a, s, r) for a, s, r in zip(table["accuracy"], table["std"], _column_of(table, RULE))
             ],
             "95% CI": [
-                f"[{lo:.2f}, {hi:.2f}]" if not math.isnan(lo) else "–"
-                for lo, hi in zip(table["ci_low"], table["ci_high"])
+                interval_text(lo, hi, m)
+                for lo, hi, m in zip(table["ci_low"], table["ci_high"], _column_of(table, "ci_method"))
             ],
             "errors as failures": [
-                f"{a:.2f} ± {s:.2f}" if not math.isnan(a) else "–"
-                for a, s in zip(table["accuracy_incl_errors"], table["std_incl_errors"])
+                accuracy_text(a, s, r)
+                for a, s, r in zip(table["accuracy_incl_errors"], table["std_incl_errors"], _column_of(table, RULE))
             ],
             "scored": table["scored"],
             "passes": table["passes"],
@@ -122,14 +122,14 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
         )
         shown.insert(8, "human labels", table["human_labels"].fillna(0).astype(int))
     shown_table = markdown_table(shown, columns=list(shown.columns))
-    if "std_over" in table.columns and table["std_over"].eq("scenarios").any():
-        shown_table += f"\n\n{SCENARIO_SPREAD_NOTE}."
+    if exact_rows(table):
+        shown_table += f"\n\n95% CI (exact): {EXACT_NOTE}."
     return shown_table
 
 
-def _spread_over(table: pd.DataFrame) -> list[str | None]:
-    """Per row, what its ± spreads over (cobe.score.accuracy.phrasing_overlap); None for a table without it."""
-    return list(table["std_over"]) if "std_over" in table.columns else [None] * len(table)
+def _column_of(table: pd.DataFrame, name: str) -> list:
+    """A column's values, or None for each row of a table without it."""
+    return list(table[name]) if name in table.columns else [None] * len(table)
 
 
 def _column(table: pd.DataFrame, name: str) -> list[str]:
@@ -172,7 +172,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "",
         "Runs: " + ", ".join(f"`{r}`" for r in runs) + ".",
         "",
-        "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings; "
+        f"{rule_sentence(_column_of(tables['leaderboard'], RULE))}; "
         f"95% CI from {resamples} bootstrap resamples of {resampling_note(tables['leaderboard'])} (seed {seed}). "
         f"{content.pass_rule or CHECKS_DECIDE}. Unscored and errored rows are counted apart; 'errors as failures' is the same accuracy with "
         "respondent errors counted as failed responses.",

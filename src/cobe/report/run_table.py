@@ -1,5 +1,5 @@
-"""The table a run command ends with (`cobe eval`, `generate`, `judge`): per model the accuracy ± std, its
-95% CI, passed / failed / unscored / errors and the judge; then the commonest reasons rows were left
+"""The table a run command ends with (`cobe eval`, `generate`, `judge`): per model the accuracy (± std, or
+pooled: cobe.score.rule), its 95% CI, passed / failed / unscored / errors and the judge; then the commonest reasons rows were left
 unscored or errored, the retries and rate-limit waits, the cost, the wall time and the report's path.
 The CLI prints it as a table, or with --json as the same content for scripts.
 """
@@ -20,6 +20,7 @@ from cobe.report.load import RESULTS_FILE, TEXT_COLUMNS, load_runs
 from cobe.report.tables import leaderboard
 from cobe.run.config import RunSummary
 from cobe.score.accuracy import epoch_spread, several_epochs
+from cobe.score.rule import MEAN_RULE
 
 #: reasons the table lists at most
 TOP_REASONS = 5
@@ -44,8 +45,10 @@ class ModelLine:
     pending: int
     epochs: int = 1
     epoch_std: float | None = None  # the sample std of the epochs' accuracies (--epochs K)
-    # "scenarios" where the phrasings were asked of different scenarios: the ± is then their spread, not the paper's
+    # "scenarios" where the phrasings were asked of different scenarios: the accuracy is then pooled (no ±)
     std_over: str = "phrasings"
+    rule: str = MEAN_RULE  # how the accuracy was taken (cobe.score.rule)
+    ci_method: str | None = None  # "bootstrap", or "exact" where too few core examples were scored to draw
 
 
 @dataclass
@@ -126,6 +129,8 @@ def _lines_from_rows(frame: pd.DataFrame) -> list[ModelLine]:
             errors=int(rec["errors"]),
             pending=pending,
             std_over=str(rec["std_over"]),
+            rule=str(rec["rule"]),
+            ci_method=rec["ci_method"],
         )
         if spread is not None:
             mine = spread[spread["model"] == line.model].iloc[0]
@@ -149,6 +154,7 @@ def _lines_from_summary(models: dict[str, dict[str, Any]]) -> list[ModelLine]:
             errors=int(m.get("errors") or 0),
             pending=int(m.get("pending") or 0),
             std_over=str(m.get("std_over") or "phrasings"),
+            rule=str(m.get("rule") or MEAN_RULE),
         )
         for model, m in models.items()
     ]

@@ -195,7 +195,8 @@ def _response(answer: Answer, scenarios: dict[str, Scenario]) -> ExternalRespons
 
 
 def _pooled(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per model: the paper's accuracy, the site's pooled correct / (correct + wrong), and the status counts."""
+    """Per model: the accuracy by its rule (cobe.score.rule), the site's pooled correct / (correct + wrong), and the
+    status counts."""
     from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
 
     frame = rows_frame(rows)
@@ -207,8 +208,9 @@ def _pooled(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
     return {
         r["model"]: {
-            "accuracy": finite(r["accuracy"]),
+            "accuracy": finite(r["accuracy"]),  # by the model's rule: pooled where one query per scenario
             "std": finite(r["std"]),
+            "rule": r["rule"],
             "pooled_accuracy": finite(pooled.get(r["model"])),
             **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
         }

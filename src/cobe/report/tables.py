@@ -19,12 +19,12 @@ from cobe.score.accuracy import (
     check_failure_rates,
     epoch_spread,
     error_type_rates,
-    phrasing_overlap,
     several_epochs,
 )
 from cobe.score.bootstrap import bootstrap_accuracy
 from cobe.score.calibration import HUMAN, calibration_table
 from cobe.score.ranks import rank_ranges
+from cobe.score.rule import RULE, phrasing_overlap, with_rule
 
 #: tags whose subsets get their own check failure rates
 SUBSET_TAGS: tuple[str, ...] = ("numeric", "latent")
@@ -43,12 +43,13 @@ def primary_rows(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Paper Table 5: accuracy ± sample std over phrasings, a bootstrap 95% CI, the counts, and the judge and
-    judge prompt set behind each row (several, joined with ' + ', where a label's rows name several).
+    """Paper Table 5: accuracy by each row's `rule` (± sample std over phrasings, or pooled: cobe.score.rule), a
+    95% CI, the counts, and the judge and judge prompt set behind each row (several, joined with ' + ', where a
+    label's rows name several).
 
     `accuracy_incl_errors` is the same accuracy with respondent errors counted as failures. The CI
     resamples core examples where scenarios come in families: `ci_unit` says which unit was drawn and
-    `clusters` how many there were. `rank_low`–`rank_high` is the range of ranks the data allows each row, from
+    `clusters` how many there were; `ci_method` is "exact" where too few were scored to bootstrap. `rank_low`–`rank_high` is the range of ranks the data allows each row, from
     a bootstrap drawing the same units for every row (cobe.score.ranks).
     """
     table = accuracy(df, by=["label"])
@@ -66,7 +67,7 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
     )
     table = table.merge(meta, on="label")
     overlap = phrasing_overlap(df, by=["label"])
-    table = table.merge(overlap, on="label", how="left")
+    table = table.merge(overlap[["label", "same_scenarios", "std_over"]], on="label", how="left")
     table["std_over"] = table["std_over"].fillna("phrasings")
     epochs = several_epochs(df)
     if epochs:  # --epochs K: how many, and the spread of their accuracies
@@ -75,11 +76,12 @@ def leaderboard(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> pd.Da
         table = table.merge(bootstrap_accuracy(df, by=["label"], resamples=resamples, seed=seed), on="label")
     else:
         table["ci_low"] = table["ci_high"] = float("nan")
-        table["ci_unit"], table["clusters"] = None, 0
+        table["ci_unit"], table["clusters"], table["ci_method"] = None, 0, None
     table = table.merge(rank_ranges(df, "label", resamples=resamples, seed=seed), on="label")
     columns = [
-        *["label", "model", "run", "judge", "judge_prompts", "tier", "accuracy", "std", "ci_low", "ci_high"],
-        *["rank_low", "rank_high", "ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors", "phrasings"],
+        *["label", "model", "run", "judge", "judge_prompts", "tier", "accuracy", "std", RULE, "ci_low", "ci_high"],
+        *["ci_method", "rank_low", "rank_high", "ci_unit", "clusters", "accuracy_incl_errors", "std_incl_errors"],
+        "phrasings",
         *["same_scenarios", "std_over", *COUNTS],
         *(["epochs", "epoch_std"] if epochs else []),
     ]
@@ -97,21 +99,28 @@ def _judges(values: pd.Series) -> str | None:
 
 
 def epoch_table(df: pd.DataFrame) -> pd.DataFrame:
-    """--epochs K: the accuracy of each epoch per model (mean over phrasings ± std across them), with the counts."""
+    """--epochs K: the accuracy of each epoch per model (by its rule), with the counts."""
     table = by_epoch(df, by=["label"])
-    return table[["label", "epoch", "accuracy", "std", "phrasings", *COUNTS]]
+    return table[["label", "epoch", "accuracy", "std", RULE, "phrasings", *COUNTS]]
 
 
 def with_intervals(table: pd.DataFrame, rows: pd.DataFrame, key: str, resamples: int, seed: int) -> pd.DataFrame:
-    """A breakdown table with each cell's 95% CI (the leaderboard's bootstrap, resampling core examples where
-    scenarios come in families; NaN with no resamples) and `small`: fewer than MIN_CELL scored responses."""
+    """A breakdown table with each cell's 95% CI (the leaderboard's: a bootstrap resampling core examples where
+    scenarios come in families, exact where too few; NaN with no resamples) and `small`: fewer than MIN_CELL
+    scored responses."""
     if table.empty:
-        return table.assign(ci_low=pd.Series(dtype=float), ci_high=pd.Series(dtype=float), small=pd.Series(dtype=bool))
+        return table.assign(
+            ci_low=pd.Series(dtype=float),
+            ci_high=pd.Series(dtype=float),
+            ci_method=pd.Series(dtype=object),
+            small=pd.Series(dtype=bool),
+        )
     if resamples > 0:
         intervals = bootstrap_accuracy(rows, by=["label", key], resamples=resamples, seed=seed)
-        table = table.merge(intervals[["label", key, "ci_low", "ci_high"]], on=["label", key], how="left")
+        columns = ["label", key, "ci_low", "ci_high", "ci_method"]
+        table = table.merge(intervals[columns], on=["label", key], how="left")
     else:
-        table = table.assign(ci_low=float("nan"), ci_high=float("nan"))
+        table = table.assign(ci_low=float("nan"), ci_high=float("nan"), ci_method=None)
     return table.assign(small=table["scored"] < MIN_CELL)
 
 
@@ -122,11 +131,12 @@ def phrasing_table(df: pd.DataFrame, resamples: int = 0, seed: int = 0) -> pd.Da
 
 
 def key_table(df: pd.DataFrame, key: str, resamples: int = 0, seed: int = 0) -> pd.DataFrame:
-    """Accuracy per value of a metadata key (graph type, domain, …) per model, with its 95% CI."""
+    """Accuracy per value of a metadata key (graph type, domain, …) per model, each cell by its model's rule,
+    with its 95% CI."""
     table = breakdown(df, key, by=["label"])
     if table.empty:
         return table
-    table = table[["label", key, "accuracy", "std", "phrasings", *COUNTS]]
+    table = table[["label", key, "accuracy", "std", RULE, "phrasings", *COUNTS]]
     return with_intervals(table, breakdown_rows(df, key), key, resamples, seed)
 
 
@@ -165,7 +175,8 @@ def shared_scenarios(df: pd.DataFrame) -> set[str]:
 
 
 def tier_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Table 7: accuracy per prompt tier and model (mean over that tier's phrasings), on one shared scenario set.
+    """Table 7: accuracy per prompt tier and model (by the model's rule: the mean over that tier's phrasings, or
+    pooled), on one shared scenario set.
 
     `scenarios` is the size of that set; `left_out` counts the scenarios some tier answered that are not in it.
     """
@@ -173,7 +184,7 @@ def tier_table(df: pd.DataFrame) -> pd.DataFrame:
     answered = set(df.loc[df["status"] != "pending", "scenario_id"])
     table = accuracy(df[df["scenario_id"].isin(shared)], by=["label", "tier"])
     table["scenarios"], table["left_out"] = len(shared), len(answered - shared)
-    return table[["label", "tier", "accuracy", "std", "phrasings", "scenarios", "left_out", *COUNTS]]
+    return table[["label", "tier", "accuracy", "std", RULE, "phrasings", "scenarios", "left_out", *COUNTS]]
 
 
 def status_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -196,7 +207,9 @@ def status_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def build_tables(df: pd.DataFrame, resamples: int = 1000, seed: int = 0) -> dict[str, pd.DataFrame]:
-    """All tables of a report, by name; the tier table only when the runs hold several tiers."""
+    """All tables of a report, by name; the tier table only when the runs hold several tiers. Each label's rule
+    (cobe.score.rule) is decided once, from all its rows, and every table applies it."""
+    df = with_rule(df, ["label"])
     main = primary_rows(df)
     unchecked = overall_only(main)  # one verdict per response: no per-check rate to give (Fig. 6)
     tables = {

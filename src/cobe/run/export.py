@@ -22,8 +22,6 @@ from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
 from cobe.run.verdict_source import imported_verdicts
 from cobe.score.accuracy import (
-    SCENARIO_SPREAD_MARK,
-    SCENARIO_SPREAD_NOTE,
     accuracy,
     by_epoch,
     by_phrasing,
@@ -31,8 +29,8 @@ from cobe.score.accuracy import (
     epoch_spread,
     rows_frame,
     several_epochs,
-    spread_of,
 )
+from cobe.score.rule import POOLED_RULE, RULE, overlap_of, rule_sentence
 from cobe.store.store import Store
 
 
@@ -147,10 +145,18 @@ def _role_usage(store: Store, run_id: str, judge: JudgeRef | None) -> dict[str, 
 
 
 def build_summary(
-    store: Store, run_id: str, rows: list[dict[str, Any]], judge: JudgeRef | None, extra: dict[str, Any]
+    store: Store,
+    run_id: str,
+    rows: list[dict[str, Any]],
+    judge: JudgeRef | None,
+    extra: dict[str, Any],
+    rules: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """summary.json from slim row dicts (model, template, status, verdicts): accuracy ± std, per template, checks, usage."""
+    """summary.json from slim row dicts (model, template, status, verdicts): accuracy by each model's rule (`rules`,
+    model → rule, decided from the scenarios it was asked: cobe.score.rule), per template, checks, usage."""
     df = rows_frame(rows)
+    if rules and not df.empty:  # slim rows hold no scenario ids: the rule comes decided
+        df[RULE] = df["model"].map(rules)
     models: dict[str, dict[str, Any]] = {}
     usage = _role_usage(store, run_id, judge)
     if not df.empty:
@@ -196,8 +202,9 @@ def _epochs(models: dict[str, dict[str, Any]], df: Any) -> None:
         models[rec["model"]]["epoch_std"] = _num(rec["epoch_std"])
 
 
-def _spread_mark(model: dict[str, Any]) -> str:
-    return SCENARIO_SPREAD_MARK if model.get("std_over") == "scenarios" else ""
+def _std_cell(model: dict[str, Any]) -> str:
+    """report.md's ± cell: the std across phrasings, or "(pooled)" where the model has none (cobe.score.rule)."""
+    return "(pooled)" if model.get(RULE) == POOLED_RULE else _fmt(model.get("std"))
 
 
 def _fmt(value: float | None, digits: int = 1) -> str:
@@ -246,13 +253,11 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
         per = [_fmt(m.get("per_template", {}).get(t, {}).get("accuracy")) for t in templates]
         unjudged = m.get("unjudged", {})
         lines.append(
-            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_fmt(m.get('std'))}{_spread_mark(m)} | {_fmt(m.get('accuracy_incl_errors'))} | "
+            f"| `{model}` | {_fmt(m.get('accuracy'))} | {_std_cell(m)} | {_fmt(m.get('accuracy_incl_errors'))} | "
             + " | ".join(per)
             + f" | {m.get('n', 0)} | {m.get('scored', 0)} | {m.get('unscored', 0)} | {unjudged.get('truncated', 0)}"
             f" | {m.get('no_marker', 0)} | {m.get('errors', 0)} | {m.get('pending', 0)} |"
         )
-    if any(_spread_mark(m) for m in summary["models"].values()):
-        lines += ["", SCENARIO_SPREAD_NOTE + "."]
     lines += _epochs_markdown(summary["models"])
     cmd = summary.get("command", {})
     if cmd:
@@ -266,7 +271,8 @@ def build_report(summary: dict[str, Any], notices: list[str]) -> str:
                 )
     lines += [
         "",
-        "Accuracy = mean over phrasings of passes / scored; ± = sample std across phrasings. "
+        rule_sentence(m.get(RULE) for m in summary["models"].values() if m.get("accuracy") is not None)
+        + ". "
         + _pass_rule(summary["models"])
         + ", and unscored rows are left out of the denominator and counted. Cut off = replies stopped by the token limit: unscored without a judge call. No marker = "
         "reasoning-template replies without their final-story line: judged whole. Errors as failures = the "
@@ -289,7 +295,7 @@ def _epochs_markdown(models: dict[str, dict[str, Any]]) -> list[str]:
         return []
     lines = [
         "",
-        "Accuracy % per epoch (each epoch: mean over phrasings); the headline accuracy is their mean, and the "
+        "Accuracy % per epoch (each epoch by the model's rule); the headline accuracy is their mean, and the "
         "spread the sample std across epochs:",
         "",
         "| model | " + " | ".join(f"epoch {e}" for e in epochs) + " | spread |",
@@ -354,7 +360,8 @@ def write_exports(
     # so what the run holds here stays a pointer per item (the scorers never change a row)
     alike: dict[tuple[Any, ...], dict[str, Any]] = {}
     one_epoch = all(item.epoch == 1 for item in items)  # its rows read as before epochs existed
-    asked: dict[str, dict[str, set[str]]] = {}  # model → phrasing → the scenarios asked: what each ± spreads over
+    # model → tier → phrasing → the scenarios asked: which rule its accuracy is taken by (cobe.score.rule)
+    asked: dict[str, dict[int, dict[str, set[str]]]] = {}
     with atomic_open(run_dir / "results.jsonl") as handle:
         for row in iter_rows(store, run_id, items, judge):
             # one judge asked once writes the row exactly as before panels existed, and a reply with its
@@ -370,7 +377,9 @@ def write_exports(
             }
             handle.write(row.model_dump_json(exclude=exclude or None))
             handle.write("\n")
-            asked.setdefault(row.model, {}).setdefault(row.template, set()).add(row.scenario_id)
+            asked.setdefault(row.model, {}).setdefault(row.tier, {}).setdefault(row.template, set()).add(
+                row.scenario_id
+            )
             verdicts = tuple(row.verdicts.items())
             key = (
                 row.model,
@@ -395,10 +404,11 @@ def write_exports(
                     "member_verdicts": row.member_verdicts,
                 }
             slim.append(shared)
-    summary = build_summary(store, run_id, slim, judge, extra)
-    for model, per_phrasing in asked.items():
+    overlaps = {model: overlap_of([list(p.values()) for p in tiers.values()]) for model, tiers in asked.items()}
+    rules = {model: rule for model, (_, _, rule) in overlaps.items()}
+    summary = build_summary(store, run_id, slim, judge, extra, rules)
+    for model, (share, over, _) in overlaps.items():
         if model in summary["models"]:
-            share, over = spread_of(list(per_phrasing.values()))
             summary["models"][model].update(same_scenarios=_num(share), std_over=over)
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared

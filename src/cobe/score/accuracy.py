@@ -1,4 +1,7 @@
-"""The paper's accuracy: mean over phrasings of (passes / scored) ± sample std across phrasings.
+"""The paper's accuracy: mean over phrasings of (passes / scored) ± sample std across phrasings, where every
+scenario is asked in every phrasing; the pooled passes / scored where the phrasings were asked of different
+scenarios (the site's files: one query per scenario). The rule is decided once per model from all its rows
+(cobe.score.rule), carried on the rows as `rule`, and applied in every cell of every breakdown.
 
 Every breakdown (by domain, graph type, failure mode, tag, tier …) is the same function applied
 over a metadata key, so the arithmetic exists exactly once. The headline leaves respondent errors and
@@ -9,17 +12,19 @@ that errors often cannot look better for it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
 from cobe.core.results import CHECK_LABELS
+from cobe.score.rule import PHRASING, POOLED_RULE, RULE, pooled_groups, with_rule
 
-#: the column that identifies a phrasing (template name: A, B, C, D, …, H2)
-PHRASING = "template"
 #: the column that numbers a model's repeated answers to one item (--epochs); absent or constant: one epoch
 EPOCH = "epoch"
+#: the one phrasing a pooled group's rows are counted under
+_ALL_PHRASINGS = "(all)"
 #: the paper's Fig. 6 error types, in its order: (code, label, kind, key). E1-E3 are the judge
 #: checks (the share of a check's verdicts that are F); E4 and E5 are the failure rates of the
 #: responses to scenarios tagged numeric / latent (the share of scored responses that failed).
@@ -100,89 +105,78 @@ def _cells(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
-    """Per group: accuracy (%) = mean over phrasings of passes/scored, std (ddof=1), and the counts.
+    """Per group: accuracy (%) by its `rule`, std (ddof=1) across phrasings, and the counts.
 
-    Phrasings with nothing scored are left out of the mean and counted in `phrasings_empty`.
+    The rule is the rows' `rule` column (cobe.score.rule.with_rule), else decided here per group of the first key
+    of `by` (the model): the mean over phrasings of passes/scored where every scenario is asked in every
+    phrasing, the pooled passes/scored where they were asked of different scenarios (`std` is then NaN: no ±
+    across phrasings). Phrasings with nothing scored are left out of the mean and counted in `phrasings_empty`.
     `accuracy_incl_errors` / `std_incl_errors`: the same with respondent errors and replies cut off by the
-    token limit counted as failures (passes / (scored + errors + cut off) per phrasing). A tier-1 query in
-    no phrasing (`other`) is one more phrasing here, in the mean and in the std alike.
+    token limit counted as failures (passes / (scored + errors + cut off)). A tier-1 query in no phrasing
+    (`other`) is one more phrasing here, in the mean and in the std alike.
     """
     keys = list(by)
     if df.empty:
         return pd.DataFrame(
             columns=keys
             + ["accuracy", "std", "accuracy_incl_errors", "std_incl_errors", "phrasings"]
-            + ["n", "scored", "passes", "unscored", "errors"]
+            + ["n", "scored", "passes", "unscored", "errors", RULE]
         )
-    per = _per_phrasing(df, keys)
+    frame, asked = _by_rule(df, keys)
+    per = _per_phrasing(frame, [*keys, RULE])
     out = []
     for group, part in per.groupby(keys, sort=True, dropna=False):
-        values = part["accuracy"].dropna().tolist()
-        mean, std = mean_and_std(values)
-        # nothing judged yet (a generate-only run): no accuracy of either kind, errors or not
-        judged = part["scored"].sum() > 0
-        mean_err, std_err = mean_and_std(part["accuracy_incl_errors"].dropna().tolist() if judged else [])
         group = group if isinstance(group, tuple) else (group,)
-        out.append(
-            {
-                **dict(zip(keys, group)),
-                "accuracy": mean,
-                "std": std,
-                "accuracy_incl_errors": mean_err,
-                "std_incl_errors": std_err,
-                "phrasings": len(values),
-                "phrasings_empty": int(part["accuracy"].isna().sum()),
-                "n": int(part["n"].sum()),
-                "scored": int(part["scored"].sum()),
-                "passes": int(part["passes"].sum()),
-                "unscored": int(part["unscored"].sum()),
-                "errors": int(part["errors"].sum()),
-            }
-        )
+        rule = str(part[RULE].iloc[0])
+        out.append({**dict(zip(keys, group)), **_summary(part, rule == POOLED_RULE, asked[group]), RULE: rule})
     return pd.DataFrame(out)
 
 
-#: below this share of a group's scenarios scored in every one of its phrasings, the ± across phrasings is mostly
-#: the spread of different scenarios (the site's files ask each scenario once), not of phrasings
-SAME_SCENARIOS_FLOOR = 0.5
-#: the mark on such a ±, and what it says (every table that shows one)
-SCENARIO_SPREAD_MARK = "†"
-SCENARIO_SPREAD_NOTE = (
-    "† its phrasings were asked of different scenarios, so this ± across phrasings is mostly the spread between "
-    "scenarios, not between phrasings of the same scenarios as in the paper; read the 95% CI instead"
-)
+def _summary(part: pd.DataFrame, pooled: bool, asked: dict[str, int]) -> dict[str, float | int]:
+    """One group's figures from its per-phrasing rows (a pooled group's one row holds all its phrasings), with
+    `asked`, the count of its phrasings with something scored and with nothing."""
+    mean, std = mean_and_std(part["accuracy"].dropna().tolist())
+    # nothing judged yet (a generate-only run): no accuracy of either kind, errors or not
+    judged = part["scored"].sum() > 0
+    mean_err, std_err = mean_and_std(part["accuracy_incl_errors"].dropna().tolist() if judged else [])
+    return {
+        "accuracy": mean,
+        "std": math.nan if pooled else std,
+        "accuracy_incl_errors": mean_err,
+        "std_incl_errors": math.nan if pooled else std_err,
+        **asked,
+        "n": int(part["n"].sum()),
+        "scored": int(part["scored"].sum()),
+        "passes": int(part["passes"].sum()),
+        "unscored": int(part["unscored"].sum()),
+        "errors": int(part["errors"].sum()),
+    }
 
 
-def phrasing_overlap(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
-    """Per group: `same_scenarios`, the share of its scenarios that every one of its phrasings was asked (NaN with
-    one phrasing), and `std_over`: "phrasings" where the ± compares phrasings of mostly the same scenarios (the
-    paper's), "scenarios" where the phrasings were asked of mostly different ones (the site's files)."""
-    keys = list(by)
-    columns = [*keys, "same_scenarios", "std_over"]
-    if df.empty or "scenario_id" not in df.columns:
-        return pd.DataFrame(columns=columns)
-    out = []  # what was asked, not what was scored: an errored row is counted apart, not a different scenario
-    for group, part in df.groupby(keys, sort=True, dropna=False):
-        share, over = spread_of([set(p["scenario_id"]) for _, p in part.groupby(PHRASING, sort=True)])
-        named = dict(zip(keys, group if isinstance(group, tuple) else (group,)))
-        out.append({**named, "same_scenarios": share, "std_over": over})
-    return pd.DataFrame(out, columns=columns)
-
-
-def spread_of(scenarios_per_phrasing: Sequence[set[str]]) -> tuple[float, str]:
-    """(share of the scenarios that every phrasing was asked, what the ± spreads over) for one group's phrasings."""
-    sets = list(scenarios_per_phrasing)
-    if len(sets) < 2:  # one phrasing: its ± is 0, and says nothing of either
-        return float("nan"), "phrasings"
-    share = round(len(set.intersection(*sets)) / max(len(set.union(*sets)), 1), 4)
-    return share, "scenarios" if share < SAME_SCENARIOS_FLOOR else "phrasings"
+def _by_rule(df: pd.DataFrame, keys: list[str]) -> tuple[pd.DataFrame, dict[tuple, dict[str, int]]]:
+    """The columns a group's figures need, each row under its group's rule (a pooled group's rows under one
+    phrasing), and per group the phrasings it was asked in: with something scored, and with nothing."""
+    ruled = with_rule(df, keys[:1])
+    needed = [*keys, PHRASING, EPOCH, "status", "scored", "pass", "cut_off", RULE]
+    frame = ruled[[c for c in dict.fromkeys(needed) if c in ruled.columns]].copy()
+    asked: dict[tuple, dict[str, int]] = {}
+    for group, part in frame.groupby(keys, sort=True, dropna=False):
+        scored = part.loc[part["scored"].astype(bool), PHRASING].nunique()
+        asked[group if isinstance(group, tuple) else (group,)] = {
+            "phrasings": int(scored),
+            "phrasings_empty": int(part[PHRASING].nunique() - scored),
+        }
+    pooled = pooled_groups(frame, keys)
+    frame[RULE] = np.where(pooled, POOLED_RULE, frame[RULE])  # a group holding a pooled model's rows is pooled
+    frame[PHRASING] = frame[PHRASING].where(~pooled, _ALL_PHRASINGS)
+    return frame, asked
 
 
 def pooled_accuracy(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
     """Per group: passes / scored over all its rows at once (%), whatever the phrasing, with the counts.
 
     The project site reports this figure (its correct / (correct + wrong)); on files with one query per
-    scenario the paper's mean over phrasings weighs each phrasing's scenarios, not each scenario, alike.
+    scenario it is also what `accuracy` gives, their rule being pooled (cobe.score.rule).
     """
     keys = list(by)
     if df.empty:
@@ -202,7 +196,7 @@ def by_phrasing(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFram
 
 
 def by_epoch(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFrame:
-    """Accuracy (%) of each epoch separately (--epochs): mean over phrasings ± std across them, with the counts."""
+    """Accuracy (%) of each epoch separately (--epochs), by each model's rule, with the counts."""
     frame = df if EPOCH in df.columns else df.assign(**{EPOCH: 1})
     return accuracy(frame, by=[*by, EPOCH])
 
@@ -222,10 +216,11 @@ def epoch_spread(df: pd.DataFrame, by: Sequence[str] = ("model",)) -> pd.DataFra
 
 
 def breakdown(df: pd.DataFrame, key: str, by: Sequence[str] = ("model",)) -> pd.DataFrame:
-    """Accuracy per value of a metadata key; list-valued keys (failure_modes, tags) count once per value."""
+    """Accuracy per value of a metadata key, each cell by its model's rule (decided from all the model's rows,
+    not the cell's); list-valued keys (failure_modes, tags) count once per value."""
     if df.empty or key not in df.columns:
         return accuracy(df.iloc[0:0], by=[*by, key]) if not df.empty else accuracy(df, by=[*by, key])
-    return accuracy(breakdown_rows(df, key), by=[*by, key])
+    return accuracy(breakdown_rows(with_rule(df, list(by)[:1]), key), by=[*by, key])
 
 
 def breakdown_rows(df: pd.DataFrame, key: str) -> pd.DataFrame:

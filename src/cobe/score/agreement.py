@@ -8,8 +8,9 @@ Policies, stated once:
   blank, not yet answered) is a vote for neither side: Yes/Yes/Other is Yes, but Yes/No/Other and
   Yes/Other/Other have no majority (None). Such items are counted and listed, never broken by a
   coin or by the judge.
-- A statistic that is undefined for the data (precision with no predicted failure, kappa with
-  one class only) is None, not 0.
+- A statistic that is undefined for the data (precision with no predicted failure, kappa where either
+  side gave one class only) is None, not 0, and kappa says why (`kappa_undefined`): a judge that fails
+  everything agrees with nobody beyond chance, and its kappa of 0 by the formula would read as a measurement.
 """
 
 from __future__ import annotations
@@ -32,15 +33,30 @@ def _ratio(num: float, den: float) -> float | None:
     return num / den if den else None
 
 
+def kappa_undefined(
+    tp: int, fp: int, fn: int, tn: int, sides: tuple[str, str] = ("the judge", "the human majority")
+) -> str | None:
+    """Why Cohen's kappa of a 2×2 table (failure = positive; `sides`: who predicts, who is the reference) is
+    undefined, in words; None where it is defined."""
+    if tp + fp + fn + tn == 0:
+        return "undefined: no item compared"
+    for side, fails, passes in ((sides[0], tp + fp, fn + tn), (sides[1], tp + fn, fp + tn)):
+        if not fails or not passes:
+            return f"undefined: {side} said {'fail' if fails else 'pass'} on every item"
+    return None
+
+
 def metrics_from_counts(tp: int, fp: int, fn: int, tn: int) -> dict[str, Any]:
-    """Accuracy, precision, recall, F1 and Cohen's kappa from a 2×2 table (failure = positive)."""
+    """Accuracy, precision, recall, F1 and Cohen's kappa from a 2×2 table (failure = positive); kappa is None
+    where either side gave one class only, and `kappa_undefined` says why."""
     n = tp + fp + fn + tn
     precision = _ratio(tp, tp + fp)
     recall = _ratio(tp, tp + fn)
     f1 = _ratio(2 * tp, 2 * tp + fp + fn)
     accuracy = _ratio(tp + tn, n)
     kappa = None
-    if n:
+    undefined = kappa_undefined(tp, fp, fn, tn)
+    if undefined is None:
         observed = (tp + tn) / n
         # chance agreement: both say fail by chance, plus both say pass by chance
         expected = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / (n * n)
@@ -56,6 +72,7 @@ def metrics_from_counts(tp: int, fp: int, fn: int, tn: int) -> dict[str, Any]:
         "recall": recall,
         "f1": f1,
         "kappa": kappa,
+        "kappa_undefined": undefined,
     }
 
 

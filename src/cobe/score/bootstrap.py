@@ -1,20 +1,24 @@
-"""Bootstrap confidence intervals for the paper's accuracy (vectorised), resampling whole families.
+"""Bootstrap confidence intervals for the accuracy (vectorised), resampling whole families.
 
 CoBe's scenarios come in families: a core example and its variations share a story's skeleton, so
 their outcomes correlate. Resampling scenarios as if independent then makes intervals far too
 narrow, so wherever a core example holds several scenarios its core is the unit drawn (a cluster
-bootstrap); otherwise each scenario is (docs/STATISTICS.md).
+bootstrap); otherwise each scenario is (docs/STATISTICS.md). Each draw's accuracy is taken by the
+group's rule (cobe.score.rule). With too few units to draw from, or a rate of 0 or 100% that no draw
+can move, the interval is the exact one instead (`exact_interval`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from cobe.score.accuracy import PHRASING
+from cobe.score.binomial import clopper_pearson_effective
+from cobe.score.rule import MEAN_RULE, PHRASING, POOLED_RULE, RULE, with_rule
 
 #: cap on resamples × scenarios held in memory at once: each block's draws, weights and products are a few
 #: arrays of this many cells (2 MB each), so a report's peak memory does not grow with its rows; the draws
@@ -24,6 +28,12 @@ _BLOCK_CELLS = 250_000
 CORE_UNIT = "core example"
 SCENARIO_UNIT = "scenario"
 _UNIT_KEYS = {CORE_UNIT: "core_id", SCENARIO_UNIT: "scenario_id"}
+#: below this many units with something scored a percentile bootstrap has too few distinct draws to trust
+#: (2 units give 3): the interval is the exact one (docs/STATISTICS.md §4)
+MIN_CLUSTERS = 10
+#: how an interval was made, as tables name it (`ci_method`)
+BOOTSTRAP_METHOD = "bootstrap"
+EXACT_METHOD = "exact"
 
 
 def unit_column(unit: str) -> str:
@@ -48,6 +58,15 @@ class ItemMatrix:
     passes: np.ndarray  # shape (S, T)
     scored: np.ndarray  # shape (S, T)
     unit: str = SCENARIO_UNIT
+    rule: str = MEAN_RULE  # how a draw's accuracy is taken (cobe.score.rule)
+
+    def accuracy(self) -> float:
+        """The accuracy of every unit once, by the rule."""
+        return float(rule_accuracy(self.passes.sum(0), self.scored.sum(0), self.rule))
+
+    def units_scored(self) -> int:
+        """How many units hold something scored."""
+        return int((self.scored.sum(1) > 0).sum())
 
 
 def item_matrix(
@@ -55,6 +74,7 @@ def item_matrix(
     scenarios: Sequence[str] | None = None,
     phrasings: Sequence[str] | None = None,
     unit: str = SCENARIO_UNIT,
+    rule: str = MEAN_RULE,
 ) -> ItemMatrix:
     """Counts of passes and scored rows per unit × phrasing; unscored and errored rows count in neither.
 
@@ -76,6 +96,7 @@ def item_matrix(
         passes=passes.to_numpy(dtype=float),
         scored=scored.to_numpy(dtype=float),
         unit=unit,
+        rule=rule,
     )
 
 
@@ -88,6 +109,20 @@ def mean_over_phrasings(passes: np.ndarray, scored: np.ndarray) -> np.ndarray:
     count = present.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def rule_accuracy(passes: np.ndarray, scored: np.ndarray, rule: str) -> np.ndarray:
+    """Row-wise accuracy (%) by a rule: the mean over phrasings, or the pooled passes / scored over them all."""
+    if rule != POOLED_RULE:
+        return mean_over_phrasings(passes, scored)
+    total, counted = passes.sum(axis=-1), scored.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counted > 0, 100.0 * total / np.where(counted > 0, counted, 1.0), np.nan)
+
+
+def group_rule(df: pd.DataFrame) -> str:
+    """The rule of one group's rows (they carry `rule`): pooled where any of them is."""
+    return POOLED_RULE if RULE in df.columns and df[RULE].eq(POOLED_RULE).any() else MEAN_RULE
 
 
 def resample_weights(rng: np.random.Generator, n_items: int, resamples: int) -> np.ndarray:
@@ -108,10 +143,10 @@ def bootstrap_blocks(rng: np.random.Generator, n_items: int, resamples: int) -> 
 
 
 def bootstrap_distribution(matrix: ItemMatrix, resamples: int = 1000, seed: int = 0) -> np.ndarray:
-    """Accuracy (mean over phrasings) of each resample of the matrix's units."""
+    """Accuracy (by the matrix's rule) of each resample of the matrix's units."""
     rng = np.random.default_rng(seed)
     values = [
-        mean_over_phrasings(weights @ matrix.passes, weights @ matrix.scored)
+        rule_accuracy(weights @ matrix.passes, weights @ matrix.scored, matrix.rule)
         for weights in bootstrap_blocks(rng, len(matrix.scenarios), resamples)
     ]
     return np.concatenate(values) if values else np.empty(0)
@@ -134,16 +169,18 @@ def bootstrap_accuracy(
     seed: int = 0,
     level: float = 0.95,
 ) -> pd.DataFrame:
-    """Per group: a `level` bootstrap CI of the accuracy, resampling core examples (or scenarios, where no
-    core holds several) with replacement; `ci_unit` names the unit and `clusters` counts them."""
+    """Per group: a `level` CI of its accuracy (by its rule), a bootstrap resampling core examples (or scenarios,
+    where no core holds several) with replacement, or the exact interval where fewer than MIN_CLUSTERS units are
+    scored or the rate is 0 or 100% (`ci_method`); `ci_unit` names the unit and `clusters` counts them."""
     keys = list(by)
     records = []
     if df.empty:
-        return pd.DataFrame(columns=keys + ["ci_low", "ci_high", "resamples", "ci_unit", "clusters"])
-    for group, part in df.groupby(keys, sort=True, dropna=False):
+        return pd.DataFrame(columns=keys + ["ci_low", "ci_high", "resamples", "ci_unit", "clusters", "ci_method"])
+    ruled = with_rule(df, keys[:1])
+    for group, part in ruled.groupby(keys, sort=True, dropna=False):
         group = group if isinstance(group, tuple) else (group,)
-        matrix = item_matrix(part, unit=resampling_unit(part))
-        low, high = percentile_interval(bootstrap_distribution(matrix, resamples, seed), level)
+        matrix = item_matrix(part, unit=resampling_unit(part), rule=group_rule(part))
+        method, (low, high) = interval_of(matrix, resamples, seed, level)
         records.append(
             {
                 **dict(zip(keys, group)),
@@ -152,9 +189,28 @@ def bootstrap_accuracy(
                 "resamples": resamples,
                 "ci_unit": matrix.unit,
                 "clusters": len(matrix.scenarios),
+                "ci_method": method,
             }
         )
     return pd.DataFrame(records)
+
+
+def interval_of(matrix: ItemMatrix, resamples: int, seed: int, level: float = 0.95) -> tuple[str, tuple[float, float]]:
+    """(method, interval) of a matrix's accuracy: the percentile bootstrap, or the exact interval where too few
+    units hold a scored row for draws to vary, or where the rate is 0 or 100% (no draw moves it). No resamples
+    (--resamples 0) asks for no interval."""
+    units, point = matrix.units_scored(), matrix.accuracy()
+    if resamples > 0 and units > 0 and (units < MIN_CLUSTERS or point <= 0.0 or point >= 100.0):
+        return EXACT_METHOD, exact_interval(point, units, level)
+    return BOOTSTRAP_METHOD, percentile_interval(bootstrap_distribution(matrix, resamples, seed), level)
+
+
+def exact_interval(accuracy: float, units: int, level: float = 0.95) -> tuple[float, float]:
+    """The exact (Clopper–Pearson) `level` interval (%) of an accuracy (%) measured on `units` units, taking the
+    design effect at its largest (every row of a unit alike: too few units to estimate how alike they are), so
+    the rows count as `units` independent draws."""
+    low, high = clopper_pearson_effective(accuracy / 100.0 * units, units, level)
+    return 100.0 * low, 100.0 * high
 
 
 def resampling_note(table: pd.DataFrame) -> str:
@@ -167,3 +223,23 @@ def resampling_note(table: pd.DataFrame) -> str:
         shown = "/".join(str(n) for n in counts)
         parts.append(f"core examples ({shown} clusters)" if unit == CORE_UNIT else f"scenarios ({shown})")
     return " and ".join(parts)
+
+
+#: what a report says where some rows' intervals are exact (`ci_method` "exact")
+EXACT_NOTE = (
+    f"where fewer than {MIN_CLUSTERS} core examples (or scenarios) hold a scored response, or every scored "
+    "response passed (or failed), no bootstrap draw can vary: the interval is then the exact (Clopper–Pearson) "
+    "one, counting each unit as one draw (the design effect at its largest), and marked (exact)"
+)
+
+
+def exact_rows(table: pd.DataFrame) -> bool:
+    """Whether any row of a table has an exact interval."""
+    return "ci_method" in table.columns and bool(table["ci_method"].eq(EXACT_METHOD).any())
+
+
+def interval_text(low: float, high: float, method: str | None, digits: int = 2) -> str:
+    """A CI cell: "[18.80, 64.60]", "[0.00, 84.19] (exact)" where exact, "–" where there is none."""
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return "–"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]" + (" (exact)" if method == EXACT_METHOD else "")

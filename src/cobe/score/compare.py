@@ -1,7 +1,10 @@
 """Paired comparison of two runs on the items both scored: bootstrap CI and exact McNemar test.
 
-The bootstrap draws the same units for both runs, core examples where scenarios come in families
-(cobe.score.bootstrap), so the interval of the difference knows that variations move together.
+Both accuracies, and so their difference, are taken on the shared items by one rule (cobe.score.rule), decided
+from those items: pooled where their phrasings were asked of different scenarios, where the difference is the
+paired one it names, mean(pass_a − pass_b) = (A-only − B-only) / shared items. The bootstrap draws the same
+units for both runs, core examples where scenarios come in families (cobe.score.bootstrap), so the interval of
+the difference knows that variations move together.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from cobe.score.accuracy import EPOCH, PHRASING
 from cobe.score.bootstrap import (
     bootstrap_blocks,
     item_matrix,
-    mean_over_phrasings,
     percentile_interval,
     resampling_unit,
+    rule_accuracy,
 )
+from cobe.score.rule import MEAN_RULE, overlap_of
 
 #: one item of a comparison: a scenario in a phrasing, in one epoch (--epochs; runs of one epoch hold epoch 1)
 ITEM = ["scenario_id", PHRASING, EPOCH]
@@ -52,6 +56,7 @@ class Comparison:
     clusters: int = 0  # how many of them there were
     a_only_items: list[str] = field(default_factory=list)  # the discordant items (item_ids) A passed and B failed
     b_only_items: list[str] = field(default_factory=list)  # and those B passed and A failed
+    rule: str = MEAN_RULE  # how both accuracies were taken on the shared items (cobe.score.rule)
 
     @property
     def significant(self) -> bool:
@@ -152,15 +157,15 @@ def paired_comparison(
     frame_a = keys.assign(scored=True, **{"pass": a})
     frame_b = keys.assign(scored=True, **{"pass": b})
     unit = resampling_unit(frame_a)
-    mat_a, mat_b = item_matrix(frame_a, unit=unit), item_matrix(frame_b, unit=unit)
-    acc_a = float(mean_over_phrasings(mat_a.passes.sum(0), mat_a.scored.sum(0)))
-    acc_b = float(mean_over_phrasings(mat_b.passes.sum(0), mat_b.scored.sum(0)))
+    _, _, rule = overlap_of([[set(part["scenario_id"]) for _, part in both.groupby(PHRASING, sort=True)]])
+    mat_a, mat_b = item_matrix(frame_a, unit=unit, rule=rule), item_matrix(frame_b, unit=unit, rule=rule)
+    acc_a, acc_b = mat_a.accuracy(), mat_b.accuracy()
 
     # the same scenario draws for both runs: that pairing is what makes the CI tight
     rng = np.random.default_rng(seed)  # the same draws of units for both runs
     diffs = [
-        mean_over_phrasings(w @ mat_a.passes, w @ mat_a.scored)
-        - mean_over_phrasings(w @ mat_b.passes, w @ mat_b.scored)
+        rule_accuracy(w @ mat_a.passes, w @ mat_a.scored, rule)
+        - rule_accuracy(w @ mat_b.passes, w @ mat_b.scored, rule)
         for w in bootstrap_blocks(rng, len(mat_a.scenarios), resamples)
     ]
     # --resamples 0 asks for no interval, as the report's bootstrap takes it
@@ -187,4 +192,5 @@ def paired_comparison(
         clusters=len(mat_a.scenarios),
         a_only_items=item_ids(both[a & ~b], epochs),
         b_only_items=item_ids(both[~a & b], epochs),
+        rule=rule,
     )

@@ -14,8 +14,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from cobe.score.accuracy import PHRASING
-from cobe.score.bootstrap import bootstrap_blocks, item_matrix, mean_over_phrasings, resampling_unit
+from cobe.score.bootstrap import bootstrap_blocks, group_rule, item_matrix, resampling_unit, rule_accuracy
+from cobe.score.rule import PHRASING, with_rule
 
 #: how a leaderboard says it decided its rank ranges (with the resamples and the unit filled in)
 RANK_METHOD = (
@@ -43,12 +43,16 @@ def rank_ranges(
     unit = resampling_unit(df)
     units = sorted(item_matrix(df, unit=unit).scenarios)
     phrasings = sorted(str(p) for p in df[PHRASING].dropna().unique())
-    matrices = [item_matrix(df[df[by] == group], scenarios=units, phrasings=phrasings, unit=unit) for group in groups]
+    ruled = with_rule(df, [by])  # each model's accuracy on a draw by its own rule, as on the leaderboard
+    parts = [ruled[ruled[by] == group] for group in groups]
+    matrices = [
+        item_matrix(part, scenarios=units, phrasings=phrasings, unit=unit, rule=group_rule(part)) for part in parts
+    ]
     rng = np.random.default_rng(seed)
     ranks = []
     for weights in bootstrap_blocks(rng, len(units), resamples):
         # one column per model, one row per resample: the accuracy of each model on the same draw
-        acc = np.column_stack([mean_over_phrasings(weights @ m.passes, weights @ m.scored) for m in matrices])
+        acc = np.column_stack([rule_accuracy(weights @ m.passes, weights @ m.scored, m.rule) for m in matrices])
         ranks.append(min_ranks(np.where(np.isnan(acc), np.inf, -acc)))  # none scored: last
     drawn = np.concatenate(ranks)
     tail = 100.0 * (1.0 - level) / 2.0

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from cobe.score.agreement import metrics_from_counts
+from cobe.score.agreement import kappa_undefined, metrics_from_counts
 from cobe.score.bootstrap import bootstrap_blocks, percentile_interval, resampling_unit, unit_column
 
 #: the four cells of the table, reference first: both pass, both fail, and each way they differ
@@ -41,7 +41,7 @@ def _counts(frame: pd.DataFrame) -> dict[str, int]:
 
 def kappa_of_counts(counts: np.ndarray) -> np.ndarray:
     """Cohen's kappa of each row of 2×2 tables given as (both pass, both fail, ref pass/set fail, ref fail/set
-    pass) columns; NaN where it is undefined (no rows, or both sets gave one verdict only)."""
+    pass) columns; NaN where it is undefined (no rows, or either set gave one verdict only)."""
     both_pass, both_fail, ref_only, set_only = (counts[..., i].astype(float) for i in range(4))
     n = both_pass + both_fail + ref_only + set_only
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -49,7 +49,8 @@ def kappa_of_counts(counts: np.ndarray) -> np.ndarray:
         ref_passes, set_passes = both_pass + ref_only, both_pass + set_only
         expected = (ref_passes * set_passes + (n - ref_passes) * (n - set_passes)) / (n * n)
         kappa = (observed - expected) / (1.0 - expected)
-    return np.where((n > 0) & (expected < 1.0), kappa, np.nan)
+    one_class = (ref_passes == 0) | (ref_passes == n) | (set_passes == 0) | (set_passes == n)
+    return np.where((n > 0) & ~one_class, kappa, np.nan)
 
 
 def kappa_interval(
@@ -71,12 +72,13 @@ def _group(name: str, frame: pd.DataFrame, resamples: int, seed: int) -> dict[st
     counts = _counts(frame)
     compared = len(frame)
     # the reference as "truth" and failure as the positive class, as in the judge–human table
-    metrics = metrics_from_counts(
-        tp=counts["both_fail"],
-        fp=counts["reference_pass_set_fail"],
-        fn=counts["reference_fail_set_pass"],
-        tn=counts["both_pass"],
-    )
+    cells = {
+        "tp": counts["both_fail"],
+        "fp": counts["reference_pass_set_fail"],
+        "fn": counts["reference_fail_set_pass"],
+        "tn": counts["both_pass"],
+    }
+    metrics = metrics_from_counts(**cells)
     interval, unit, units = kappa_interval(frame, resamples, seed)
     ref_rate = 100.0 * (counts["both_pass"] + counts["reference_pass_set_fail"]) / compared if compared else None
     set_rate = 100.0 * (counts["both_pass"] + counts["reference_fail_set_pass"]) / compared if compared else None
@@ -88,7 +90,8 @@ def _group(name: str, frame: pd.DataFrame, resamples: int, seed: int) -> dict[st
         "difference": None if ref_rate is None or set_rate is None else set_rate - ref_rate,
         "agreement": None if metrics["accuracy"] is None else 100.0 * metrics["accuracy"],
         "kappa": metrics["kappa"],
-        "kappa_ci": list(interval) if interval is not None else None,
+        "kappa_ci": list(interval) if interval is not None and metrics["kappa"] is not None else None,
+        "kappa_undefined": kappa_undefined(**cells, sides=("this set", "the reference")),
         "ci_unit": unit,
         "clusters": units,
         **counts,
