@@ -16,6 +16,7 @@ from cobe.cli import options
 from cobe.cli.display import print_table
 from cobe.cli.once import Once
 from cobe.core.errors import InputError
+from cobe.judge.published import judge_label
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
@@ -110,7 +111,7 @@ def _judge(row: Any) -> str:
     if not isinstance(judge, str):
         return "–"
     prompts = getattr(row, "judge_prompts", None)
-    return f"{judge} ({prompts})" if isinstance(prompts, str) else judge
+    return judge_label(judge, prompts if isinstance(prompts, str) else None)
 
 
 def _calibrated(row: Any) -> str:

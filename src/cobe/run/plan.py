@@ -33,6 +33,7 @@ from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.items import Coverage, Item, build_items, stored_items
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
+from cobe.run.settings_table import imported_settings
 from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
@@ -77,7 +78,11 @@ class RunPlan:
         per judge, its API, token limit, sampling settings, how it thinks, and what its row refuses."""
         block: dict[str, Any] = {}
         asked = {spec: (self.providers[spec].capabilities, settings) for spec, settings in self.respondents.items()}
-        if asked or self.recorded:
+        imported = self.stored_config.get("imported_from")
+        if not asked and isinstance(imported, dict):  # a source's responses: only what the source said of them
+            found = imported.get("settings") if isinstance(imported.get("settings"), dict) else {}
+            block["respondents"] = {spec: imported_settings(found) for spec in self.stored_config.get("models", [])}
+        elif asked or self.recorded:
             block["respondents"] = {
                 spec: effective_settings(caps, settings) for spec, (caps, settings) in (asked or self.recorded).items()
             }

@@ -19,6 +19,7 @@ from cobe.core.errors import InputError
 from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
 from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.judge.published import is_published
 from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.model_args import ModelArgs
@@ -72,7 +73,10 @@ def _stored_ref(store: Store, table: str, row: sqlite3.Row, identity: str, membe
 
 
 def describe_judge(ref: JudgeRef) -> str:
-    """A verdict set in words: `spec (prompts NAME)`, with a judge's samples where it has several."""
+    """A verdict set in words: `spec (prompts NAME)`, with a judge's samples where it has several; a source's own
+    set by its name alone."""
+    if is_published(ref):
+        return ref.spec
     samples = f", {ref.samples} samples" if ref.samples > 1 else ""
     return f"{ref.spec} (prompts {ref.prompt_set}{samples})"
 
