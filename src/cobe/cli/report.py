@@ -254,7 +254,14 @@ def import_cmd(
     if source == "cobe-site":
         if data:
             raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.report.paper import is_paper_file
         from cobe.report.published import import_published, is_published_file
+
+        if is_paper_file(file):
+            raise InputError(
+                f"{file}: holds the paper's published figures, not the site's results; set a run beside them "
+                f"with `cobe report RUN --against {file}` (`--against paper`: the figures cobe ships)"
+            )
 
         if is_published_file(file):  # eval-statistics.json: totals, not examples
             totals = import_published(file, out)
