@@ -159,7 +159,8 @@ def from_transcription(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             raise InputError(f"{path}: {key}.values: expected an object of the paper's figures")
         return found
 
-    judge = data.get("judge") if isinstance(data.get("judge"), dict) else {}
+    found = data.get("judge")
+    judge: dict[str, Any] = found if isinstance(found, dict) else {}
     return {
         "format": FORMAT,
         "source": {

@@ -80,7 +80,8 @@ class RunPlan:
         asked = {spec: (self.providers[spec].capabilities, settings) for spec, settings in self.respondents.items()}
         imported = self.stored_config.get("imported_from")
         if not asked and isinstance(imported, dict):  # a source's responses: only what the source said of them
-            found = imported.get("settings") if isinstance(imported.get("settings"), dict) else {}
+            said = imported.get("settings")
+            found: dict[str, Any] = said if isinstance(said, dict) else {}
             block["respondents"] = {spec: imported_settings(found) for spec in self.stored_config.get("models", [])}
         elif asked or self.recorded:
             block["respondents"] = {
