@@ -148,6 +148,15 @@ def _calibrated(row: Any) -> str:
     "accuracy is set beside the published totals, overall, per domain and per graph type (Fig. 7).",
 )
 @options.ACROSS_DATA
+@click.option(
+    "--against",
+    cls=Once,
+    default=None,
+    metavar="paper|FILE",
+    help="Set the runs' models beside the paper's nine in Table 5, Figs. 6-9 and (where the runs hold tiers) "
+    "Table 7, under a block saying what is and is not comparable: `paper` (the figures cobe ships, or the file "
+    "COBE_PAPER_FIGURES names) or a file of them.",
+)
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -158,6 +167,7 @@ def report_cmd(
     across_judges: bool,
     published: str | None,
     across_data: bool,
+    against: str | None,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
@@ -182,6 +192,7 @@ def report_cmd(
             across_judges=across_judges,
             published=published,
             across_data=across_data,
+            against=against,
         )
     console = _console()
     board = leaderboard_table(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -27,6 +27,9 @@ from matplotlib.patches import Patch
 from cobe.report.palette import BarStyle, model_styles
 from cobe.report.tables import MIN_CELL
 from cobe.report.wrapping import TextFit
+
+if TYPE_CHECKING:
+    from cobe.report.against import Against
 
 #: inches; one width for every figure, so a page scales them all alike
 FIGURE_WIDTH = 6.0
@@ -102,6 +105,19 @@ FIGURES: tuple[FigureSpec, ...] = (
     ),
     FigureSpec("tiers", "tiers", "tier", "accuracy", "Accuracy by prompt tier", "accuracy (%)"),
 )
+
+
+#: the report's figures beside the paper's (`cobe report --against paper`): tables of cobe.report.against
+PAPER_FIGURES: tuple[FigureSpec, ...] = (
+    FigureSpec("paper_error_types", "paper_error_types", "group_label", "value",
+               "Failure rate by error type, beside the paper's Fig. 6", "failure rate (%)", horizontal=True),
+    FigureSpec("paper_graph_type", "paper_graph_type", "group_label", "value",
+               "Accuracy by causal graph type, beside the paper's Fig. 7", "accuracy (%)", horizontal=True),
+    FigureSpec("paper_phrasing", "paper_phrasing", "group_label", "value",
+               "Accuracy by phrasing, beside the paper's Fig. 8", "accuracy (%)", horizontal=True),
+    FigureSpec("paper_failure_mode", "paper_failure_mode", "group_label", "value",
+               "Accuracy by failure mode, beside the paper's Fig. 9", "accuracy (%)", horizontal=True),
+)  # fmt: skip
 
 
 def lies_on_its_side(spec: FigureSpec, categories: int, models: int) -> bool:
@@ -289,9 +305,14 @@ def _legend(
 
 
 def render_figures(
-    tables: dict[str, pd.DataFrame], labels: list[str], formats: tuple[str, ...] = ("svg", "png")
+    tables: dict[str, pd.DataFrame],
+    labels: list[str],
+    formats: tuple[str, ...] = ("svg", "png"),
+    *,
+    against: Against | None = None,
 ) -> dict[str, dict[str, bytes]]:
-    """Each figure drawn once and saved in every requested format, as bytes: {name: {fmt: data}}."""
+    """Each figure drawn once and saved in every requested format, as bytes: {name: {fmt: data}}; with `against`,
+    the paper's figures too, its bars striped as published and each run's bar that is not comparable said to be."""
     rendered: dict[str, dict[str, bytes]] = {}
     # the stubs type rc keys as a Literal of every known name; ours are all valid keys
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
@@ -304,15 +325,30 @@ def render_figures(
             table = table.dropna(subset=[spec.category])
             if table.empty:
                 continue
-            fig = grouped_bars(table, spec, labels)
-            rendered[spec.name] = {}
-            for fmt in formats:
-                buffer = io.BytesIO()
-                fig.savefig(
-                    buffer,
-                    format=fmt,
-                    dpi=150 if fmt == "png" else None,
-                    metadata={"Date": None} if fmt == "svg" else None,
-                )
-                rendered[spec.name][fmt] = buffer.getvalue()
+            rendered[spec.name] = _saved(grouped_bars(table, spec, labels), formats)
+        for spec in PAPER_FIGURES if against is not None else ():
+            table = tables.get(spec.table)
+            if table is None or table.empty:
+                continue
+            assert against is not None
+            fig = grouped_bars(
+                table,
+                replace(spec, title=f"{spec.title} (striped: {against.paper.release.label()})"),
+                labels,
+                published=against.paper_labels,
+                notes=against.notes(spec.name.removeprefix("paper_")),
+            )
+            rendered[spec.name] = _saved(fig, formats)
     return rendered
+
+
+def _saved(fig: Figure, formats: tuple[str, ...]) -> dict[str, bytes]:
+    """A drawn figure's bytes in each format."""
+    saved = {}
+    for fmt in formats:
+        buffer = io.BytesIO()
+        fig.savefig(
+            buffer, format=fmt, dpi=150 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None
+        )
+        saved[fmt] = buffer.getvalue()
+    return saved

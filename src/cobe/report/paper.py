@@ -87,7 +87,7 @@ class PaperFigures(_Strict):
     models: list[str]
     leaderboard: dict[str, Cell]
     frontier_mean: float | None = None
-    figures: dict[Literal["error_types", "graph_type", "phrasing", "failure_mode"], dict[str, dict[str, float]]]
+    figures: dict[str, dict[str, dict[str, float]]]  # figure (a key of GROUPS) → group → model → bar
     tiers: dict[str, dict[Literal["1", "2", "3", "4"], float]]
     agreement: dict[str, float]
     dataset: dict[str, float]
@@ -97,6 +97,8 @@ class PaperFigures(_Strict):
     @model_validator(mode="after")
     def _named_as_cobe_names_them(self) -> PaperFigures:
         known = set(self.models)
+        if set(self.figures) != set(GROUPS):
+            raise ValueError(f"figures: expected {', '.join(sorted(GROUPS))}; got {', '.join(sorted(self.figures))}")
         for name, groups in self.figures.items():
             unknown = set(groups) - GROUPS[name]
             if unknown:
