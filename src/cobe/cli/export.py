@@ -3,6 +3,8 @@ or in the project site's own (eval-statistics.json, category-examples.json)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from cobe.core.errors import InputError
@@ -20,11 +22,15 @@ SEVERAL = ("preference", "cobe-site")
     "fmt",
     required=True,
     type=click.Choice(FORMATS),
-    help="inspect: an inspect_ai log (OUT.eval or OUT.json); hf: a dataset folder (Parquet details, results "
+    help="inspect: an inspect_ai log (OUT.eval or OUT.json), or one per model in the folder OUT; hf: a dataset folder (Parquet details, results "
     "JSON, card); eee: Every Eval Ever records under OUT/data/; preference: chosen/rejected pairs (OUT.jsonl); "
     "cobe-site: the site's eval-statistics.json and category-examples.json under the folder OUT.",
 )
-@click.option("--model", default=None, help="With --to inspect: the model to export, when the run holds several.")
+@click.option(
+    "--model",
+    default=None,
+    help="With --to inspect: the model to export; without it OUT is a folder and every model gets its own log.",
+)
 @click.option(
     "--organization",
     default="unknown",
@@ -60,10 +66,15 @@ def export_cmd(
     if fmt not in SEVERAL and len(runs) != 1:
         raise InputError(f"--to {fmt} exports one run; got {len(runs)} ({', '.join(runs)})")
     if fmt == "inspect":
-        from cobe.integrations.inspect_log import export_inspect
+        from cobe.integrations.inspect_log import export_inspect, export_inspect_all
 
-        path = export_inspect(runs[0], out, model=model)
-        click.echo(f"Wrote {path}; open it with `inspect view --log-dir {path.parent}`")
+        if Path(out).suffix:  # a file: .eval or .json (any other suffix is refused in one line)
+            path = export_inspect(runs[0], out, model=model)
+            click.echo(f"Wrote {path}; open it with `inspect view --log-dir {path.parent}`")
+            return
+        paths = export_inspect_all(runs[0], out, [model] if model else None)
+        click.echo(f"Wrote {len(paths)} inspect logs, one per model, under {out}; open them with "
+                   f"`inspect view --log-dir {out}`")  # fmt: skip
     elif fmt == "hf":
         from cobe.integrations.hf import export_hf
 
