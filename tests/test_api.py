@@ -36,9 +36,18 @@ def test_unscored_rows_are_missing_not_failed_in_results(tmp_path):
     rows = make_rows("m", 60, 0.5, unscored_rate=0.2, error_rate=0.1)
     frame = cobe.results(write_run(tmp_path / "run", rows))
     unscored = frame["status"].isin(["unscored", "error"])
-    assert unscored.any() and frame.loc[unscored, "pass"].isna().all()
-    assert frame.loc[unscored, "passed"].isna().all() and str(frame["pass"].dtype) == "boolean"
+    assert unscored.any() and frame.loc[unscored, "passed"].isna().all() and str(frame["passed"].dtype) == "boolean"
     scored = frame[~unscored]
     # the mean of the column is passes / scored: cobe's own pooled figure, not passes / every row
-    assert frame["pass"].mean() == (scored["status"] == "passed").sum() / len(scored)
-    assert frame.groupby("model")["pass"].mean().iloc[0] == frame["pass"].mean()
+    assert frame["passed"].mean() == (scored["status"] == "passed").sum() / len(scored)
+    assert frame.groupby("model")["passed"].mean().iloc[0] == frame["passed"].mean()
+
+
+def test_results_has_one_column_for_each_thing(tmp_path):
+    """`passed` and `run_id`, as results.jsonl names them; no second spelling of either beside them."""
+    from support.results import make_rows, write_run
+
+    frame = cobe.results(write_run(tmp_path / "run", make_rows("m", 6, 0.5)))
+    assert {"passed", "run_id", "source", "scored", "label"} <= set(frame.columns)
+    assert "pass" not in frame.columns and "run" not in frame.columns
+    assert "`passed`" in cobe.results.__doc__ and "`run_id`" in cobe.results.__doc__

@@ -33,13 +33,17 @@ def run_eval(
 def results(runs: str | Path | Sequence[str | Path]) -> pd.DataFrame:
     """Every result row of one or many run directories (or results.jsonl files) as a DataFrame.
 
-    `pass` and `passed` are nullable booleans, missing for unscored, errored and pending rows (not
-    failed), so `frame.groupby("model")["pass"].mean()` is passes / scored.
+    The columns are results.jsonl's fields, each once, plus `scored`, `label` and `source`: `passed` is a
+    nullable boolean, missing for unscored, errored and pending rows (not failed), so
+    `frame.groupby("model")["passed"].mean()` is passes / scored; `run_id` is the run's id as its results.jsonl
+    gives it, `source` the directory it was read from, and `label` the model, with its run where one model
+    comes from several runs.
     """
     from cobe.report.load import load_runs
 
     paths = [runs] if isinstance(runs, (str, Path)) else list(runs)
-    return load_runs(paths).frame
+    # the report's own spellings (`pass`, `run`) are the same facts again: one name for each
+    return load_runs(paths).frame.drop(columns=["pass", "run"], errors="ignore")
 
 
 def leaderboard(

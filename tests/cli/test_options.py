@@ -16,7 +16,8 @@ from support.commands import every_command
 
 # flags that name different things in different commands (how many of what, which file, whose model),
 # so each command rightly declares its own
-DISTINCT = {"--n", "--out", "--model", "--to", "--check", "--tier", "--run-dir", "--admin", "--judge"}
+# --against: `plan` sets a model against another, `report` the runs against the paper's figures
+DISTINCT = {"--n", "--out", "--model", "--to", "--check", "--tier", "--run-dir", "--admin", "--judge", "--against"}
 
 
 def _commands() -> Iterator[tuple[str, click.Command]]:

@@ -40,3 +40,15 @@ def test_every_listed_name_of_the_packages_resolves(package) -> None:
     assert package.__all__ == sorted(stub_exports(package.__file__))
     for name in package.__all__:
         assert getattr(package, name) is not None, name
+
+
+@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations])
+def test_dir_lists_the_public_names_and_no_machinery(package) -> None:
+    # dir() is what tab completion and help() read: the names a user can call, not `attach` or `core`
+    shown = dir(package)
+    assert set(package.__all__) <= set(shown)
+    assert "attach" not in shown and "core" not in shown
+
+
+def test_dir_of_cobe_shows_the_api_a_user_reaches_for() -> None:
+    assert {"run_eval", "results", "leaderboard", "report", "load_dataset", "__version__"} <= set(dir(cobe))

@@ -70,7 +70,7 @@ def test_bad_input_is_one_line_each(cobe_run, tmp_path, capsys):
     one_line(
         run_main(capsys, "export", str(cobe_run), "--to", "inspect", str(tmp_path / "x.eval")),
         2,
-        "choose one with --model",
+        "choose one with --model, or give a folder for OUT",
     )
     mapping = tmp_path / "map.yaml"
     mapping.write_text("columns: {}\n", encoding="utf-8")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -165,3 +166,31 @@ def test_a_log_whose_scenarios_hold_no_query_is_refused_in_one_line(exported, tm
     with pytest.raises(InputError, match=r"no-queries\.eval: scenario \w+: has no query in phrasing [ABC]"):
         import_inspect(bare, tmp_path / "run")
     assert not (tmp_path / "run").exists()
+
+
+def test_every_model_of_a_run_at_once_one_log_each(cobe_run, tmp_path):
+    from inspect_ai.log import read_eval_log
+
+    from cobe.integrations.inspect_log import export_inspect_all
+    from cobe.integrations.source import load_run
+
+    run = load_run(cobe_run)
+    paths = export_inspect_all(cobe_run, tmp_path / "logs")
+    assert [p.parent for p in paths] == [tmp_path / "logs"] * len(run.models) and len(paths) == 2
+    for path, model in zip(paths, run.models):
+        log = read_eval_log(str(path))
+        assert log.eval.model == model and path.name == re.sub(r"[^A-Za-z0-9._-]+", "_", model) + ".eval"
+        assert len(log.samples) == sum(1 for row in run.rows if row["model"] == model)
+        # the same log as one model's export on its own
+        alone = export_inspect(cobe_run, tmp_path / f"alone-{path.name}", model=model)
+        one = read_eval_log(str(alone))
+        assert [s.id for s in one.samples] == [s.id for s in log.samples]
+        assert [s.scores for s in one.samples] == [s.scores for s in log.samples]
+
+
+def test_log_names_stay_short_and_apart():
+    from cobe.integrations.inspect_log import log_names
+
+    names = log_names(["openai/gpt-5.4", "openai:gpt-5.4", "x" * 5000])
+    assert names[0] == "openai_gpt-5.4.eval" and names[1] == "openai_gpt-5.4-2.eval"
+    assert len(names[2]) < 100

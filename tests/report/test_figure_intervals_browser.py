@@ -18,9 +18,11 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 MODELS = ("gpt", "gemini", "claude")
 BREAKDOWNS = {"phrasing": 3, "graph_type": 6, "domain": 6, "failure_mode": 7}  # categories in each figure
 
-# in a matplotlib SVG: the whiskers drawn (one path per error bar), the value labels starred, and the title
+# in a matplotlib SVG: the whiskers drawn (one dark path per error bar, over its white halo), the value labels
+# starred, and the title
 READ = """() => ({
-  whiskers: document.querySelectorAll('g[id^="LineCollection_"] path').length,
+  whiskers: [...document.querySelectorAll('g[id^="LineCollection_"] path')]
+    .filter(p => getComputedStyle(p).stroke === 'rgb(51, 51, 51)').length,
   starred: [...document.querySelectorAll('#axes_1 text')].map(t => t.textContent).filter(t => /^[0-9]+\\*$/.test(t)),
   title: [...document.querySelectorAll('text')].map(t => t.textContent).join(' '),
 })"""

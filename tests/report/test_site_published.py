@@ -120,3 +120,23 @@ def test_the_published_totals_import_and_sit_beside_a_runs_accuracy(tmp_path: Pa
     assert r.returncode == 0, r.stderr
     again = pd.read_csv(tmp_path / "rep2" / "tables" / "published_overall.csv").set_index("model")
     assert again.loc["gpt", "published_accuracy"] == overall.loc["gpt", "published_accuracy"]
+
+
+def test_the_published_totals_show_in_report_html_and_name_their_model_in_report_md(tmp_path: Path) -> None:
+    run = run_cobe("import", str(showcase(tmp_path / "category-examples.json")), "--from", "cobe-site", "--out",
+                   "site", cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    statistics(tmp_path / "eval-statistics.json")
+    r = run_cobe("report", "site", "--out", "rep", "--published", "eval-statistics.json", "--format", "md,html",
+                 cwd=tmp_path)  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    markdown = (tmp_path / "rep" / "report.md").read_text()
+    overall = markdown[markdown.index("## Beside the site's published totals") :].split("\n## ")[0]
+    rows = [line for line in overall.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0].startswith("| model | group |")  # each row names its model
+    assert sorted(row.split(" | ")[0].strip("| ") for row in rows[1:]) == ["gpt", "qwen"]
+    assert "the site's release" in overall and "not the paper's" in overall
+    html = (tmp_path / "rep" / "report.html").read_text()
+    section = html[html.index('<section id="published">') :].split("</section>")[0]
+    assert "7,125 items a model" in section and "not the paper&#39;s" in section
+    assert section.count("<td>gpt</td>") == 1 + len(DOMAINS) + len(GRAPHS)

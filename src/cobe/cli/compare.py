@@ -90,11 +90,15 @@ def compare_cmd(
     McNemar's p and that p adjusted by Holm over all the pairs; --json also lists each pair's discordant items.
     Runs judged by different judges or prompt sets are refused (exit 2, naming them) unless --across-judges."""
     from cobe.report.judged import judges_of, require_alike
-    from cobe.report.load import load_runs
+    from cobe.report.load import judged_part_notes, load_runs
 
     # loaded one at a time so that each run keeps its own labels (and its judges are told apart)
     frames = [load_runs([run]).frame for run in runs]
     note = require_alike(judges_of(list(runs), frames), across_judges, "comparison")
+    parts = judged_part_notes(runs)  # a verdict set of a part: said before the numbers of its shared items
+    if parts:
+        for line in parts:
+            click.echo(f"note: {line}", err=True)
     one_model_each = len(runs) == 2 and all(frame["label"].nunique() == 1 for frame in frames)
     if model_a or model_b or one_model_each:
         if len(runs) != 2:

@@ -243,6 +243,10 @@ def generate_cmd(**params: Any) -> None:
 )
 @options.JUDGE_OPTIONS
 @options.REPEATS
+@options.together(  # the part of the run to judge; never from the environment (COBE_LIMIT is for eval's runs)
+    *(o.but(env=False) for o in (options.MODEL, options.IDS, options.IDS_FILE, options.LIMIT, options.SAMPLE))
+)
+@options.SEED.but(env=False)
 @options.MODEL_ARG
 @options.MODELS_FILE
 @options.PACING
@@ -258,12 +262,17 @@ def judge_cmd(run_dir: Path, judge: tuple[str, ...], judge_prompts: str, show: s
 
     Every judge's verdicts stay in the store as a verdict set of the run; results.jsonl and summary.json
     show this judge's, and the command says which set it replaced. --show switches back to an earlier set.
+    --ids, --ids-file, --sample (with --seed), --limit and --model judge a part of the run, chosen as
+    `cobe eval` chooses scenarios; the verdict set records the part, and every report of it says so.
     """
     out = Output.of(params, params.pop("report"))
     for name in ("quiet", "verbose", "as_json"):
         params.pop(name)
     params |= repeats_as_samples(params.pop("repeats"), params["judge_samples"])
+    part = _part(params)
     if show is not None:
+        if part:
+            raise InputError("--show and a part (--ids, --sample, --limit, --model): --show judges nothing; drop them")
         if judge:
             raise InputError("--show and --judge: --show switches to a verdict set the run holds; drop --judge")
         from cobe.run.verdict_sets import show_verdict_set
@@ -275,7 +284,7 @@ def judge_cmd(run_dir: Path, judge: tuple[str, ...], judge_prompts: str, show: s
     from cobe.run.rejudge import judge_run
 
     specs = list(judge)
-    _run(lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **params), run_dir, out)
+    _run(lambda progress: judge_run(run_dir, specs, judge_prompts, progress=progress, **params, **part), run_dir, out)
 
 
 def repeats_as_samples(repeats: int | None, samples: int) -> dict[str, Any]:
@@ -288,3 +297,23 @@ def repeats_as_samples(repeats: int | None, samples: int) -> dict[str, Any]:
             f"--repeats {repeats} and --judge-samples {samples}: both set how often each check is asked; give one"
         )
     return {"judge_samples": repeats, "judge_repeats": True}
+
+
+def _part(params: dict[str, Any]) -> dict[str, Any]:
+    """The part of a run a re-judge covers, taken out of its parameters: the ids (--ids and --ids-file
+    together), --sample with its --seed, --limit, the models; empty for the whole run."""
+    ids, files = params.pop("ids", ()), params.pop("ids_file", ())
+    models, seed = params.pop("models", ()), params.pop("seed", 0)
+    sample, limit = params.pop("sample", None), params.pop("limit", None)
+    part: dict[str, Any] = {}
+    if ids or files:
+        from cobe.dataset.sample import read_id_file, split_ids
+
+        part["ids"] = split_ids([*ids, *(sid for path in files for sid in read_id_file(path))])
+    if sample is not None:
+        part |= {"sample": sample, "seed": seed}
+    if limit is not None:
+        part["limit"] = limit
+    if models:
+        part["models"] = list(models)
+    return part

@@ -282,6 +282,12 @@ def _print_comparison(comparison: SetComparison, report: SetAgreementReport) -> 
 
     name = set_name(comparison.verdict_set.ref)
     table = Table(title=f"{name} vs. {set_name(report.reference.ref)}")
+    for side in (comparison.verdict_set, report.reference):  # a set judged on a part: compared on the shared rows
+        if not side.part.whole:
+            table.caption = (
+                f"{set_name(side.ref)} covers a part of the run ({side.part.described()}): compared on the rows "
+                "both sets judged; the rest are counted as not yet judged."
+            )
     table.add_column("model", no_wrap=True)
     columns = ("compared", "pass % ref", "pass % set", "change", "agree %", "kappa", "kappa 95% CI")
     for column in (*columns, "both pass", "both fail", "only ref passes", "only set passes"):

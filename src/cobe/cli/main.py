@@ -48,7 +48,7 @@ SHORT_HELP: dict[str, str] = {
     "report": "Tables, figures and an HTML report from one or many runs.",
     "compare": "Paired comparison of two runs, or of every pair of several models, on the same items.",
     "import": "Import verdicts, inspect logs or lm-eval samples produced elsewhere as a run.",
-    "export": "Export a run as an inspect log, a Hugging Face dataset, Every Eval Ever records or DPO pairs.",
+    "export": "Export runs as inspect logs, a Hugging Face dataset, Every Eval Ever records, DPO pairs or the CoBe site's files.",
     "annotate": "Human rating studies and their web app.",
     "agreement": "Judge–human agreement for a rating study.",
     "judges": "Self-test judges on probes, rank them against human ratings, diff their verdicts, check them against published ones.",

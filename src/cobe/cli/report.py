@@ -16,6 +16,7 @@ from cobe.cli import options
 from cobe.cli.display import print_table
 from cobe.cli.once import Once
 from cobe.core.errors import InputError
+from cobe.judge.published import judge_label
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
 from cobe.score.ranks import rank_method, rank_text
@@ -109,7 +110,7 @@ def _judge(row: Any) -> str:
     if not isinstance(judge, str):
         return "–"
     prompts = getattr(row, "judge_prompts", None)
-    return f"{judge} ({prompts})" if isinstance(prompts, str) else judge
+    return judge_label(judge, prompts if isinstance(prompts, str) else None)
 
 
 def _calibrated(row: Any) -> str:
@@ -146,6 +147,15 @@ def _calibrated(row: Any) -> str:
     "accuracy is set beside the published totals, overall, per domain and per graph type (Fig. 7).",
 )
 @options.ACROSS_DATA
+@click.option(
+    "--against",
+    cls=Once,
+    default=None,
+    metavar="paper|FILE",
+    help="Set the runs' models beside the paper's nine in Table 5, Figs. 6-9 and (where the runs hold tiers) "
+    "Table 7, under a block saying what is and is not comparable: `paper` (the figures cobe ships, or the file "
+    "COBE_PAPER_FIGURES names) or a file of them.",
+)
 def report_cmd(
     runs: tuple[str, ...],
     out: str | None,
@@ -156,6 +166,7 @@ def report_cmd(
     across_judges: bool,
     published: str | None,
     across_data: bool,
+    against: str | None,
 ) -> None:
     """Tables, figures, report.md and a self-contained report.html from one or many runs.
 
@@ -180,6 +191,7 @@ def report_cmd(
             across_judges=across_judges,
             published=published,
             across_data=across_data,
+            against=against,
         )
     console = _console()
     board = leaderboard_table(
@@ -252,7 +264,14 @@ def import_cmd(
     if source == "cobe-site":
         if data:
             raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.report.paper import is_paper_file
         from cobe.report.published import import_published, is_published_file
+
+        if is_paper_file(file):
+            raise InputError(
+                f"{file}: holds the paper's published figures, not the site's results; set a run beside them "
+                f"with `cobe report RUN --against {file}` (`--against paper`: the figures cobe ships)"
+            )
 
         if is_published_file(file):  # eval-statistics.json: totals, not examples
             totals = import_published(file, out)

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from rich import box
 from rich.table import Table
 
+from cobe.judge.published import judge_label
+
 if TYPE_CHECKING:  # the table's module loads pandas: only once a run has ended
     from rich.console import Console
 
@@ -43,7 +45,7 @@ def model_table(table: RunTable) -> Table:
     numbers = ["accuracy %", "95% CI", *(("epochs", "spread") if epochs else ()), "passed", "failed", "unscored"]
     for name in [*numbers, "errors", *(("pending",) if pending else ())]:
         out.add_column(name, justify="right", no_wrap=True)
-    judge = "–" if table.judge is None else f"{table.judge} ({table.judge_prompts})"
+    judge = "–" if table.judge is None else judge_label(table.judge, table.judge_prompts)
     out.add_column("judge", overflow="fold", min_width=min(len(judge), 40))
     for line in table.models:
         spread = (str(line.epochs), _pct(line.epoch_std)) if epochs else ()

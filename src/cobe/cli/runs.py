@@ -42,9 +42,10 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
         for entry in runs:
             acc = entry.get("accuracy") or {}
             scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
+            judging = f"\tjudging={entry['judging']} (its numbers not written yet)" if entry.get("judging") else ""
             click.echo(
                 f"{entry['run_dir']}\t{entry['state']}\tmodels={','.join(entry['models'])}\t"
-                f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}"
+                f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}{judging}"
             )
         return
     from rich.console import Console
@@ -58,7 +59,7 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
             entry["run_dir"],
             entry["state"],
             "\n".join(entry["models"]),
-            entry.get("judge") or "-",
+            (entry.get("judge") or "-") + (f"\n(judging: {entry['judging']})" if entry.get("judging") else ""),
             str(entry.get("responses", 0)),
             scores,
             entry.get("updated") or "",
@@ -67,7 +68,8 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
 
 
 def _verdict_sets(run_dir: Path, json_out: bool) -> None:
-    """One run's verdict sets: number, judge, prompt set, fingerprint, responses judged, current, last shown."""
+    """One run's verdict sets: number, judge, prompt set, fingerprint, responses judged, the part of the run it was
+    asked to judge, current, last shown."""
     from cobe.run.verdict_sets import list_verdict_sets
 
     sets = list_verdict_sets(run_dir)
@@ -83,7 +85,7 @@ def _verdict_sets(run_dir: Path, json_out: bool) -> None:
     from cobe.cli.display import plain_console
 
     table = Table(box=box.SIMPLE_HEAD, title=f"Verdict sets of {run_dir}", title_justify="left")
-    for name in ("#", "judge", "prompts", "fingerprint", "responses judged", "current", "last shown"):
+    for name in ("#", "judge", "prompts", "fingerprint", "responses judged", "part", "current", "last shown"):
         table.add_column(name, overflow="fold", justify="right" if name in ("#", "responses judged") else "left")
     for number, found in enumerate(sets, start=1):
         ref = found.ref
@@ -94,6 +96,7 @@ def _verdict_sets(run_dir: Path, json_out: bool) -> None:
             ref.prompt_set,
             ref.identity,
             str(found.responses),
+            "whole run" if found.part.whole else found.part.described(),  # the part it was last asked to judge
             "yes" if found.current else "",
             found.shown or "never",
         )

@@ -4,11 +4,15 @@ stub, one `from MODULE import NAME as NAME` per line. Type checkers read the stu
 
     # cobe/run/__init__.py
     __getattr__, __all__ = attach(__name__, __file__)
+
+The package's `dir()` (what tab completion and `help()` read) then lists those names, not the machinery
+its `__init__.py` imports (`attach`) or the subpackages loaded so far (`core`).
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +41,10 @@ def stub_exports(init_file: str) -> dict[str, tuple[str, str]]:
 
 
 def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
-    """(`__getattr__`, `__all__`) of a package whose public names its `__init__.pyi` lists."""
+    """(`__getattr__`, `__all__`) of a package whose public names its `__init__.pyi` lists; its `dir()` lists them
+    too (a module's `__dir__`, PEP 562, set on the package being initialised)."""
     exports = stub_exports(init_file)
+    public = sorted(exports)
 
     def __getattr__(name: str) -> Any:
         if name not in exports:
@@ -46,4 +52,10 @@ def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str
         module, attribute = exports[name]
         return getattr(import_module(module), attribute)
 
-    return __getattr__, sorted(exports)
+    def __dir__() -> list[str]:
+        return list(public)
+
+    module = sys.modules.get(package)
+    if module is not None:  # attach is called from the package's own __init__, while it is being imported
+        module.__dir__ = __dir__  # type: ignore[method-assign]
+    return __getattr__, list(public)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,23 +49,62 @@ def _inspect(purpose: str) -> Any:
 
 def export_inspect(run_path: str | Path, out: str | Path, model: str | None = None) -> Path:
     """Write one model of a run as an inspect log (`.eval`, or `.json` by the file's suffix)."""
-    _inspect("cobe export --to inspect")
-    from inspect_ai.log import EvalConfig as InspectConfig
-    from inspect_ai.log import EvalDataset, EvalLog, EvalPlan, EvalSpec, EvalStats, write_eval_log
-    from inspect_ai.model import GenerateConfig, ModelUsage
-    from inspect_ai.util import registry_info
-
-    from cobe.integrations import inspect_task
-
-    target = _check_target(Path(out))
-    run = load_run(run_path)
+    run = load_run(run_path)  # a run of several models is refused before inspect is loaded (seconds)
+    if model is None and len(run.models) > 1:
+        raise InputError(
+            f"{run.run_dir}: holds {len(run.models)} models ({', '.join(run.models)}); choose one with --model, or "
+            "give a folder for OUT (no .eval or .json suffix) to write one log per model"
+        )
     chosen = pick_model(run, model)
-    run = run.only(chosen)
+    _inspect("cobe export --to inspect")
+    target = _check_target(Path(out))
+    _write(_log(run.only(chosen), chosen), target)
+    return target
+
+
+def export_inspect_all(run_path: str | Path, out_dir: str | Path, models: Sequence[str] | None = None) -> list[Path]:
+    """Write each model of a run (or each of `models`) as its own inspect log in the folder `out_dir`, one
+    `MODEL.eval` each: the run is read once and inspect loaded once, whatever the number of models."""
+    run = load_run(run_path)
+    chosen = [pick_model(run, m) for m in models] if models else run.models
+    _inspect("cobe export --to inspect")
+    folder = ensure_dir(Path(out_dir), "folder for the inspect logs")
+    targets = {m: _check_target(folder / name) for m, name in zip(chosen, log_names(chosen))}
+    rows: dict[str, list[dict[str, Any]]] = {m: [] for m in chosen}
+    for row in run.rows:  # one pass over the run, not one per model
+        if row["model"] in rows:
+            rows[row["model"]].append(row)
+    for m in chosen:
+        _write(_log(run.only(m, rows[m]), m), targets[m])
+    return list(targets.values())
+
+
+def log_names(models: Sequence[str]) -> list[str]:
+    """A file name per model: its spec with `/` and other unsafe characters as `_`, cut short with a digest where
+    it is long, and a number where two would meet."""
+    names: list[str] = []
+    for model in models:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("._") or "model"
+        if len(stem) > 80:
+            stem = f"{stem[:64]}-{hashlib.sha256(model.encode()).hexdigest()[:12]}"
+        name, number = f"{stem}.eval", 2
+        while name in names:
+            name, number = f"{stem}-{number}.eval", number + 1
+        names.append(name)
+    return names
+
+
+def _log(run: RunExport, chosen: str) -> EvalLog:
+    """One model's rows of a run as an EvalLog of the cobe task."""
+    from inspect_ai.log import EvalConfig as InspectConfig
+    from inspect_ai.log import EvalDataset, EvalLog, EvalPlan, EvalSpec, EvalStats
+    from inspect_ai.model import GenerateConfig, ModelUsage
+
     samples = [_sample(run, row) for row in run.rows]
     settings = run.summary.get("respondent_settings") or {}
-    task_name = registry_info(inspect_task.cobe).name
+    task_name = _task_name()
     stamp = datetime.now(UTC).isoformat(timespec="seconds")
-    log = EvalLog(
+    return EvalLog(
         status="success",
         eval=EvalSpec(
             created=stamp,
@@ -106,14 +147,27 @@ def export_inspect(run_path: str | Path, out: str | Path, model: str | None = No
         ),
         samples=samples,
     )
-    # written beside the target and renamed over it: a failure (a full disk) leaves no half log behind
+
+
+@lru_cache(maxsize=1)
+def _task_name() -> str:
+    from inspect_ai.util import registry_info
+
+    from cobe.integrations import inspect_task
+
+    return str(registry_info(inspect_task.cobe).name)
+
+
+def _write(log: EvalLog, target: Path) -> None:
+    """The log written beside the target and renamed over it: a failure (a full disk) leaves no half log behind."""
+    from inspect_ai.log import write_eval_log
+
     partial = target.with_name(f".{target.stem}.{os.getpid()}.partial{target.suffix}")
     try:
         write_eval_log(log, str(partial), format=target.suffix[1:].lower())  # type: ignore[arg-type]
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-    return target
 
 
 #: what `export_inspect` records in a log's metadata, and looks for before replacing an existing file

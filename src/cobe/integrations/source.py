@@ -86,11 +86,11 @@ class RunExport:
 
         return rows_frame(self.rows)
 
-    def only(self, model: str) -> RunExport:
-        """The same run cut to one model's rows and usage."""
+    def only(self, model: str, rows: list[dict[str, Any]] | None = None) -> RunExport:
+        """The same run cut to one model's rows (`rows`, where the caller already has them) and usage."""
         return replace(
             self,
-            rows=[row for row in self.rows if row["model"] == model],
+            rows=rows if rows is not None else [row for row in self.rows if row["model"] == model],
             respondent_usage={k: u for k, u in self.respondent_usage.items() if k[0] == model},
             judge_usage={k: u for k, u in self.judge_usage.items() if k[0] == model},
         )

@@ -34,6 +34,14 @@ def imported_ref(source: str) -> JudgeRef:
     return JudgeRef(f"{source} (imported)", IMPORTED, PUBLISHED)
 
 
+def judge_label(spec: str, prompts: str | None) -> str:
+    """A verdict set as a table's judge column names it: `spec (prompts)`, or the spec alone for a source's own
+    set, whose name already says it (`cobe-site (published)`, never `cobe-site (published) (published)`)."""
+    if not prompts or prompts in (PUBLISHED, IMPORTED):
+        return spec
+    return f"{spec} ({prompts})"
+
+
 def is_published(ref: JudgeRef | None) -> bool:
     """Whether a verdict set holds a source's own verdicts (published or imported), not a cobe judge's."""
     return ref is not None and not ref.combined and ref.fingerprint == PUBLISHED

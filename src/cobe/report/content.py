@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from cobe.report.against import Against
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,7 @@ class ReportContent:
     data_note: str | None = None  # runs on different data (--across-data): said on every table too
     no_checks_note: str | None = None  # models with one verdict per response, none per check: said once (Fig. 6)
     pass_rule: str | None = None  # how a response passes, where it is not the checks' rule alone (overall_only)
+    against: Against | None = None  # the paper's figures beside the runs' (--against paper)
 
     @property
     def notes(self) -> list[str]:

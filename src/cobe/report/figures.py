@@ -8,21 +8,28 @@ side shows them at one scale. Titles, category names and model names are wrapped
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
-from typing import Any
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib import patheffects
 
 # Figure with its own Agg canvas, never pyplot: reports are written headless, nothing needs pyplot's
 # figure manager, and importing it costs every `cobe eval` a third of a second
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 
-from cobe.report.palette import model_styles
+from cobe.report.palette import BarStyle, model_styles
 from cobe.report.tables import MIN_CELL
 from cobe.report.wrapping import TextFit
+
+if TYPE_CHECKING:
+    from cobe.report.against import Against
 
 #: inches; one width for every figure, so a page scales them all alike
 FIGURE_WIDTH = 6.0
@@ -100,6 +107,19 @@ FIGURES: tuple[FigureSpec, ...] = (
 )
 
 
+#: the report's figures beside the paper's (`cobe report --against paper`): tables of cobe.report.against
+PAPER_FIGURES: tuple[FigureSpec, ...] = (
+    FigureSpec("paper_error_types", "paper_error_types", "group_label", "value",
+               "Failure rate by error type, beside the paper's Fig. 6", "failure rate (%)", horizontal=True),
+    FigureSpec("paper_graph_type", "paper_graph_type", "group_label", "value",
+               "Accuracy by causal graph type, beside the paper's Fig. 7", "accuracy (%)", horizontal=True),
+    FigureSpec("paper_phrasing", "paper_phrasing", "group_label", "value",
+               "Accuracy by phrasing, beside the paper's Fig. 8", "accuracy (%)", horizontal=True),
+    FigureSpec("paper_failure_mode", "paper_failure_mode", "group_label", "value",
+               "Accuracy by failure mode, beside the paper's Fig. 9", "accuracy (%)", horizontal=True),
+)  # fmt: skip
+
+
 def lies_on_its_side(spec: FigureSpec, categories: int, models: int) -> bool:
     """Whether a figure draws horizontal bars: asked for, or too many categories or bars to stand upright."""
     return spec.horizontal or categories > MAX_UPRIGHT_CATEGORIES or categories * models > MAX_UPRIGHT_BARS
@@ -111,9 +131,17 @@ def _size(horizontal: bool, categories: int, models: int) -> tuple[float, float]
     return FIGURE_WIDTH, min(max(3.2, 1.4 + categories * (0.3 + 0.2 * models)), 30.0)
 
 
-def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Figure:
+def grouped_bars(
+    table: pd.DataFrame,
+    spec: FigureSpec,
+    labels: list[str],
+    *,
+    published: Collection[str] = (),
+    notes: Mapping[tuple[str, str], str] | None = None,
+) -> Figure:
     """One group of bars per category value, one bar per model label, in the look `labels` gives it (its place
-    in the report's list, so the same in every figure)."""
+    in the report's list, so the same in every figure). Labels in `published` are drawn in the published style
+    (their colour, striped); `notes` puts a word beside a (category, label) bar's value ("not comparable")."""
     pivot = table.pivot_table(index=spec.category, columns="label", values=spec.value, aggfunc="first", sort=False)
     models = [label for label in labels if label in pivot.columns]
     low, high, small = (_pivot(table, spec, column, pivot) for column in ("ci_low", "ci_high", "small"))
@@ -129,34 +157,29 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
     for index, model in enumerate(models):
         values = pivot[model].to_numpy(dtype=float)
         offset = positions - 0.4 + width * (index + 0.5)
-        look = styles[model]
-        pale = small[model].fillna(0).to_numpy(dtype=bool) if spec.intervals else np.zeros(n_cat, bool)
-        # a hatching is drawn in the edge colour: white stripes on the fill, no outline
-        drawn: dict[str, Any] = {
-            "color": look.colour,
-            "hatch": look.hatch or None,
-            "edgecolor": "white",
-            "linewidth": 0,
-        }
+        look = _look(styles[model], model in published)
+        faint = small[model].fillna(0).to_numpy(dtype=bool) if spec.intervals else np.zeros(n_cat, bool)
         bars = (
-            ax.barh(offset, np.nan_to_num(values), height=width, label=model, **drawn)
+            ax.barh(offset, np.nan_to_num(values), height=width, label=model, **look)
             if horizontal
-            else ax.bar(offset, np.nan_to_num(values), width=width, label=model, **drawn)
+            else ax.bar(offset, np.nan_to_num(values), width=width, label=model, **look)
         )
-        for bar, faint in zip(bars, pale):
-            if faint:  # too few scored responses to read: a pale bar with a dashed outline, its label starred
-                bar.set(alpha=0.35, edgecolor=look.colour, linestyle="--", linewidth=0.8)
+        gid = model_gid(labels.index(model), model)
+        for number, (bar, few) in enumerate(zip(bars, faint)):
+            bar.set_gid(f"{gid}-bar{number}")
+            if few:  # too few scored responses to read: its colour kept, a dashed outline, its label starred
+                bar.set(edgecolor=SMALL_EDGE, linestyle="--", linewidth=0.9)
         ends = values
         if spec.intervals:
             lows, highs = low[model].to_numpy(dtype=float), high[model].to_numpy(dtype=float)
-            errors = np.nan_to_num(np.clip([values - lows, highs - values], 0, None))
-            whiskers: dict[str, Any] = {"fmt": "none", "ecolor": "#333333", "elinewidth": 0.7, "capsize": 1.5}
-            if horizontal:
-                ax.errorbar(values, offset, xerr=errors, **whiskers)
-            else:
-                ax.errorbar(offset, values, yerr=errors, **whiskers)
+            _whiskers(ax, offset, values, lows, highs, horizontal)
             ends = np.fmax(values, highs)
-        texts = ["–" if np.isnan(v) else f"{v:.0f}{'*' if faint else ''}" for v, faint in zip(values, pale)]
+        said = notes or {}
+        texts = [
+            ("–" if np.isnan(v) else f"{v:.0f}{'*' if few else ''}")
+            + (f" {said[(category, model)]}" if (category, model) in said else "")
+            for v, few, category in zip(values, faint, categories)
+        ]
         upright = horizontal or n_mod <= 3
         _value_labels(ax, offset, np.nan_to_num(ends), texts, horizontal, upright)
     ticks = TextFit(TICK_SIZE)
@@ -164,7 +187,7 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
         # a category name gets up to a third of the width, a line per phrase
         ax.set_yticks(positions, [ticks.wrap(c, FIGURE_WIDTH * 72 / 3) for c in categories])
         ax.invert_yaxis()
-        ax.set_xlim(0, 110)
+        ax.set_xlim(0, 130 if notes else 110)
         ax.set_xlabel(spec.ylabel)
         ax.grid(axis="x", alpha=0.3)
         ax.grid(axis="y", visible=False)
@@ -177,9 +200,47 @@ def grouped_bars(table: pd.DataFrame, spec: FigureSpec, labels: list[str]) -> Fi
     fig.suptitle(title, x=0.01, ha="left", fontweight="bold")
     # below the axes, so the legend never hides a bar or the axis label; a run where nothing was
     # scored draws no bar, and then has nothing to list
-    if ax.get_legend_handles_labels()[0]:
-        _legend(fig, ax, models)
+    if models and ax.get_legend_handles_labels()[0]:
+        _legend(fig, models, labels, styles, published)
     return fig
+
+
+#: the outline of a bar with too few scored responses to read, and the stripes of a published bar
+SMALL_EDGE, PUBLISHED_HATCH = "#444444", "////"
+
+
+def model_gid(index: int, label: str) -> str:
+    """The SVG id of a model's bars and legend swatch: its place in the report's labels and its name."""
+    return f"m{index}-{re.sub(r'[^A-Za-z0-9]+', '-', label).strip('-') or 'model'}"
+
+
+def _look(style: BarStyle, published: bool) -> dict[str, Any]:
+    """How a model's bars are drawn: its colour at full strength; striped white where it hatches or is published."""
+    hatch = style.hatch or (PUBLISHED_HATCH if published else "")
+    # the hatching in a colour of its own (white stripes on the fill), so an outline never recolours it
+    return {
+        "facecolor": style.colour,
+        "hatch": hatch or None,
+        "hatchcolor": "white",
+        "edgecolor": "white",
+        "linewidth": 0,
+    }
+
+
+def _whiskers(
+    ax: Any, offset: np.ndarray, values: np.ndarray, lows: np.ndarray, highs: np.ndarray, horizontal: bool
+) -> None:
+    """95% CI whiskers, a dark line over a white halo, so they show on the darkest bar and on the page alike."""
+    errors = np.nan_to_num(np.clip([values - lows, highs - values], 0, None))
+    whiskers: dict[str, Any] = {"fmt": "none", "ecolor": "#333333", "elinewidth": 0.7, "capsize": 1.5}
+    drawn = (
+        ax.errorbar(values, offset, xerr=errors, **whiskers)
+        if horizontal
+        else ax.errorbar(offset, values, yerr=errors, **whiskers)
+    )
+    halo = [patheffects.Stroke(linewidth=2.2, foreground="#ffffff"), patheffects.Normal()]
+    for artist in drawn.lines[1] + drawn.lines[2]:  # caps and bar lines
+        artist.set_path_effects(halo)
 
 
 def _pivot(table: pd.DataFrame, spec: FigureSpec, column: str, like: pd.DataFrame) -> pd.DataFrame:
@@ -214,7 +275,7 @@ def _title(spec: FigureSpec, table: pd.DataFrame) -> str:
     if "ci_low" in table.columns and table["ci_low"].notna().any():
         parts.append("bars: 95% CI")
     if "small" in table.columns and table["small"].fillna(False).astype(bool).any():
-        parts.append(f"* pale: under {MIN_CELL} scored")
+        parts.append(f"* dashed: under {MIN_CELL} scored")
     return f"{spec.title} ({'; '.join(parts)})" if parts else spec.title
 
 
@@ -232,16 +293,26 @@ def legend_columns(names: list[str], width_pt: float) -> tuple[int, list[str]]:
     raise AssertionError("unreachable: one column always fits")
 
 
-def _legend(fig: Figure, ax: Any, models: list[str]) -> None:
-    handles, _ = ax.get_legend_handles_labels()
+def _legend(
+    fig: Figure, models: list[str], labels: list[str], styles: dict[str, BarStyle], published: Collection[str]
+) -> None:
+    """The legend below the axes: a swatch per model in its own full colour (never a pale bar's), with its id."""
+    handles = [Patch(label=model, **_look(styles[model], model in published)) for model in models]
     columns, names = legend_columns(models, FIGURE_WIDTH * 72 * _ROOM)
-    fig.legend(handles, names, frameon=False, loc="outside lower center", ncols=columns)
+    legend = fig.legend(handles, names, frameon=False, loc="outside lower center", ncols=columns)
+    for model, patch in zip(models, legend.get_patches()):
+        patch.set_gid(f"{model_gid(labels.index(model), model)}-legend")
 
 
 def render_figures(
-    tables: dict[str, pd.DataFrame], labels: list[str], formats: tuple[str, ...] = ("svg", "png")
+    tables: dict[str, pd.DataFrame],
+    labels: list[str],
+    formats: tuple[str, ...] = ("svg", "png"),
+    *,
+    against: Against | None = None,
 ) -> dict[str, dict[str, bytes]]:
-    """Each figure drawn once and saved in every requested format, as bytes: {name: {fmt: data}}."""
+    """Each figure drawn once and saved in every requested format, as bytes: {name: {fmt: data}}; with `against`,
+    the paper's figures too, its bars striped as published and each run's bar that is not comparable said to be."""
     rendered: dict[str, dict[str, bytes]] = {}
     # the stubs type rc keys as a Literal of every known name; ours are all valid keys
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
@@ -254,15 +325,30 @@ def render_figures(
             table = table.dropna(subset=[spec.category])
             if table.empty:
                 continue
-            fig = grouped_bars(table, spec, labels)
-            rendered[spec.name] = {}
-            for fmt in formats:
-                buffer = io.BytesIO()
-                fig.savefig(
-                    buffer,
-                    format=fmt,
-                    dpi=150 if fmt == "png" else None,
-                    metadata={"Date": None} if fmt == "svg" else None,
-                )
-                rendered[spec.name][fmt] = buffer.getvalue()
+            rendered[spec.name] = _saved(grouped_bars(table, spec, labels), formats)
+        for spec in PAPER_FIGURES if against is not None else ():
+            table = tables.get(spec.table)
+            if table is None or table.empty:
+                continue
+            assert against is not None
+            fig = grouped_bars(
+                table,
+                replace(spec, title=f"{spec.title} (striped: {against.paper.release.label()})"),
+                labels,
+                published=against.paper_labels,
+                notes=against.notes(spec.name.removeprefix("paper_")),
+            )
+            rendered[spec.name] = _saved(fig, formats)
     return rendered
+
+
+def _saved(fig: Figure, formats: tuple[str, ...]) -> dict[str, bytes]:
+    """A drawn figure's bytes in each format."""
+    saved = {}
+    for fmt in formats:
+        buffer = io.BytesIO()
+        fig.savefig(
+            buffer, format=fmt, dpi=150 if fmt == "png" else None, metadata={"Date": None} if fmt == "svg" else None
+        )
+        saved[fmt] = buffer.getvalue()
+    return saved

@@ -18,10 +18,12 @@ import pandas as pd
 from markupsafe import Markup, escape
 
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
+from cobe.report.against_view import against_payload
 from cobe.report.answers import illustrative_answers
 from cobe.report.content import ReportContent
 from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
+from cobe.report.published import published_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
 from cobe.run.settings_table import settings_rows
 from cobe.score.accuracy import EPOCH, several_epochs
@@ -269,6 +271,9 @@ def write_html(
             figure_list.append(
                 {"name": name, "src": "data:image/png;base64," + base64.b64encode(formats["png"]).decode("ascii")}
             )
+    # the figures beside the paper's go in their own section, under the block that says what they compare
+    paper_figures = [fig for fig in figure_list if fig["name"].startswith("paper_")]
+    figure_list = [fig for fig in figure_list if not fig["name"].startswith("paper_")]
     agreement_blocks = []
     for run, data in content.agreement.items():
         metrics = {k: _clean(v) for k, v in data["metrics"].items() if not isinstance(v, (dict, list))}
@@ -306,6 +311,9 @@ def write_html(
         js="\n".join(_TEMPLATES.joinpath(name).read_text(encoding="utf-8") for name in ("report.js", "scenarios.js")),
         data=Markup(_DATA_MARK),
         panel=panel_payload(tables),
+        against=against_payload(content.against) if content.against is not None else None,
+        paper_figures=paper_figures,
+        published=published_payload(tables),
     )
     head, mark, tail = page.partition(_DATA_MARK)
     assert mark, "the report template places the response data"

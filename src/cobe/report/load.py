@@ -147,6 +147,16 @@ def sample_note(samples: Mapping[str, dict]) -> str | None:
     return "; ".join(notes) if notes else None
 
 
+def judged_part_notes(paths: Sequence[str | Path]) -> list[str]:
+    """For each run whose shown verdict set covers a part of it (`cobe judge RUN --ids …`), the line saying so."""
+    notes = []
+    for path in paths:
+        part = _summary_part(results_path(path).parent, "judged_part")
+        if part is not None and part.get("note"):
+            notes.append(f"{Path(path).name}: {part['note']}; compared on the items both sides scored")
+    return notes
+
+
 def read_settings(directory: Path) -> dict | None:
     """How a run asked each model (summary.json's "settings": respondents and judges, as sent), if recorded."""
     return _summary_part(directory, "settings")
@@ -208,6 +218,10 @@ def load_runs(paths: Sequence[str | Path], human: HumanLabels | None = None, *, 
         if asked is not None:
             settings[directory.name] = asked
         sample = read_sample(directory)
+        part = _summary_part(directory, "judged_part")  # a verdict set judged on a part of the run (cobe judge --ids …)
+        if part is not None and part.get("note"):
+            said = [str(sample["note"])] if sample is not None and sample.get("note") else []
+            sample = {**(sample or {}), "note": "; ".join([*said, f"{directory.name}: {part['note']}"])}
         if sample is not None:
             samples[directory.name] = sample
         audit = read_audit(directory)

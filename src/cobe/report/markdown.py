@@ -7,6 +7,7 @@ import math
 import pandas as pd
 
 from cobe.judge.selftest_result import judge_check_markdown
+from cobe.report.against_view import against_markdown
 from cobe.report.content import ReportContent
 from cobe.report.overall_only import CHECKS_DECIDE
 from cobe.report.panel import panel_markdown
@@ -39,8 +40,9 @@ NOTES: dict[str, str] = {
     **dict.fromkeys(
         ["published_overall", "published_graph_type", "published_domain"],
         "The run's accuracy by the site's rule, correct / (correct + wrong) over every row, beside the site's "
-        "published figure (eval-statistics.json) for the model of the same name; `published_total` is the "
-        "site's item count, `difference` run minus published, in points.",
+        "published figure (eval-statistics.json: the site's release, not the paper's 2,000 scenarios × 3 "
+        "phrasings) for the model of the same name; `published_total` is the site's item count, `difference` run "
+        "minus published, in points.",
     ),
     "epochs": "Each epoch's accuracy (by the model's rule: mean over phrasings ± std across them, or pooled); a "
     "model's headline accuracy is the "
@@ -192,6 +194,8 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "",
         f"Rank range: {ranks}.",
     ]
+    if content.against is not None:
+        parts += against_markdown(content.against, figure_files)
     if "calibration" in tables:
         parts += ["", "## Human-calibrated pass rates", "", *calibration_markdown(tables["calibration"])]
     for run, check in content.judge_checks.items():
@@ -213,7 +217,8 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         parts += ["", f"## {title}", "", *note, *unchecked]
         if name in NOTES:
             parts += [NOTES[name], ""]
-        parts.append(markdown_table(table))
+        # the published totals are one row per model and group: their model column is the point of them
+        parts.append(markdown_table(table, list(table.columns) if name.startswith("published_") else None))
         if name in figure_files:
             parts += ["", f"![{title}]({figure_files[name]})"]
     for run, data in content.agreement.items():

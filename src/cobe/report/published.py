@@ -127,3 +127,39 @@ def beside_published(df: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.
             ["model", "group", "run_accuracy", "run_scored", "published_accuracy", "published_total", "difference"]
         ].sort_values(["group", "model"], ignore_index=True)
     return tables
+
+
+#: the tables beside the site's totals, with their titles, in the order a report shows them
+TITLES = {
+    "published_overall": "Overall",
+    "published_graph_type": "By causal graph type",
+    "published_domain": "By domain",
+}
+
+
+def release_label(tables: dict[str, pd.DataFrame]) -> str:
+    """How every view names the site's totals: their file and how many items a model they count."""
+    overall = tables.get("published_overall")
+    totals = overall["published_total"].dropna() if overall is not None and not overall.empty else None
+    count = f": {int(totals.max()):,} items a model" if totals is not None and len(totals) else ""
+    return f"the site's release (eval-statistics.json{count}), not the paper's (2,000 scenarios × 3 phrasings)"
+
+
+def published_payload(tables: dict[str, pd.DataFrame]) -> dict[str, Any] | None:
+    """report.html's section beside the site's totals: each table one row per model and group; None without one."""
+    blocks = []
+    for name, title in TITLES.items():
+        table = tables.get(name)
+        if table is None or table.empty:
+            continue
+        rows = [
+            ["–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.2f}" if isinstance(v, float)
+             else str(v) for v in row]
+            for row in table.itertuples(index=False)
+        ]  # fmt: skip
+        blocks.append({"title": title, "columns": [str(c) for c in table.columns], "rows": rows})
+    if not blocks:
+        return None
+    note = (f"Each model's accuracy in this report by the site's rule, correct / (correct + wrong), beside "
+            f"{release_label(tables)}, for the model of the same name; difference = run minus published, in points.")  # fmt: skip
+    return {"note": note, "tables": blocks}

@@ -105,6 +105,7 @@ def build_report(
     across_judges: bool = False,
     published: str | Path | None = None,
     across_data: bool = False,
+    against: str | Path | None = None,
 ) -> Report:
     """Aggregate one or many runs and write tables, figures, report.md and report.html under `out`;
     `human` (rating-study answers per run directory) adds the human-calibrated pass rates.
@@ -113,10 +114,16 @@ def build_report(
     `across_judges`, and then every table says how they were judged; so are runs on different datasets or
     scenario sets unless `across_data`, and then every table says what each was run on. `published` (the site's
     eval-statistics.json, or the folder `cobe import` kept it in) adds the run's accuracy beside the published
-    totals, overall, per domain and per graph type."""
+    totals, overall, per domain and per graph type. `against` (`paper`, the figures cobe ships, or a file of them)
+    sets the runs' models beside the paper's nine (cobe.report.against)."""
     from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
 
     chosen = parse_formats(formats)
+    paper = None
+    if against is not None:  # a file that is not the paper's figures is refused before any work
+        from cobe.report.paper import load_paper
+
+        paper = load_paper(against)
     if resamples < 0:
         raise InputError(f"--resamples: {resamples} is negative; expected 0 (no CIs) or more")
     # no page or table shows the prompt as sent (the story and query are shown): kept for a Parquet export only
@@ -136,6 +143,13 @@ def build_report(
     for label in runs.labels:  # labels with no row at their lowest tier still get a colour
         if label not in labels:
             labels.append(label)
+    beside = None
+    if paper is not None:
+        from cobe.report.against import build_against
+
+        beside = build_against(paper, primary_rows(runs.frame), tables)
+        tables.update(beside.tables)
+        labels += beside.paper_labels  # after the runs' own: a run's model keeps its colour in every figure
     shown_sample = sample_note(runs.samples)
     report = Report(
         runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample, data_note=data_note
@@ -156,6 +170,7 @@ def build_report(
         data_note=data_note,
         no_checks_note=no_checks_note(primary),
         pass_rule=pass_rule(primary),
+        against=beside,
     )
 
     if chosen & {"csv", "json"}:
@@ -165,7 +180,7 @@ def build_report(
 
     # each figure is drawn once; the HTML reuses the SVG bytes
     figure_formats = tuple(f for f in ("svg", "png") if f in chosen or (f == "svg" and "html" in chosen))
-    figures = render_figures(tables, labels, figure_formats) if figure_formats else {}
+    figures = render_figures(tables, labels, figure_formats, against=beside) if figure_formats else {}
     figure_files: dict[str, str] = {}
     for name, data in figures.items():
         for fmt, payload in data.items():

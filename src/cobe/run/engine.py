@@ -140,7 +140,7 @@ class Session:
             fields["judge_check"] = self.judge_check
         try:
             return write_exports(
-                self.plan.run_dir, self.store, self.run_id, self.plan.items, self.shown_judge, fields, self.notices
+                self.plan.run_dir, self.store, self.run_id, self.plan.exported, self.shown_judge, fields, self.notices
             )
         except (DiskFull, OSError) as exc:
             if not isinstance(exc, DiskFull) and not is_disk_full(exc):
@@ -394,7 +394,8 @@ def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, 
                     f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
                 )
         # the set shown before stays in the store: `cobe judge RUN --show` makes it current again
-        replaced = make_current(store, run_id, plan.judge.ref) if plan.judge is not None and plan.judge.show else None
+        shows = plan.judge is not None and plan.judge.show
+        replaced = make_current(store, run_id, plan.judge.ref, plan.part) if plan.judge is not None and shows else None
         if plan.run_id is not None:
             store.set_state(run_id, "running")
         session = Session(plan, store, run_id, caller, progress)

@@ -18,6 +18,7 @@ from cobe.judge.selftest_result import judge_check_markdown
 from cobe.judge.shown import ShownVerdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
 from cobe.run.items import Item
+from cobe.run.judged_part import shown_part
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
 from cobe.run.verdict_source import imported_verdicts
@@ -186,6 +187,17 @@ def build_summary(
     if source is not None:  # an import's own verdicts: where they came from, not a cobe judge's name alone
         judged |= {"verdicts_from": source["from"], "verdicts_by": source["by"]}
     summary = {"run_id": run_id, **judged, "models": models, **extra}
+    part = shown_part(store, run_id, judge)
+    if not part.whole and judge is not None:  # its figures are a part's: every report of the run says so
+        judged_rows = int((df["status"] != "pending").sum()) if not df.empty else 0
+        summary["judged_part"] = {
+            "verdict_set": judge.spec,
+            "part": part.described(),
+            "judged": judged_rows,
+            "rows": len(df),
+            "note": f"the verdict set {judge.spec} covers a part of this run ({part.described()}): {judged_rows} "
+            f"of {len(df)} rows judged, the rest pending under it; its figures are that part's",
+        }
     if judge is not None and judge.combined and not df.empty:
         summary["panel"] = panel_summary(df)
     return summary

@@ -31,8 +31,10 @@ from cobe.prompts.render import select_templates
 from cobe.prompts.templates import Template
 from cobe.run.config import EMBEDDED_MODEL, SMOKE_NOTICE, EvalConfig
 from cobe.run.items import Coverage, Item, build_items, stored_items
+from cobe.run.judged_part import JudgedPart, part_of
 from cobe.run.respondents import command_model_args, reasoning_notice, recorded_respondents, respondent_settings
 from cobe.run.rundir import data_fingerprint, default_run_dir
+from cobe.run.settings_table import imported_settings
 from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
@@ -66,6 +68,15 @@ class RunPlan:
     recorded: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
     # a command that shows a stored verdict set (`--show`): each of its judges as the store says it was asked
     recorded_judges: dict[str, tuple[ModelCapabilities, GenerateConfig]] = field(default_factory=dict)
+    # a re-judge of a part (`cobe judge RUN --ids … --sample … --limit … --model …`): the part, and the run's
+    # every item, which its exports show (the items outside the part pending under this judge)
+    part: JudgedPart | None = None
+    all_items: list[Item] | None = None
+
+    @property
+    def exported(self) -> list[Item]:
+        """The items the run's exports show: every item of the run, whatever part this command works on."""
+        return self.all_items if self.all_items is not None else self.items
 
     @property
     def respondent(self) -> GenerateConfig | None:
@@ -77,7 +88,12 @@ class RunPlan:
         per judge, its API, token limit, sampling settings, how it thinks, and what its row refuses."""
         block: dict[str, Any] = {}
         asked = {spec: (self.providers[spec].capabilities, settings) for spec, settings in self.respondents.items()}
-        if asked or self.recorded:
+        imported = self.stored_config.get("imported_from")
+        if not asked and isinstance(imported, dict):  # a source's responses: only what the source said of them
+            said = imported.get("settings")
+            found: dict[str, Any] = said if isinstance(said, dict) else {}
+            block["respondents"] = {spec: imported_settings(found) for spec in self.stored_config.get("models", [])}
+        elif asked or self.recorded:
             block["respondents"] = {
                 spec: effective_settings(caps, settings) for spec, (caps, settings) in (asked or self.recorded).items()
             }
@@ -320,6 +336,8 @@ def plan_rejudge(
     EvalConfig fields. With `show=False` the run's exports keep showing the judge they showed."""
     row = _stored_run(store, run_dir)
     stored = run_config(store.path, row)
+    options = dict(options)
+    part = part_of(options)
     config = EvalConfig(
         **{k: v for k, v in options.items() if v is not None},
         judge=judge,
@@ -335,6 +353,15 @@ def plan_rejudge(
         providers[member.spec].check_config(member.settings)
     plan = _stored_plan(store, run_dir, row, config, judging, providers, models)
     plan.notices += judge_notices
+    if not part.whole:
+        chosen = part.select(plan.items, str(run_dir))
+        if not chosen:
+            raise InputError(f"{run_dir}: {part.described()} chooses no item of the run; nothing to judge")
+        plan.part, plan.all_items, plan.items = part, plan.items, chosen
+        plan.notices.append(
+            f"judging a part of the run ({part.described()}): {len(chosen)} of {len(plan.all_items)} items; "
+            "the rest stay pending under this judge, and its verdict set records the part"
+        )
     return plan
 
 

@@ -126,6 +126,17 @@ def _stored_run(db: sqlite3.Connection, path: Path) -> dict[str, Any]:
     }
 
 
+def _shown_judge(entry: dict[str, Any], summary: dict[str, Any]) -> None:
+    """The judge of the numbers listed: summary.json's. While a re-judge runs the store already names the new
+    judge, whose numbers are not written yet: it is listed apart, as `judging`."""
+    written = summary.get("judge")
+    if not isinstance(written, str) or not written:
+        return
+    if entry.get("judge") and entry["judge"] != written:
+        entry["judging"] = entry["judge"]
+    entry["judge"] = written
+
+
 def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
     """Every run directory under `root`: state, models, judge, counts and accuracy from summary.json."""
     root = Path(root)
@@ -153,8 +164,9 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         summary = path / "summary.json"
         if summary.is_file():
             try:
-                models = read_json(summary, "a run summary (JSON)").get("models", {})
-                entry["accuracy"] = {m: v.get("accuracy") for m, v in models.items()}
+                written = read_json(summary, "a run summary (JSON)")
+                entry["accuracy"] = {m: v.get("accuracy") for m, v in written.get("models", {}).items()}
+                _shown_judge(entry, written)
             except (FileProblem, AttributeError):
                 pass
         found.append(entry)

@@ -7,6 +7,14 @@ from typing import Any
 
 _TOKEN_NAMES = ("max_tokens", "max_completion_tokens", "max_output_tokens")
 _SAMPLING = ("temperature", "top_p", "seed", "stop", "logprobs")
+#: what an imported run's source did not say about how a model was asked: never a default cobe would have sent
+UNKNOWN = "unknown (imported)"
+
+
+def imported_settings(found: dict[str, Any]) -> dict[str, Any]:
+    """An imported respondent's settings block: what its source said (`found`, e.g. a log's temperature and token
+    limit), and everything else unknown."""
+    return {"imported": True, **{k: v for k, v in found.items() if v is not None}}
 
 
 def settings_rows(block: dict[str, Any]) -> list[dict[str, str]]:
@@ -14,15 +22,16 @@ def settings_rows(block: dict[str, Any]) -> list[dict[str, str]]:
     rows = []
     for role, key in (("respondent", "respondents"), ("judge", "judges")):
         for model, settings in (block.get(key) or {}).items():
-            limit = next((f"{settings[n]} ({n})" for n in _TOKEN_NAMES if n in settings), "the provider's")
+            silent = UNKNOWN if settings.get("imported") else None  # what the source left unsaid
+            limit = next((f"{settings[n]} ({n})" for n in _TOKEN_NAMES if n in settings), silent or "the provider's")
             sampling = ", ".join(f"{n} {settings[n]}" for n in _SAMPLING if n in settings) or "–"
             rows.append(
                 {
                     "role": role,
                     "model": model,
-                    "api": str(settings.get("api", "?")),
+                    "api": str(settings.get("api", silent or "?")),
                     "limit": limit,
-                    "thinking": str(settings.get("thinking", "?")),
+                    "thinking": str(settings.get("thinking", silent or "?")),
                     "sampling": sampling,
                     "not_sent": "; ".join(settings.get("not_sent") or []) or "–",
                 }

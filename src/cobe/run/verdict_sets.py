@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +19,13 @@ from cobe.core.errors import InputError
 from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
 from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.judge.published import is_published
 from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.model_args import ModelArgs
 from cobe.run.config import RunSummary
 from cobe.run.export import write_exports
+from cobe.run.judged_part import JudgedPart, stored_part
 from cobe.run.resume import StoredWork
 from cobe.store.damage import DamagedStore, excerpt, reading, text_field
 from cobe.store.directory import find_store
@@ -38,6 +40,7 @@ class VerdictSet:
     responses: int  # responses every check of which it answered (a panel: the fewest of any member)
     current: bool  # the set the run's exports show
     shown: str | None  # when it last became the run's current set; None: never shown
+    part: JudgedPart = field(default_factory=JudgedPart)  # the part of the run it was last asked to judge
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: judge, prompt set, fingerprint, members and samples, counts, current."""
@@ -50,6 +53,7 @@ class VerdictSet:
             "responses": self.responses,
             "current": self.current,
             "shown": self.shown,
+            "part": None if self.part.whole else self.part.described(),
         }
 
 
@@ -72,7 +76,10 @@ def _stored_ref(store: Store, table: str, row: sqlite3.Row, identity: str, membe
 
 
 def describe_judge(ref: JudgeRef) -> str:
-    """A verdict set in words: `spec (prompts NAME)`, with a judge's samples where it has several."""
+    """A verdict set in words: `spec (prompts NAME)`, with a judge's samples where it has several; a source's own
+    set by its name alone."""
+    if is_published(ref):
+        return ref.spec
     samples = f", {ref.samples} samples" if ref.samples > 1 else ""
     return f"{ref.spec} (prompts {ref.prompt_set}{samples})"
 
@@ -86,10 +93,14 @@ def replaced_notice(before: JudgeRef, after: JudgeRef, run_dir: Path) -> str:
     )
 
 
-def make_current(store: Store, run_id: str, ref: JudgeRef) -> JudgeRef | None:
-    """Record `ref` as the verdict set the run shows; returns the set it replaced, where it was another."""
+def make_current(
+    store: Store, run_id: str, ref: JudgeRef, part: JudgedPart | None = None, *, keep_part: bool = False
+) -> JudgeRef | None:
+    """Record `ref` as the verdict set the run shows, judged on `part` (None: the whole run; `keep_part`: as it
+    was, for a set shown again); returns the set it replaced, where it was another."""
     before = stored_judge(store)
-    store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json())
+    recorded = part.to_json() if part is not None else None
+    store.set_judge(run_id, ref.spec, ref.prompt_set, ref.identity, ref.members_json(), recorded, keep_part=keep_part)
     return before if before is not None and not _same(before, ref) else None
 
 
@@ -108,7 +119,8 @@ def verdict_sets(store: Store, run_id: str) -> list[VerdictSet]:
     for row in store.verdict_sets(run_id):
         ref = _stored_ref(store, "verdict_sets", row, "identity", "members")
         shown = text_field(store.path, row, "verdict_sets", "shown")
-        sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), shown)
+        part = stored_part(row)
+        sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), shown, part)
     for (spec, fingerprint), row in judged.items():
         if (spec, fingerprint) not in sets:
             ref = JudgeRef(spec, row["prompt_set"], fingerprint)
@@ -168,7 +180,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             assert plan.run_id is not None  # a stored run's plan names its run
             chosen = choose(verdict_sets(store, plan.run_id), which, run_dir)
             ref = chosen.ref
-            before = make_current(store, plan.run_id, ref)
+            before = make_current(store, plan.run_id, ref, keep_part=True)
             plan.recorded_judges = recorded_judges(store, plan.run_id, ref)  # the Settings block keeps its judges
             state = str(_run_row(store)["state"])
             wall = time.perf_counter() - start

@@ -223,9 +223,20 @@ class Store:
             self.db.execute("UPDATE runs SET state = ?, updated = ? WHERE id = ?", (state, now(), run_id))
 
     @makes_room
-    def set_judge(self, run_id: str, judge: str, prompts: str, fingerprint: str, members: str | None = None) -> None:
+    def set_judge(
+        self,
+        run_id: str,
+        judge: str,
+        prompts: str,
+        fingerprint: str,
+        members: str | None = None,
+        part: str | None = None,
+        *,
+        keep_part: bool = False,
+    ) -> None:
         """Remember which judge's verdicts the exports of this run show (`members`: a panel's judges and
-        samples as JSON; None for one judge asked once)."""
+        samples as JSON; None for one judge asked once; `part`: the part of the run it was last asked to judge,
+        as JSON; None for the whole run; `keep_part`: a set shown again keeps the part it had)."""
         stamp = now()
         with self._transaction():
             self.db.execute(
@@ -235,10 +246,11 @@ class Store:
             )
             # the run's list of verdict sets: a later judge never takes this one's name with it
             self.db.execute(
-                "INSERT INTO verdict_sets (run_id, judge, judge_prompts, identity, members, shown)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, judge, identity) DO UPDATE SET"
-                " judge_prompts = excluded.judge_prompts, members = excluded.members, shown = excluded.shown",
-                (run_id, judge, prompts, fingerprint, members, stamp),
+                "INSERT INTO verdict_sets (run_id, judge, judge_prompts, identity, members, shown, part)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, judge, identity) DO UPDATE SET"
+                " judge_prompts = excluded.judge_prompts, members = excluded.members, shown = excluded.shown,"
+                " part = CASE WHEN ? THEN verdict_sets.part ELSE excluded.part END",
+                (run_id, judge, prompts, fingerprint, members, stamp, part, keep_part),
             )
 
     def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:

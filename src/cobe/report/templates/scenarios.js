@@ -314,7 +314,12 @@
   window.addEventListener("hashchange", function () { var id = fromHash(); if (id !== null) open(id); });
   var initial = fromHash();
   if (initial !== null) {
-    open(initial);
+    // opened by its link: the scenario comes first on the page and shows with no scroll at all, which every
+    // browser mode draws (Chromium's own --screenshot draws a page scrolled at load as a blank image)
+    var section = document.getElementById("scenarios");
+    section.classList.add("linked");
+    document.body.insertBefore(section, document.body.firstChild);
+    show(initial);
   } else if ("IntersectionObserver" in window) {
     var watcher = new IntersectionObserver(function (entries) {
       if (entries.some(function (e) { return e.isIntersecting; })) { watcher.disconnect(); start(); }
