@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from cobe.score.reliability import brier_score, expected_calibration_error, reliability, reliability_bins
+from cobe.score.reliability import (
+    brier_score,
+    expected_calibration_error,
+    pass_probability,
+    reliability,
+    reliability_bins,
+)
 
 
 def test_a_judge_right_as_often_as_it_says_has_no_calibration_error():
@@ -41,3 +47,12 @@ def test_nothing_to_measure_is_none_and_bad_input_is_refused():
         brier_score([0.1, 0.2], [True])
     with pytest.raises(ValueError, match="not a probability"):
         brier_score([1.5], [True])
+
+
+def test_the_probability_of_a_pass_is_the_product_of_the_three_checks():
+    assert pass_probability([0.9, 0.5, 0.8]) == pytest.approx(0.36)
+    assert pass_probability([0.8 ** (1 / 3)] * 3) == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="three checks"):
+        pass_probability([0.9, 0.9])
+    with pytest.raises(ValueError, match="not a probability"):
+        pass_probability([0.9, 1.2, 0.5])

@@ -15,7 +15,9 @@ from cobe.cli.json_end import end_object
 from cobe.core.errors import RunIncomplete
 
 if TYPE_CHECKING:
+    from cobe.judge.audit import AuditPlan
     from cobe.judge.audit_card import JudgeAudit
+    from cobe.judge.audit_result import ReferenceCalibration
 
 
 def run_data(run_dir: Path | None) -> str | None:
@@ -66,6 +68,15 @@ def audit_dir(runs_root: Path, judge: str, data: str) -> Path:
     help="Where the calls and audit.json / audit.md go; a run's own directory puts the card in its report "
     "[default: <runs root>/audit__<judge>__<data>].",
 )
+@click.option(
+    "--reference",
+    metavar="REF",
+    default=None,
+    help="Also set the judge's P(T) on the responses of the run in --run-dir (its stored verdicts; no call) against "
+    "REF: `study` (the human majority of RUN/study/), `study:PATH` (another study of the run), or one of the run's "
+    "verdict sets as `cobe judges agree --reference` names it (number, spec or fingerprint start: the published "
+    "verdicts, a panel's majority, another judge).",
+)
 @options.RUNS_ROOT.but(env=False)
 @options.PACING
 @options.BUDGET
@@ -82,6 +93,7 @@ def audit_cmd(
     judge_temperature: float | None,
     seed: int,
     run_dir: Path | None,
+    reference: str | None,
     runs_root: Path,
     preflight: bool,
     dry_run: bool,
@@ -93,9 +105,11 @@ def audit_cmd(
     """Audit a judge with judge calls only, on probes built from each scenario: answers that try to fool it
     (the story with its changed facts removed, both worlds side by side, non-answers, a note to the judge),
     changes that must change no verdict, each check asked --repeats times, and its P(T) against the verdicts
-    the probes must get. Prints the card (findings in plain words, then the tables) and writes audit.json and
-    audit.md in the run directory; a repeated audit pays for no call twice."""
+    the probes must get (and, with --reference, against a reference on a run's responses). Prints the card
+    (findings in plain words, then the tables) and writes audit.json, audit.md and the reliability figure
+    (audit_reliability.svg) in the run directory; a repeated audit pays for no call twice."""
     from cobe.judge.audit import estimate_audit, plan_audit, run_audit
+    from cobe.report.audit_figure import reliability_svg
 
     if click.get_current_context().get_parameter_source("data") is ParameterSource.DEFAULT:
         data = run_data(run_dir) or data
@@ -110,6 +124,7 @@ def audit_cmd(
         probes=probes or None,
     )
     where = run_dir or audit_dir(runs_root, judge, data)
+    against = run_reference(plan, run_dir, reference) if reference is not None else None  # refused before any call
     if dry_run:
         estimate = estimate_audit(plan, where, prices)
         if as_json:
@@ -124,9 +139,31 @@ def audit_cmd(
         max_cost=max_cost,
         preflight=preflight,
         on_wait=lambda line: click.echo(f"note: {line}", err=True),
+        reference=against,
+        figure=reliability_svg,
         **pacing,
     )
     _end(audit, where, as_json)
+
+
+def run_reference(plan: AuditPlan, run_dir: Path | None, reference: str) -> ReferenceCalibration:
+    """The audited judge's P(T) on the run's responses against REF, read from the run's store (and its study)."""
+    from cobe.core.errors import InputError
+    from cobe.report.judge_confidence import HumanReference, reference_calibration
+
+    if run_dir is None:
+        raise InputError(f"--reference {reference}: it reads the verdicts of a run; give the run with --run-dir RUN")
+    if reference != "study" and not reference.startswith("study:"):
+        return reference_calibration(run_dir, plan.judging.members[0].ref, reference)
+    from cobe.annotate.labels import run_labels
+    from cobe.annotate.store import study_file
+
+    given = reference.partition(":")[2] or None
+    path = study_file(given) if given else run_dir / "study"
+    if given is None and not study_file(path).is_file():
+        raise InputError(f"--reference study: {run_dir} has no rating study (RUN/study/); name one with study:PATH")
+    answers = run_labels([run_dir], given).get(str(run_dir.resolve()), {})
+    return reference_calibration(run_dir, plan.judging.members[0].ref, HumanReference(str(study_file(path)), answers))
 
 
 def _end(audit: JudgeAudit, where: Path, as_json: bool) -> None:

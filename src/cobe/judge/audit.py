@@ -4,7 +4,9 @@
 Every call goes through a `Caller` on the run directory's store: each repeat is a call of its own (its
 sample index is in the key), priced, held to --max-cost, preflighted like a run's, and found again by a
 later audit, so a stopped or repeated audit pays for nothing twice. `--dry-run` counts and prices the calls
-the store does not hold yet. The tables are `cobe.judge.audit_result`, the card `cobe.judge.audit_card`.
+the store does not hold yet. The tables are `cobe.judge.audit_result`, the card `cobe.judge.audit_card`; a
+reference on a run's responses (`ReferenceCalibration`) and the reliability figure's drawing come from the
+report layer (`cobe.report.judge_confidence`, `cobe.report.audit_figure`), which the caller hands in.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from cobe.judge.audit_card import JudgeAudit, audit_markdown, findings
 from cobe.judge.audit_probes import SELF_TEST, Pool, Probe, ProbeCase, select_probes
 from cobe.judge.audit_result import (
     Answers,
+    ReferenceCalibration,
     by_question,
     calibration,
     probe_rows,
@@ -58,7 +61,9 @@ if TYPE_CHECKING:
 
 DEFAULT_N = 20
 DEFAULT_REPEATS = 2
-AUDIT_JSON, AUDIT_MD = "audit.json", "audit.md"
+AUDIT_JSON, AUDIT_MD, AUDIT_FIGURE = "audit.json", "audit.md", "audit_reliability.svg"
+#: draws the card's reliability figure (SVG bytes), or None where no P(T) came back: `cobe.report.audit_figure`
+FigureDrawer = Callable[[JudgeAudit], bytes | None]
 
 
 @dataclass
@@ -168,8 +173,10 @@ async def ask_all(judge: Judge, plan: AuditPlan, concurrency: int) -> list[Answe
     return [outcome for outcome in settled if isinstance(outcome, Answers)]
 
 
-def assemble(plan: AuditPlan, answers: list[Answers], level: float = 0.95) -> JudgeAudit:
-    """The audit's tables and findings from every question's answers."""
+def assemble(
+    plan: AuditPlan, answers: list[Answers], level: float = 0.95, reference: ReferenceCalibration | None = None
+) -> JudgeAudit:
+    """The audit's tables and findings from every question's answers (and the run's reference, where given)."""
     table = by_question(answers)
     ids = {p.name: [c.scenario.id for c in plan.cases if c.probe == p.name] for p in plan.probes}
     rows = [row for probe in plan.probes for row in probe_rows(probe, table, ids[probe.name], level)]
@@ -193,12 +200,13 @@ def assemble(plan: AuditPlan, answers: list[Answers], level: float = 0.95) -> Ju
         stability=stability(answers, plan.repeats, temperature, level),
         calibration=calibration(answers),
         omission=plan.omission,
+        reference=reference,
         self_test=_self_test(plan, table, ids, level),
         notices=list(plan.notices),
         answers=answers,
     )
     if not audit.calibration:
-        audit.no_p_true = no_p_true(plan)
+        audit.no_p_true = no_p_true(plan, reference)
     return audit
 
 
@@ -217,15 +225,17 @@ def _self_test(
     return self_test_verdict(rows)[0]
 
 
-def no_p_true(plan: AuditPlan) -> str:
-    """The one line saying why confidence was not measured."""
+def no_p_true(plan: AuditPlan, reference: ReferenceCalibration | None = None) -> str:
+    """The one line saying why confidence was not measured: on the probes, and against the run's reference where
+    its verdicts carry no P(T) either."""
     member = plan.judging.members[0]
+    both = f", on the probes or against {reference.reference}" if reference is not None and not reference.tables else ""
     if not member.settings.logprobs:
         return (
             f"{member.spec} returns no first-token log-probabilities (its API gives none, as Anthropic's does, or the "
-            "prompt set does not ask for them), so how far its confidence holds is not measured"
+            f"prompt set does not ask for them), so how far its confidence holds is not measured{both}"
         )
-    return f"{member.spec} returned no P(T) with its verdicts, so how far its confidence holds is not measured"
+    return f"{member.spec} returned no P(T) with its verdicts, so how far its confidence holds is not measured{both}"
 
 
 @dataclass(frozen=True)
@@ -316,9 +326,13 @@ async def arun_audit(
     max_cost: float | None = None,
     preflight: bool = True,
     on_wait: Callable[[str], None] | None = None,
+    reference: ReferenceCalibration | None = None,
+    figure: FigureDrawer | None = None,
     **scheduler_options: Any,
 ) -> JudgeAudit:
-    """Ask every probe question through a caller on `run_dir`'s store, then write audit.json and audit.md there."""
+    """Ask every probe question through a caller on `run_dir`'s store, then write audit.json and audit.md there,
+    with `reference` (the judge's P(T) on the run's responses against a reference it holds) in the card, and the
+    reliability figure `figure` draws beside it."""
     run_dir = Path(run_dir)
     _check_price(plan, prices, max_cost)
     member = plan.judging.members[0]
@@ -329,17 +343,19 @@ async def arun_audit(
             store.reserve = reserve
             try:
                 caller = Caller(store, Scheduler(**scheduler_options), load_prices(prices), Budget(max_cost))
-                audit = await _audit(plan, caller, provider, preflight)
+                audit = await _audit(plan, caller, provider, preflight, reference)
             finally:
                 store.close()
             audit.notices = [*notices, *audit.notices, *caller.notices]
-            write_audit(audit, run_dir)
+            write_audit(audit, run_dir, figure)
             return audit
     finally:
         await provider.aclose()
 
 
-async def _audit(plan: AuditPlan, caller: Caller, provider: Provider, preflight: bool) -> JudgeAudit:
+async def _audit(
+    plan: AuditPlan, caller: Caller, provider: Provider, preflight: bool, reference: ReferenceCalibration | None
+) -> JudgeAudit:
     """The calls and the tables, on an open caller."""
     member = plan.judging.members[0]
     stats: dict[str, Any] = {}
@@ -348,7 +364,7 @@ async def _audit(plan: AuditPlan, caller: Caller, provider: Provider, preflight:
     panel = JudgePanel.from_plan(plan.judging, caller, {member.spec: provider})
     concurrency = 2 * caller.scheduler.limits(provider).concurrency
     answers = await ask_all(panel.members[0], plan, concurrency)
-    audit = assemble(plan, answers)
+    audit = assemble(plan, answers, reference=reference)
     judged = caller.stats["judge"]
     audit.calls_made, audit.calls_cached, audit.calls_failed = judged.calls_made, judged.calls_cached, judged.errors
     audit.cost_usd = round(judged.cost_usd + stats.get("preflight", {}).get("cost_usd", 0.0), 6)
@@ -356,8 +372,15 @@ async def _audit(plan: AuditPlan, caller: Caller, provider: Provider, preflight:
     return audit
 
 
-def write_audit(audit: JudgeAudit, run_dir: Path) -> None:
-    """audit.json (every table and answer) and audit.md (the card) in `run_dir`."""
+def write_audit(audit: JudgeAudit, run_dir: Path, figure: FigureDrawer | None = None) -> None:
+    """audit.json (every table and answer), audit.md (the card) and, where `figure` draws one, the reliability
+    figure in `run_dir`; an earlier audit's figure that this one has no P(T) for is removed."""
+    drawn = figure(audit) if figure is not None else None
+    audit.figure = AUDIT_FIGURE if drawn is not None else None
+    if drawn is not None:
+        atomic_write(run_dir / AUDIT_FIGURE, drawn.decode("utf-8"), shared=True)  # SVG is text
+    else:
+        (run_dir / AUDIT_FIGURE).unlink(missing_ok=True)
     atomic_write(run_dir / AUDIT_JSON, audit.model_dump_json(indent=1) + "\n", shared=True)
     atomic_write(run_dir / AUDIT_MD, "\n".join(audit_markdown(audit)) + "\n", shared=True)
 

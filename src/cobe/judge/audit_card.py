@@ -7,7 +7,16 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from cobe.judge.audit_result import Answers, CheckCalibration, ProbeCheckRow, ProbeSummary, ShareDict, Stability
+from cobe.judge.audit_result import (
+    PASS,
+    Answers,
+    CheckCalibration,
+    ProbeCheckRow,
+    ProbeSummary,
+    ReferenceCalibration,
+    ShareDict,
+    Stability,
+)
 from cobe.score.repeats import Share
 
 #: the paper's own words on the loophole the omission probe measures
@@ -35,6 +44,8 @@ class JudgeAudit(BaseModel):
     stability: Stability
     calibration: list[CheckCalibration] = Field(default_factory=list)
     no_p_true: str | None = None  # why there is no calibration, said once
+    reference: ReferenceCalibration | None = None  # P(T) on a run's responses against a reference it holds
+    figure: str | None = None  # the reliability figure's file beside audit.json, where one was drawn
     omission: dict[str, int] = Field(default_factory=dict)  # how the change facts were matched
     self_test: str = ""  # the self-test's verdict on its three probes
     findings: list[str] = Field(default_factory=list)
@@ -113,19 +124,39 @@ def stability_lines(stability: Stability) -> list[str]:
 
 
 def calibration_lines(audit: JudgeAudit) -> list[str]:
-    """The reliability tables as text, with a bar per bin, or the line saying why there are none."""
+    """The reliability tables as text, with a bar per bin, or the line saying why there are none; then those
+    against the run's reference, where the audit has one."""
     if not audit.calibration:
-        return ["Confidence: not measured, no P(T) came with the verdicts", ""]
-    out = ["Confidence: P(T) against the verdict each probe must get (reliability, ECE, Brier)"]
-    for cal in audit.calibration:
+        out = ["Confidence: not measured, no P(T) came with the verdicts", ""]
+    else:
+        out = ["Confidence: P(T) against the verdict each probe must get (reliability, ECE, Brier)"]
+        out += [*_table_lines(audit.calibration), ""]
+    return out + reference_lines(audit.reference)
+
+
+def reference_lines(reference: ReferenceCalibration | None) -> list[str]:
+    """The reference's tables as text: what was compared, then a table per check and the pass row."""
+    if reference is None:
+        return []
+    head = f"Confidence against {reference.reference} on {reference.run_dir}"
+    left = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in reference.left_out.items() if n)
+    compared = f"  {reference.rows} responses scored by both{f' (left out: {left})' if left else ''}"
+    if not reference.tables:
+        return [f"{head}: not measured, no P(T) came with the verdicts of {reference.judge}", compared, ""]
+    return [f"{head} ({PASS}: P(pass), the product of the three P(T))", compared, *_table_lines(reference.tables), ""]
+
+
+def _table_lines(tables: list[CheckCalibration]) -> list[str]:
+    out = []
+    for cal in tables:
         out.append(f"  {cal.check}: {cal.items} verdicts, ECE {num(cal.ece)}, Brier {num(cal.brier)}")
         for b in cal.bins:
             bar = "#" * round(20 * (b["observed"] or 0.0))
             out.append(
-                f"    P(T) {b['low']:.1f}-{b['high']:.1f}: {b['items']:>4} said {b['mean_p']:.2f}, "
+                f"    P {b['low']:.1f}-{b['high']:.1f}: {b['items']:>4} said {b['mean_p']:.2f}, "
                 f"observed {b['observed']:.2f} {bar}"
             )
-    return [*out, ""]
+    return out
 
 
 def num(value: float | None, digits: int = 3) -> str:
@@ -141,7 +172,7 @@ def phrase(share: ShareDict, what: str) -> str:
 def findings(audit: JudgeAudit) -> list[str]:
     """One line per finding, in plain words, in the card's order."""
     out = [line for line in (_omission(audit), _both_worlds(audit), _non_answers(audit), _injection(audit)) if line]
-    out += [line for line in (_invariance(audit), _stability(audit), _confidence(audit)) if line]
+    out += [line for line in (_invariance(audit), _stability(audit), _confidence(audit), _reference(audit)) if line]
     if audit.self_test:
         out.append(f"self-test probes: {audit.self_test}")
     return out
@@ -255,6 +286,25 @@ def _confidence(audit: JudgeAudit) -> str | None:
     )
 
 
+def _reference(audit: JudgeAudit) -> str | None:
+    """How far P(pass) holds against the run's reference; its missing P(T) is said here only where the probes had
+    some (otherwise the probes' line said it for both)."""
+    reference = audit.reference
+    if reference is None:
+        return None
+    if not reference.tables:
+        return reference.no_p_true if audit.calibration else None
+    table = next((t for t in reference.tables if t.check == PASS and t.items), reference.tables[-1])
+    if table.ece is None:
+        return None
+    measured = "its P(pass) (the product of its three P(T))" if table.check == PASS else f"its {table.check} P(T)"
+    said = "holds" if table.ece <= CALIBRATED else "is off"
+    return (
+        f"against {reference.reference} on {reference.rows} responses of the run, {measured} {said}: expected "
+        f"calibration error {table.ece:.3f}, Brier {num(table.brier)}"
+    )
+
+
 def audit_markdown(data: JudgeAudit | dict[str, Any]) -> list[str]:
     """The card as Markdown lines: head, findings, then the probe, stability and confidence tables."""
     audit = data if isinstance(data, JudgeAudit) else JudgeAudit.model_validate(data)
@@ -284,4 +334,6 @@ def audit_markdown(data: JudgeAudit | dict[str, Any]) -> list[str]:
             )
     lines += ["", "## Stability", "", "```text", *stability_lines(audit.stability), "```", "", "## Confidence", ""]
     lines += ["```text", *calibration_lines(audit), "```"]
+    if audit.figure:
+        lines += ["", f"![Reliability of P(T)]({audit.figure})"]
     return lines

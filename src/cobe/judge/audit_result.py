@@ -4,14 +4,16 @@ Each question's verdict is the strict majority of its repeats (a tie unscored). 
 share of verdicts as expected, with an exact interval; per probe: the share that passes all three checks
 (the paper's rule), and for a probe that must change nothing, the share of scenarios where a verdict differs
 from its base probe's; across probes: how often repeats disagree; and, where the judge returned P(T), how
-far it holds against the verdicts the probes must get. The wording of the card is `cobe.judge.audit_card`.
+far it holds against the verdicts the probes must get, and against a reference on a run's responses
+(`ReferenceCalibration`, gathered by `cobe.report.judge_confidence`). The wording of the card is
+`cobe.judge.audit_card`.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +24,8 @@ from cobe.score.reliability import reliability
 from cobe.score.repeats import Share, flip_share
 
 ShareDict = dict[str, Any]  # Share.as_dict(): hits, n, share, ci_low, ci_high
+#: the last table of the probes' calibration: every check's verdicts together
+POOLED = "all checks"
 
 
 class Answers(BaseModel):
@@ -77,13 +81,38 @@ class Stability(BaseModel):
 
 
 class CheckCalibration(BaseModel):
-    """A check's P(T) against the verdict each probe must get."""
+    """A check's P(T) (or a response's P(pass)) against a reference: its reliability table, ECE and Brier."""
 
     check: str
     items: int
     ece: float | None
     brier: float | None
-    bins: list[dict[str, Any]] = Field(default_factory=list)
+    bins: list[dict[str, Any]] = Field(default_factory=list)  # the bins that hold verdicts
+
+
+#: the row of a reference table that sets P(pass), the product of the three P(T), beside the reference's pass/fail
+PASS = "pass"
+
+
+class ReferenceCalibration(BaseModel):
+    """The audited judge's P(T) on a run's responses against a reference the run holds: the human majority of its
+    rating study, or a verdict set (the published verdicts, a panel's majority, another judge)."""
+
+    reference: str  # the reference in words
+    kind: Literal["human", "verdict set"]
+    run_dir: str
+    judge: str  # the audited judge's verdict set on the run, in words
+    rows: int  # responses both scored
+    left_out: dict[str, int] = Field(default_factory=dict)  # why the run's other responses are not compared
+    tables: list[CheckCalibration] = Field(default_factory=list)  # per check where the reference has them, then pass
+    no_p_true: str | None = None  # why there are no tables, said once
+
+
+def check_calibration(name: str, pairs: Sequence[tuple[float, bool]]) -> CheckCalibration:
+    """One table: P(T) (or P(pass)) of each pair against its reference (True: T, or pass)."""
+    table = reliability([p for p, _ in pairs], [t for _, t in pairs])
+    bins = [vars(b) for b in table.bins if b.items]
+    return CheckCalibration(check=name, items=table.items, ece=table.ece, brier=table.brier, bins=bins)
 
 
 def _share(hits: int, n: int, level: float) -> ShareDict:
@@ -225,9 +254,4 @@ def calibration(answers: Sequence[Answers]) -> list[CheckCalibration]:
     if not pairs:
         return []
     pooled = [pair for check in CHECKS for pair in pairs.get(check, [])]
-    out = []
-    for name, held in [*((c, pairs[c]) for c in CHECKS if pairs.get(c)), ("all checks", pooled)]:
-        table = reliability([p for p, _ in held], [t for _, t in held])
-        bins = [vars(b) for b in table.bins if b.items]
-        out.append(CheckCalibration(check=name, items=table.items, ece=table.ece, brier=table.brier, bins=bins))
-    return out
+    return [check_calibration(c, pairs[c]) for c in CHECKS if pairs.get(c)] + [check_calibration(POOLED, pooled)]

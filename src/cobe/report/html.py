@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 from cobe.judge.selftest_result import PROBE_WORDS, SelfTest
 from cobe.report.against_view import against_payload
 from cobe.report.answers import illustrative_answers
+from cobe.report.audit import audit_block
 from cobe.report.content import ReportContent
 from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
@@ -286,7 +287,7 @@ def write_html(
     page = template.render(
         settings=[block for block in settings if block["rows"]],
         judge_checks=checks,
-        audits=[{"run": run, **card} for run, card in content.audits.items()],
+        audits=[audit_block(run, card) for run, card in content.audits.items()],
         calibration=_table_records(tables["calibration"]) if "calibration" in tables else None,
         per_check_note=PER_CHECK_NOTE,
         leaderboard=_table_records(tables["leaderboard"]),

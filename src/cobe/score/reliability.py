@@ -5,6 +5,12 @@ of a bin beside the share of its items the reference calls T. The expected calib
 mean gap between the two, each bin weighed by its items; the Brier score is the mean squared difference
 between P(T) and the reference (1 for T, 0 for F). A judge that says 0.9 and is right nine times in ten has a
 small ECE; one that says 0.99 and is right eight times in ten has a larger one, though both answer alike.
+
+A reference that gives one verdict per response (a human rater's rubric, a site's published verdict) is met with
+the judge's probability of passing it: the product of its three checks' P(T). Each check is a call of its own,
+so were each answer drawn from its call's distribution the three would be independent, and the product is the
+chance that all three come out T, the pass rule's only pass. (The smallest of the three would be an upper bound
+on that chance, not the chance; docs/STATISTICS.md.)
 """
 
 from __future__ import annotations
@@ -80,6 +86,18 @@ def brier_score(p_true: Sequence[float], reference: Sequence[bool]) -> float | N
     if not pairs:
         return None
     return sum((p - (1.0 if truth else 0.0)) ** 2 for p, truth in pairs) / len(pairs)
+
+
+def pass_probability(p_checks: Sequence[float]) -> float:
+    """The judge's P(pass) of one response: the product of its three checks' P(T) (the module's note says why)."""
+    if len(p_checks) != 3:
+        raise ValueError(f"{len(p_checks)} P(T) given: a pass needs the three checks'")
+    product = 1.0
+    for p in p_checks:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"P(T) {p} is not a probability")
+        product *= p
+    return product
 
 
 def reliability(p_true: Sequence[float], reference: Sequence[bool], bins: int = BINS) -> Reliability:
