@@ -45,3 +45,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_cluster_coverage.py
 	$(PY) benchmarks/bench_judge_cost.py
 	$(PY) benchmarks/bench_ray.py
+	$(PY) benchmarks/bench_driver_kill.py
