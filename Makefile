@@ -44,4 +44,6 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_calibration.py
 	$(PY) benchmarks/bench_cluster_coverage.py
 	$(PY) benchmarks/bench_judge_cost.py
+	$(PY) benchmarks/bench_plan.py
 	$(PY) benchmarks/bench_ray.py
+	$(PY) benchmarks/bench_driver_kill.py

@@ -43,13 +43,21 @@ def test_the_bench_prints_its_ratios_and_where_the_command_spends_its_cpu(tmp_pa
     assert re.search(r"^repeat of the finished run: 0 calls", out, flags=re.M)
 
     assert "where the whole command's CPU goes (one extra `cobe eval` at 48 calls, phases wrapped):" in out
-    whole = _seconds(out, "whole process")
-    assert 0 < _seconds(out, "imports, all of them (-X importtime, wall)") < whole
-    phases = {label: _seconds(out, label.strip()) for label in PHASES}
-    # At 48 calls the store's share rounds to a hundredth of a second or less: its per-call figure shows it ran.
-    assert all(seconds > 0 for label, seconds in phases.items() if label != PHASES[2]), phases
-    store_us = re.search(r"^ +of which the store .* s += +(\d+) us/call$", out, flags=re.M)
-    assert store_us and int(store_us.group(1)) > 0, out
-    assert phases[PHASES[2]] < phases[PHASES[1]]  # the store's share lies inside the calls
-    assert sum(v for k, v in phases.items() if k != PHASES[2]) < whole
-    assert _seconds(out, "the replay floor, whole process (median round)") > 0
+    # every figure is there; how they compare is the machine's (a busy one ran the imports' wall time past the
+    # whole process's CPU time): the test checks the arithmetic the bench does on them, never a timing
+    for label in ("whole process", "imports, all of them (-X importtime, wall)", *(p.strip() for p in PHASES)):
+        _seconds(out, label)
+    _seconds(out, "the replay floor, whole process (median round)")
+    for label in (PHASES[1], PHASES[2]):
+        per_call = re.search(rf"^ +{re.escape(label.strip())} +(\d+\.\d\d) s += +(\d+) us/call$", out, flags=re.M)
+        assert per_call, out
+        shown_s, us = float(per_call.group(1)), int(per_call.group(2))
+        assert abs(us - shown_s / 48 * 1e6) <= 0.005 / 48 * 1e6 + 0.5, per_call.group(0)  # seconds / calls
+    rounds = dict(re.findall(r"^  round 1 (\w+) .* = +(\d+) us/call,", out, flags=re.M))
+    cobe_bare = re.search(r"^  round 1 cobe .*   cobe/bare (\d+\.\d\d)x$", out, flags=re.M)
+    assert cobe_bare and set(rounds) == {"bare", "replay", "cobe", "cli"}, out
+    # the ratio of the printed per-call figures (each rounded to a microsecond), and with one pair its median
+    ratio, cobe_us, bare_us = float(cobe_bare.group(1)), int(rounds["cobe"]), int(rounds["bare"])
+    exact = cobe_us / bare_us
+    assert abs(ratio - exact) <= 0.005 + exact * (0.5 / cobe_us + 0.5 / bare_us), (ratio, cobe_us, bare_us)
+    assert f"evaluate() in-process / bare loop (median of 1): {cobe_bare.group(1)}x" in out

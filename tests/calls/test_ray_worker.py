@@ -1,14 +1,25 @@
 """The Ray executor's worker, as Ray Data calls it (no cluster needed): answers leave as packets as they finish,
-a burst together and a slow model's one by one, and a worker whose driver is gone sends nothing more."""
+a burst together and a slow model's one by one, a worker sends no more calls than its window until the driver
+has stored their answers, and a worker whose driver is gone sends nothing more."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 import threading
+from types import SimpleNamespace
+from typing import Any
 
-from cobe.calls.ray_worker import DRIVER_GONE, CallWorker, raylet_parent, wait_for_exit
+from cobe.calls.ray_worker import (
+    DRIVER_GONE,
+    CallWorker,
+    DriverAnchor,
+    raylet_parent,
+    stored_by_worker,
+    wait_for_exit,
+)
 from cobe.models.base import GenerateConfig, Message
 from cobe.models.wire import answer_rows, columns, read_answer, request_row
 
@@ -19,8 +30,22 @@ def batch(n: int) -> dict:
     return columns([request_row(i, ASK, GenerateConfig(max_tokens=20)) for i in range(n)])
 
 
-def worker(spec: str, env: dict[str, str] | None = None, **scheduler: object) -> CallWorker:
-    return CallWorker(spec, scheduler, env or {}, os.getcwd())
+def worker(spec: str, env: dict[str, str] | None = None, driver: Any = None, **scheduler: object) -> CallWorker:
+    return CallWorker(spec, scheduler, env or {}, os.getcwd(), driver=driver)
+
+
+class AnchorHandle:
+    """A DriverAnchor as a worker reaches it through Ray (`handle.method.remote(...)`, awaited on the worker's
+    loop), without a cluster: the test plays the driver with `stored`."""
+
+    def __init__(self) -> None:
+        self.anchor = DriverAnchor()
+
+    def __getattr__(self, name: str) -> SimpleNamespace:
+        return SimpleNamespace(remote=getattr(self.anchor, name))
+
+    def stored(self, on: CallWorker, calls: dict[str, list[int]]) -> None:
+        asyncio.run_coroutine_threadsafe(self.anchor.stored(calls), on.loop).result(timeout=10)
 
 
 def test_a_burst_of_answers_leaves_as_one_packet():
@@ -39,6 +64,36 @@ def test_a_slow_models_answers_leave_one_by_one_as_they_finish(openai_server):
         answered.append(openai_server.stats()["requests"])
         assert [read_answer(row)[2] for row in answer_rows(packet)] == [None]  # one answer, no error
     assert len(answered) == 3 and answered[0] < 3
+
+
+def test_a_worker_sends_no_more_than_its_window_until_the_driver_has_stored_answers(openai_server):
+    """Concurrency 2: two calls out; their answers leave, and the third call waits until the driver says those two
+    are stored. Before, answers piled up in a worker while Ray Data carried a few packets and the worker went on
+    sending: a driver killed then re-paid them all (86 of 240 calls, every request already answered)."""
+    env = {"FAKE_BASE_URL": openai_server.base_url, "FAKE_API_KEY": "sk-test"}
+    handle = AnchorHandle()
+    sender = worker("openai-api/fake/fake-model", env, handle, concurrency=2)
+    answers = sender(batch(5))
+    got = []
+    try:
+        while len(got) < 2:
+            packet = next(answers)
+            got += [read_answer(row)[0] for row in answer_rows(packet)]
+            assert stored_by_worker(packet) == {sender.key: [read_answer(row)[0] for row in answer_rows(packet)]}
+        assert sorted(got) == [0, 1]
+        assert openai_server.stats()["requests"] == 2  # the window is spent: nothing more was sent
+        handle.stored(sender, {sender.key: [0, 1, 0], "another-worker": [2]})  # a repeat frees no second credit
+        while len(got) < 4:
+            got += [read_answer(row)[0] for row in answer_rows(next(answers))]
+        assert sorted(got) == [0, 1, 2, 3]
+        assert openai_server.stats()["requests"] == 4
+        handle.stored(sender, {sender.key: [2, 3]})
+        got += [read_answer(row)[0] for row in answer_rows(next(answers))]
+        assert sorted(got) == [0, 1, 2, 3, 4]
+        assert openai_server.stats()["requests"] == 5
+    finally:
+        answers.close()
+        asyncio.run_coroutine_threadsafe(sender._close(), sender.loop).result(timeout=10)
 
 
 def test_a_worker_whose_driver_is_gone_sends_nothing(openai_server):

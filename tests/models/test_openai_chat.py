@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
 import pytest
 
 from cobe.core.errors import InputError
-from cobe.models import GenerateConfig, Message, get_provider
+from cobe.models import GenerateConfig, Message, get_provider, openai_chat
 from cobe.models.capabilities import capabilities
 from cobe.models.fitting import fit
 from cobe.models.openai_chat import chat_body
@@ -38,12 +39,14 @@ def test_config_mapping_leaves_unset_fields_out():
     assert kwargs["logprobs"] is True and kwargs["top_logprobs"] == 5
 
 
-async def test_success_fills_output(provider, openai_server):
+async def test_success_fills_output(provider, openai_server, monkeypatch):
+    reads = iter([10.0, 10.25])  # the round trip's two clock reads, as the provider takes them
+    monkeypatch.setattr(openai_chat, "time", SimpleNamespace(perf_counter=lambda: next(reads)))
     out = await provider.generate(USER, GenerateConfig(temperature=0))
     assert out.text.startswith("Instead, Rewrite the story")
     assert out.finish_reason == "stop"
     assert out.input_tokens == 8 and out.output_tokens == len(out.text.split())
-    assert out.latency_s > 0 and out.first_token_logprobs is None
+    assert out.latency_s == 0.25 and out.first_token_logprobs is None
     assert openai_server.stats()["models"] == {"fake-model": 1}
     await provider.aclose()
 

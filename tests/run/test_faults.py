@@ -47,7 +47,9 @@ def test_transient_faults_are_retried_and_retry_after_honoured(server, data_file
     assert st["rate_limited"] == 2 and st["server_errors"] == 2 and st["malformed"] == 1
     assert st["requests"] == PREFLIGHT + 4 + 12 + 5  # every call once, plus one retry per injected fault
     assert s.stats["retries"] == 5 and s.stats["respondent"]["errors"] == 0 and s.stats["judge"]["errors"] == 0
-    assert s.wall_s >= 0.4  # Retry-After: 0.4 s was waited, not the 0.02 s backoff
+    # each 429's Retry-After (0.4 s) was waited, not the 0.02 s backoff: the run's waits as they were asked, summed
+    # (the other three faults add their backoffs), not a clock's reading
+    assert s.stats["rate_limited"] == 2 and s.stats["retry_wait_s"] >= 2 * 0.4
 
 
 def test_garbage_verdicts_are_reasked_once_then_unscored(server, data_file):
@@ -82,7 +84,7 @@ def test_timeouts_are_recorded_as_errors_then_redone_on_resume(server, data_file
     assert {r["status"] for r in out} == {"error"} and all(r["response_error"] == "timeout" for r in out)
     assert s.summary["models"][SPEC]["errors"] == 4 and s.stats["respondent"]["errors"] == 4
     server.control(hold_after=None)
-    again = evaluate(config(data_file, timeout=5))
+    again = evaluate(config(data_file))  # no per-call timeout: a busy machine may be slow to answer
     assert again.state == "complete" and again.unfinished == 0
     assert {r["status"] for r in rows(again.run_dir)} == {"passed"}
     assert again.stats["respondent"]["calls_made"] == 4

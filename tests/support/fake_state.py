@@ -80,6 +80,8 @@ class Stats:
     batch_lines: int = 0  # requests answered inside batches
     batch_polls: int = 0  # status requests for one batch (OpenAI and Anthropic)
     held: int = 0  # chat requests waiting now for hold_after to be lifted
+    in_flight: int = 0  # chat requests received and not yet answered (held and delayed ones included)
+    peak_in_flight: int = 0  # the most chat requests in flight at once so far
     failed: int = 0  # chat requests answered with fail_status
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
     first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer

@@ -195,8 +195,17 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
 
     async def answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Apply faults in order, then reply in the dialect `kind` speaks."""
-        faults, stats = self.faults, self.stats
+        stats = self.stats
         stats.requests += 1
+        stats.in_flight += 1
+        stats.peak_in_flight = max(stats.peak_in_flight, stats.in_flight)
+        try:
+            return await self._answer(kind, path, request, key)
+        finally:
+            stats.in_flight -= 1
+
+    async def _answer(self, kind: str, path: str, request: dict, key: str) -> tuple[int, bytes, dict[str, str]]:
+        faults, stats = self.faults, self.stats
         digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
         stats.bodies[digest] = stats.bodies.get(digest, 0) + 1
         if faults.hold_after is not None and stats.requests > faults.hold_after:

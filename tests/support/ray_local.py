@@ -6,8 +6,10 @@ joins a cluster someone else started on this machine. The executor finds it init
 
 Ray also writes outside its `_temp_dir`: the address file `ray_current_cluster` goes to
 `$RAY_TMPDIR/ray` (else `$TMPDIR/ray`, else `/tmp/ray`), which only a machine that ran Ray before has.
-`private_temp` points RAY_TMPDIR at the test's own folder and creates what Ray expects in it. Every node
-binds to 127.0.0.1: never to the machine's other interfaces.
+`private_temp` points RAY_TMPDIR at the test's own folder and creates what Ray expects in it. That folder is
+made where Ray's socket paths fit in AF_UNIX's 107 bytes (`cobe.calls.executor.ray_root`, as for the private
+Ray of `--executor ray`): under $TMPDIR where it is short enough, else under /tmp. Every node binds to
+127.0.0.1: never to the machine's other interfaces.
 """
 
 from __future__ import annotations
@@ -22,14 +24,17 @@ import pytest
 
 QUIET = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 LOOPBACK = "127.0.0.1"
-#: Ray's socket paths (temp dir + session folder + socket name) must stay under the OS's 107 bytes
-SHORT_BASE = 40
+#: the test's own folder between the root and Ray's `ray/`: a separator and mkdtemp's "r" and 8 characters
+OWN_FOLDER = len(os.sep) + 1 + 8
 
 
 def private_temp() -> str:
-    """A new short temporary folder that RAY_TMPDIR now points at, its `ray/` (the address file's) made."""
-    base = tempfile.gettempdir()
-    temp = tempfile.mkdtemp(prefix="r", dir=base if len(base) <= SHORT_BASE else "/tmp")
+    """A new short temporary folder that RAY_TMPDIR now points at, its `ray/` (the address file's) made: under
+    the first of $TMPDIR and /tmp where Ray's socket paths fit, or one line saying none does."""
+    from cobe.calls.executor import ray_root
+
+    temp = tempfile.mkdtemp(prefix="r", dir=ray_root(between=OWN_FOLDER, label="a test's private Ray"))
+    assert len(os.fsencode(temp)) == len(os.fsencode(os.path.dirname(temp))) + OWN_FOLDER, temp
     os.makedirs(os.path.join(temp, "ray"))
     os.environ["RAY_TMPDIR"] = temp
     return temp

@@ -38,6 +38,14 @@ MAX_PORT = 65535
 CLIENT_SCHEME = "ray://"
 #: Ray's C++ core prints to stderr below any Python logging setting; set this yourself to see its lines
 NATIVE_LOG_LEVEL = "RAY_BACKEND_LOG_LEVEL"
+#: the most bytes an AF_UNIX socket's path holds (108 on Linux, 104 on macOS, the closing NUL included)
+SOCKET_PATH_MAX = (104 if sys.platform == "darwin" else 108) - 1
+#: what Ray adds to its folder for its longest socket: the session (its start to the microsecond and the pid of
+#: the process that starts it: Linux's largest, 2**22 - 1, has 7 digits), then the object store's socket with a
+#: node's index (a cluster of several nodes on one machine numbers them)
+RAY_SOCKET_TAIL = len("/session_2026-12-07_16-09-27_200452_4194303/sockets/plasma_store.99")
+#: the folder Ray keeps its sessions in, under its temporary folder ($RAY_TMPDIR, else $TMPDIR, else /tmp)
+RAY_FOLDER = "ray"
 
 
 @dataclass(frozen=True)
@@ -172,17 +180,48 @@ def connect(executor: Executor, num_cpus: int | None = None) -> tuple[Any, bool]
     if address is None or _loopback(address):
         loopback_only(ray)
         options["_node_ip_address"] = LOOPBACK
+    if address is None:  # Ray's sockets go in its folder: one whose paths fit, chosen before Ray starts
+        options["_temp_dir"] = os.path.join(ray_root(label=f"--executor {executor}"), RAY_FOLDER)
     try:
         with _native_lines_aside():
             if address is None:
                 ray.init(address="local", num_cpus=num_cpus, **options)
             else:
                 ray.init(address=address, **options)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+    except (OSError, RuntimeError, ValueError) as exc:  # OSError: a folder Ray cannot write, a socket it cannot bind
         reason = scrub_cut((scrub(str(exc)).splitlines() or [type(exc).__name__])[0], 200)
-        raise ProviderUnavailable(f"--executor {executor}: no Ray cluster could be joined ({reason})") from None
+        done = "started" if address is None else "joined"
+        raise ProviderUnavailable(f"--executor {executor}: no Ray cluster could be {done} ({reason})") from None
     _quiet_data(ray)
     return ray, True
+
+
+def ray_root(between: int = 0, label: str = "--executor ray") -> str:
+    """The folder a private Ray's sessions folder (`ROOT/ray`) goes in: $RAY_TMPDIR where set, else the first of
+    $TMPDIR and /tmp that leaves Ray's socket paths within AF_UNIX's bytes, with `between` more characters of the
+    caller's own folders in between; one line (ProviderUnavailable) where none does.
+
+    Ray builds each socket's path from its folder (RAY_SOCKET_TAIL more bytes), so a long $TMPDIR (a CI runner's,
+    a macOS one) fails Ray's start with a path it cannot bind: the folder is chosen before Ray is started."""
+    room = SOCKET_PATH_MAX - RAY_SOCKET_TAIL - len(os.sep + RAY_FOLDER) - between
+    chosen = os.environ.get("RAY_TMPDIR")
+    if chosen:  # the user's own choice: used as it is, or refused
+        candidates = [("RAY_TMPDIR", chosen)]
+    else:
+        candidates = [("TMPDIR", os.environ.get("TMPDIR", "")), ("/tmp", "/tmp")]
+    tried = []
+    for name, root in candidates:
+        if not root:
+            continue
+        size = len(os.fsencode(root))
+        if size <= room:  # Ray makes the folder where it is missing, as it does with its default
+            return root
+        tried.append(f"{name if name == root else f'{name} {root}'} ({size} bytes)")
+    raise ProviderUnavailable(
+        f"{label}: no folder leaves room for Ray's sockets (their paths hold {SOCKET_PATH_MAX} bytes, and Ray adds "
+        f"{RAY_SOCKET_TAIL + len(os.sep + RAY_FOLDER) + between} to its folder): {', '.join(tried)}; "
+        f"set RAY_TMPDIR to a folder of at most {room} bytes"
+    )
 
 
 def _importable(name: str) -> bool:

@@ -9,10 +9,12 @@ of that model (or by its own stage: vLLM engines through ray.data.llm), all mode
 back as one stream with `iter_batches`. A worker yields the answers that finished since its last
 yield as one packet, which comes back as a block of its own (`STREAMED_BLOCK_BYTES`); whatever has
 arrived is committed as one transaction (`Store.batch`): its calls, and the responses and verdicts they
-complete, so a driver killed mid-wave loses only the calls still unanswered. The workers watch the
-driver's `DriverAnchor` (and a private Ray's raylet) and send nothing once it is gone. The items then go on and
-park their next calls (the judge's after a response, a re-ask after an unparseable verdict), which
-form the next wave: generate → judge → re-asks, a few waves per command whatever its size.
+complete; then the driver's `DriverAnchor` tells each worker which of its calls are stored, and only then
+may it send as many more: a driver killed mid-wave loses at most each worker's window (its lane's
+concurrency) of calls. The workers watch the anchor (and a private Ray's raylet) and send nothing once it
+is gone. The items then go on and park their next calls (the judge's after a response, a re-ask after an
+unparseable verdict), which form the next wave: generate → judge → re-asks, a few waves per command
+whatever its size.
 
 Calls of providers that are not portable (order-dependent mock scripts, baselines) run here, on the
 local scheduler, as they always did.
@@ -31,7 +33,7 @@ from typing import Any, TypeVar
 
 from cobe.calls.executor import forwarded_env
 from cobe.calls.limits import Limits
-from cobe.calls.ray_worker import CallWorker, DriverAnchor
+from cobe.calls.ray_worker import CallWorker, DriverAnchor, stored_by_worker
 from cobe.calls.scheduler import Outcome, Scheduler
 from cobe.core.errors import CobeError
 from cobe.core.secrets import scrub, scrub_cut
@@ -47,6 +49,8 @@ SETTLE_TURNS = 64
 #: items in flight at once: all of them, so that one wave holds every call of a stage
 ALL_ITEMS = 10**9
 _DONE = object()
+#: calls the driver's anchor takes at once: two per worker of the cluster, and the driver's
+ANCHOR_CALLS = 100_000
 #: the resource Ray gives the head node alone
 HEAD_RESOURCE = "node:__internal_head__"
 #: the target size of a block of answers: below any packet's, so each packet a worker yields (the answers that
@@ -214,11 +218,22 @@ class WaveScheduler(Scheduler):
                         for batch in batches:
                             self._answer(wave, batch)
                         await self._settle(task)  # the items these answers complete write inside the batch
+                    self._tell_stored(batches)
                 for failure in (b for b in arrived if isinstance(b, BaseException)):
                     self._fail(wave, failure)
         finally:
             stop.set()
         self._fail(wave, CobeError("the Ray cluster returned no answer for some calls"))
+
+    def _tell_stored(self, batches: list[dict[str, Any]]) -> None:
+        """Tell the workers, through the anchor, which of their calls are committed: each may then send as many
+        more (a worker's calls sent and not stored never outnumber its lane's concurrency)."""
+        stored: dict[str, list[int]] = {}
+        for batch in batches:
+            for worker, ids in stored_by_worker(batch).items():
+                stored.setdefault(worker, []).extend(ids)
+        if stored and self._anchor is not None:
+            self._anchor.stored.remote(stored)
 
     def _answer(self, wave: list[_Parked], batch: dict[str, Any]) -> None:
         for row in answer_rows(batch):
@@ -293,7 +308,9 @@ class WaveScheduler(Scheduler):
         """The idle actor this driver owns, on the driver's node, whose end tells the workers that the driver is
         gone (on another node, that node's removal would end it too, and stop every worker of a live driver)."""
         if self._anchor is None:
-            options: dict[str, Any] = {"num_cpus": 0}
+            # every worker keeps two calls waiting on it (`hold`, `wait_stored`): Ray's default of 1,000 at once
+            # would stall the 501st worker's credits, and with them its calls
+            options: dict[str, Any] = {"num_cpus": 0, "max_concurrency": ANCHOR_CALLS}
             node = _driver_node(self.ray)
             if node is not None:
                 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy

@@ -9,6 +9,12 @@ unanswered. The calls run on an event loop of the worker's own thread, which nev
 takes a generator's output a couple of blocks at a time, and each yield (a `packet`: the answers that
 finished since the last one, as one row) waits there meanwhile.
 
+A worker never has more calls sent and not yet stored than its lane's concurrency (its window): a call takes a
+credit before it is sent, and the credit comes back only once the driver has committed its answer and told the
+anchor so (`DriverAnchor.stored`; each packet names its worker). So a driver killed at any moment leaves at most a
+window of calls per worker to pay again, however far the answers on their way back lag behind the model: with a
+fast model and no window, a worker answered hundreds while Ray Data carried a few packets, all lost with the driver.
+
 A worker stops sending once its driver is gone. The driver owns a `DriverAnchor`, an idle actor on the
 driver's own node that Ray ends with its owner; each worker keeps one call to it waiting, which never
 returns (awaited on the calls' loop), so the anchor's end reaches the worker as that call's ActorDiedError
@@ -25,11 +31,13 @@ ended, nothing more is sent either.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import queue
 import select
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -37,7 +45,7 @@ from cobe.calls.scheduler import Scheduler
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.registry import get_provider
-from cobe.models.wire import answer_row, packet, read_request, rows
+from cobe.models.wire import ID, PACKET, answer_row, packet, read_request, rows
 
 #: seconds between checks that the raylet still runs, where the OS cannot say when a process ends (no pidfd)
 PARENT_POLL_S = 0.05
@@ -50,14 +58,34 @@ UNAVAILABLE_RETRY_S = 0.1
 CLOSE_TIMEOUT_S = 5.0
 #: the error of a call its worker did not send because the driver was gone (read by no one but a test)
 DRIVER_GONE = "not sent: the command's driver is gone"
+#: the column of a worker's packet that names the worker: the driver tells it which of its answers are stored
+WORKER = "cobe_worker"
 
 
 class DriverAnchor:
-    """An idle actor the driver owns: Ray ends it when the driver dies, which is how its workers learn of it."""
+    """An idle actor the driver owns: Ray ends it when the driver dies, which is how its workers learn of it. It
+    also carries the driver's word that answers are stored back to the workers that sent them."""
+
+    def __init__(self) -> None:
+        self._stored: dict[str, list[int]] = {}  # per worker, the calls stored since it last asked
+        self._news: dict[str, asyncio.Event] = {}
 
     async def hold(self) -> None:
         """Never answers: a worker waiting on it learns of the anchor's end, and so of its driver's, at once."""
         await asyncio.Event().wait()
+
+    async def stored(self, calls: dict[str, list[int]]) -> None:
+        """The driver committed the answers of these calls, by the worker that sent them."""
+        for worker, ids in calls.items():
+            self._stored.setdefault(worker, []).extend(ids)
+            self._news.setdefault(worker, asyncio.Event()).set()
+
+    async def wait_stored(self, worker: str) -> list[int]:
+        """The calls of `worker` stored since it last asked, once there is one."""
+        news = self._news.setdefault(worker, asyncio.Event())
+        await news.wait()
+        news.clear()
+        return self._stored.pop(worker, [])
 
     def node(self) -> str:
         """The id of the node it runs on: the driver's."""
@@ -93,8 +121,13 @@ class CallWorker:
         self.provider: Provider = get_provider(spec, caps)
         self.scheduler = Scheduler(**scheduler)
         self.orphaned = threading.Event()  # the driver is gone: nothing more is sent
+        self.key = uuid.uuid4().hex  # named in each packet, so that the driver's word on what it stored finds us
+        self.window: asyncio.Semaphore | None = None  # credits: calls that may be sent and not yet stored
+        self.unstored: set[int] = set()  # the calls holding a credit
         if driver is not None:
+            self.window = asyncio.Semaphore(self.scheduler.limits(self.provider).concurrency)
             asyncio.run_coroutine_threadsafe(self._watch(driver), self.loop)
+            asyncio.run_coroutine_threadsafe(self._credits_back(driver), self.loop)
         raylet = raylet_parent()
         if raylet is not None:
             threading.Thread(target=self._watch_raylet, args=(raylet,), name="cobe-raylet-watch", daemon=True).start()
@@ -122,7 +155,7 @@ class CallWorker:
                 while not answers.empty():
                     finished.append(answers.get_nowait())
                 left -= len(finished)
-                yield packet(finished)
+                yield {**packet(finished), WORKER: [self.key]}
         finally:  # a batch given up (its task cancelled): its calls not yet answered are not sent later
             for call in calls:
                 call.cancel()
@@ -130,11 +163,37 @@ class CallWorker:
     async def _answer_into(
         self, answers: queue.SimpleQueue[dict[str, Any]], call_id: int, messages: list[Message], config: GenerateConfig
     ) -> None:
+        if self.window is not None:
+            await self.window.acquire()  # back once the driver has stored this call's answer
+            self.unstored.add(call_id)
         try:
             row = await self._answer(call_id, messages, config)
+        except asyncio.CancelledError:  # never answered: its credit comes back now
+            self._credit(call_id)
+            raise
         except Exception as exc:  # noqa: BLE001 - never a lost row: the generator waits for every one
             row = answer_row(call_id, None, f"{type(exc).__name__}: the worker failed the call", 1, False, None)
         answers.put(row)
+
+    def _credit(self, call_id: int) -> None:
+        if self.window is not None and call_id in self.unstored:  # once per call, whatever the driver repeats
+            self.unstored.discard(call_id)
+            self.window.release()
+
+    async def _credits_back(self, driver: Any) -> None:
+        """Take back the credits of the calls whose answers the driver has stored, as it says so."""
+        from ray.exceptions import ActorUnavailableError
+
+        while True:
+            try:
+                stored = await driver.wait_stored.remote(self.key)
+            except ActorUnavailableError:  # unreachable for a moment: not dead (the watch learns of a death)
+                await asyncio.sleep(UNAVAILABLE_RETRY_S)
+                continue
+            except Exception:  # noqa: BLE001 - the anchor is gone, and the driver with it: nothing more is sent
+                return
+            for call_id in stored:
+                self._credit(call_id)
 
     async def _answer(self, call_id: int, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
         if self.orphaned.is_set():
@@ -173,10 +232,25 @@ class CallWorker:
     def __del__(self) -> None:
         # the provider's model and threads go with the actor; closing them is best effort
         try:
-            asyncio.run_coroutine_threadsafe(self.provider.aclose(), self.loop).result(timeout=CLOSE_TIMEOUT_S)
+            asyncio.run_coroutine_threadsafe(self._close(), self.loop).result(timeout=CLOSE_TIMEOUT_S)
             self.loop.call_soon_threadsafe(self.loop.stop)
         except Exception:  # noqa: BLE001, S110 - an actor that is being torn down has no one to tell
             pass
+
+    async def _close(self) -> None:
+        """Close the provider and end the waits on the anchor (a loop stopped under them reports each one)."""
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()
+        await self.provider.aclose()
+
+
+def stored_by_worker(batch: dict[str, Any]) -> dict[str, list[int]]:
+    """The calls of a batch of packets by the worker that sent them (none for an engine stage's rows)."""
+    calls: dict[str, list[int]] = {}
+    for row in rows(batch):
+        if row.get(WORKER) and PACKET in row:
+            calls.setdefault(str(row[WORKER]), []).extend(int(r[ID]) for r in json.loads(str(row[PACKET])))
+    return calls
 
 
 def raylet_parent() -> int | None:
