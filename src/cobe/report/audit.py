@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import base64
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_json
-from cobe.judge.audit_card import JudgeAudit, num, share_text
+
+if TYPE_CHECKING:
+    from cobe.judge.audit_card import JudgeAudit
 
 AUDIT_FILE = "audit.json"
 SUMMARY_FILE = "summary.json"
@@ -39,6 +41,9 @@ def read_audit(directory: Path) -> dict[str, Any] | None:
     if not isinstance(audit, dict) or not isinstance(summary, dict):
         return None
     audited = (str(audit.get("judge")), str(audit.get("prompt_fingerprint")))
+    # the judge package costs a report a fifth of a second: loaded only where a run holds an audit
+    from cobe.judge.audit_card import JudgeAudit
+
     try:
         card = JudgeAudit.model_validate(audit)
     except ValidationError as exc:
@@ -63,6 +68,8 @@ def read_audit(directory: Path) -> dict[str, Any] | None:
 def audit_tables(card: JudgeAudit) -> dict[str, Any]:
     """The card's tables as the HTML report shows them: a row per probe and check, the flip shares of repeated
     asks, and each confidence table (against the probes, then against the run's reference)."""
+    from cobe.judge.audit_card import share_text
+
     probes = [
         {
             "probe": summary.words,
@@ -98,6 +105,8 @@ def audit_tables(card: JudgeAudit) -> dict[str, Any]:
 
 
 def _confidence(tables: list[Any]) -> list[dict[str, Any]]:
+    from cobe.judge.audit_card import num
+
     return [{"check": t.check, "verdicts": t.items, "ece": num(t.ece), "brier": num(t.brier)} for t in tables]
 
 
