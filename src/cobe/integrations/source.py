@@ -147,7 +147,7 @@ def _read_store(run: RunExport, path: Path) -> None:
     """Scenarios, tokens and judge settings that results.jsonl does not carry."""
     store = Store(path)
     try:
-        run.scenarios = {doc["id"]: doc for doc in map(json.loads, store.scenarios(run.run_id))}
+        run.scenarios = {scenario.id: json.loads(doc) for scenario, doc in store.scenarios(run.run_id)}
         responses = store.responses(run.run_id)
         by_id: dict[int, ResponseKey] = {}
         for response_key, row in responses.items():
