@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cobe.cli import options
-from cobe.cli.display import print_table
+from cobe.cli.display import plain_console, print_table
 from cobe.core.errors import InputError
 from cobe.score.bootstrap import CORE_UNIT
 from cobe.score.rule import POOLED_RULE
@@ -28,8 +28,8 @@ RUNS = click.Path(exists=True)
 
 def _console() -> Console:
     # piped output has no width to detect; rich's 80-column guess would wrap every line (tables: print_table)
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
+    console = plain_console()
+    return console if console.is_terminal else plain_console(width=120)
 
 
 def _num(value: float) -> str:

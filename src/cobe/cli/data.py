@@ -10,9 +10,10 @@ import click
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from cobe.cli import options
-from cobe.cli.display import listing, print_table
+from cobe.cli.display import listing, plain_console, print_table
 from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
@@ -42,7 +43,7 @@ def _source(source: str | None, data_source: str | None) -> str:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    return plain_console()
 
 
 @click.group()
@@ -182,9 +183,10 @@ def show_cmd(scenario_id: str, source: str | None, data_source: str | None) -> N
         meta += "   failure modes: " + ", ".join(m.value for m in s.failure_modes)
     if s.tags:
         meta += "   tags: " + ", ".join(s.tags)
-    console.print(Panel(s.story, title=f"{s.id}  story", subtitle=meta))
+    # a panel reads markup in its title whatever the console says: the dataset's words go in as Text
+    console.print(Panel(s.story, title=Text(f"{s.id}  story"), subtitle=Text(meta)))
     for name, query in zip(s.phrasings, s.queries):
-        console.print(f"[bold]{name}[/bold] {query}", markup=True)
+        console.print(Text.assemble((name, "bold"), " ", query))
     if s.illustrative_answer:
         console.print(Panel(s.illustrative_answer, title="illustrative answer (not scored)"))
     console.print(Panel("\n".join(f"• {p}" for p in s.preserve), title="must stay true (preserve)"))

@@ -13,7 +13,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from cobe.cli import options
-from cobe.cli.display import print_table
+from cobe.cli.display import plain_console, print_table
 from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.judge.published import judge_label
@@ -34,8 +34,8 @@ def _num(value: float, fmt: str = "{:.2f}") -> str:
 
 def _console() -> Console:
     # piped output has no width to detect; rich's 80-column guess would wrap every line (tables: print_table)
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
+    console = plain_console()
+    return console if console.is_terminal else plain_console(width=120)
 
 
 def leaderboard_table(
