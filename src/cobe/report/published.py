@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write
+from cobe.core.files import atomic_write, new_directory
 from cobe.core.jsonfile import read_json
 from cobe.dataset.graph_labels import read_graph_type
 from cobe.score.accuracy import pooled_accuracy
@@ -93,14 +93,11 @@ def _counts(file: Path, scope: str, model: str, counts: Any) -> dict[str, Any]:
 def import_published(file: str | Path, out: str | Path) -> pd.DataFrame:
     """Keep the site's totals as `OUT/published.json` (tidy rows), for `cobe report RUN --published OUT`."""
     table = read_published(file)
-    out_dir = Path(out)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise InputError(f"{out_dir}: exists and is not empty; choose a new --out")
-    out_dir.mkdir(parents=True, exist_ok=True)
     rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in
             table.to_dict("records")]  # fmt: skip
     text = json.dumps({"source": str(file), "rows": rows}, indent=1, default=lambda v: v.item())  # numpy scalars
-    atomic_write(out_dir / PUBLISHED_FILE, text + "\n")
+    with new_directory(Path(out), what="a new folder") as staging:
+        atomic_write(staging / PUBLISHED_FILE, text + "\n")
     return table
 
 
