@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cobe.core.errors import validation_problem
 from cobe.core.sqlite import Migration, UnusableDatabase, database_error, split_statements
 from cobe.dataset.schema import Scenario
 
@@ -145,13 +146,9 @@ def stored_scenario(path: Path, run_id: str, scenario_id: str, text: object) -> 
         raise DamagedStore(
             path,
             f"scenarios.data of run {run_id}, scenario {scenario_id!r} is {excerpt(text)}: "
-            f"expected a scenario as JSON ({_first_problem(exc)})",
+            f"expected a scenario as JSON ({_problem(exc)})",
         ) from None
 
 
-def _first_problem(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        error = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in error["loc"])
-        return f"{where}: {error['msg']}" if where else str(error["msg"])
-    return str(exc)
+def _problem(exc: Exception) -> str:
+    return validation_problem(exc) if isinstance(exc, ValidationError) else str(exc)
