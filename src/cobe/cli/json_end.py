@@ -10,6 +10,7 @@ stderr stays, for the person at the terminal.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +55,18 @@ def asked_before_failing(exc: click.ClickException, argv: Sequence[str]) -> bool
     except click.ClickException:  # a variable that is no boolean: --json was not asked that way
         from_env = False
     return "--json" in words or from_env
+
+
+def finite(value: Any) -> Any:
+    """`value` with every float that is not finite (NaN, ±inf) made None, through lists, tuples and dicts: a --json
+    object is read by JSON parsers, and JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    return value
 
 
 def end_object(code: int, message: str | None, state: str, report: dict[str, Any] | None = None) -> str:
