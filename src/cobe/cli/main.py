@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
+from cobe.cli.every_flag import finish
 from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now, interrupted_while_ending
 from cobe.cli.json_end import ERROR_STATE, INTERRUPTED_STATE, JsonAsked, asked_before_failing, end_object
 from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
@@ -77,7 +78,8 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module, _, attr = target.partition(":")
-        return getattr(import_module(module), attr)
+        # every option, wherever declared, gets its variable and refuses a second value (cobe.cli.every_flag)
+        return finish(getattr(import_module(module), attr), (name,))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # listing help must not import every command module
@@ -96,7 +98,9 @@ def cli() -> None:
 
     A model gets a short story and a request to rewrite it had something else happened;
     an LLM judge checks that it kept what the change cannot affect and changed only the
-    consequences. Every flag can also be set as COBE_<COMMAND>_<FLAG>, e.g. COBE_EVAL_MODEL.
+    consequences. Every flag can also be set as COBE_<COMMAND>_<FLAG>, e.g. COBE_EVAL_MODEL or
+    COBE_DATA_VALIDATE_STRICT; a flag several commands share also reads COBE_<FLAG> (COBE_MODEL,
+    COBE_JSON), which the command's own variable overrides.
     """
 
 
