@@ -197,7 +197,7 @@ def test_sources_say_what_data_exists_and_how_to_point_cobe_at_it() -> None:
     assert result.exit_code == 0
     for text in ("builtin:starter", "--data hf:ORG/NAME", "cobe import FILE --from cobe-site", "query_idx 2, 5, 7"):
         assert text in result.output
-    listed = json.loads(run("sources", "--json").output)
+    listed = json.loads(run("sources", "--json").output)["sources"]
     assert listed[0]["name"] == "builtin:starter" and all(set(s) == {"name", "what", "shapes", "use"} for s in listed)
 
 

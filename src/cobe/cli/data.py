@@ -15,6 +15,7 @@ from rich.text import Text
 
 from cobe.cli import options
 from cobe.cli.display import listing, plain_console, print_table
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
@@ -82,10 +83,16 @@ def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
     click.echo('{\n  "problems": [', nl=False)
     report = validate(paths, strict=strict, on_problem=emit)
-    counts = "".join(f',\n  "{name}": {value}' for name, value in report.counts().items())
-    counts += ',\n  "shapes": ' + json.dumps(report.shapes, ensure_ascii=False)
+    code = 1 if report.errors else 0
+    ending: dict[str, object] = {**report.counts(), "shapes": report.shapes}
+    ending |= {
+        "state": "error" if code else "complete",
+        "exit_code": code,
+        "message": report.summary() if code else None,
+    }
+    counts = "".join(f',\n  "{name}": {json.dumps(value, ensure_ascii=False)}' for name, value in ending.items())
     click.echo(("\n  ]" if listed else "]") + counts + "\n}")
-    sys.exit(1 if report.errors else 0)
+    sys.exit(code)
 
 
 @data.command("sources")
@@ -94,7 +101,7 @@ def sources_cmd(as_json: bool) -> None:
     """What CoBe data exists, the shapes it comes in, and how to point cobe at each."""
     sources = data_sources()
     if as_json:
-        click.echo(json.dumps([s.to_dict() for s in sources], ensure_ascii=False, indent=2))
+        click.echo(done({"sources": [s.to_dict() for s in sources]}))
         return
     for source in sources:
         click.echo(f"{source.name}\n  what:   {source.what}\n  shapes: {source.shapes}\n  use:    {source.use}\n")
@@ -123,7 +130,7 @@ def stats_cmd(source: str | None, data_source: str | None, as_json: bool, method
     source = _source(source, data_source)
     stats = dataset_stats(load_dataset(source).scenarios, method=method)
     if as_json:
-        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+        click.echo(done(stats))
         return
     console = _console()
     size = Table(title=f"Dataset: {source}")

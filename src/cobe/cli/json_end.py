@@ -69,7 +69,16 @@ def finite(value: Any) -> Any:
     return value
 
 
+#: the state a command that did all it was asked ends in (a run's state says more: complete, incomplete, ...)
+DONE_STATE = "complete"
+
+
+def done(report: dict[str, Any]) -> str:
+    """The one JSON object a command that finished ends with under --json: its report, state complete, exit 0."""
+    return end_object(0, None, DONE_STATE, report)
+
+
 def end_object(code: int, message: str | None, state: str, report: dict[str, Any] | None = None) -> str:
     """The one JSON object a command under --json ends with: its report, then its state, exit code and message."""
     ending = {**(report or {}), "state": state, "exit_code": code, "message": message}
-    return json.dumps(ending, indent=2, ensure_ascii=False, default=str)
+    return json.dumps(finite(ending), indent=2, ensure_ascii=False, default=str, allow_nan=False)

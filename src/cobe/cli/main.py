@@ -11,7 +11,8 @@ from typing import Any, NoReturn
 import click
 
 from cobe.cli.every_flag import finish
-from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now, interrupted_while_ending
+from cobe.cli.interrupt import ENDING, cancelled, ctrl_c_handled, end_process, ending, exit_now, stop_now
+from cobe.cli.json_asked import json_asked
 from cobe.cli.json_end import ERROR_STATE, INTERRUPTED_STATE, JsonAsked, asked_before_failing, end_object
 from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
 from cobe.core.reserve import is_disk_full, out_of_space
@@ -110,18 +111,27 @@ def main(argv: list[str] | None = None) -> None:
     Ctrl-C ends it with 130 at any moment (`cobe.cli.interrupt`): cleanly at the first, at once at a second.
     Under --json every exit also prints one JSON object on stdout (`cobe.cli.json_end`).
     """
-    asked = JsonAsked()
+    words = sys.argv[1:] if argv is None else argv
+    # asked before anything is parsed: a Ctrl-C at start-up or an unknown command ends before any option is read
+    asked = JsonAsked(asked=json_asked(words))
+    process = argv is None  # the `cobe` process itself, not a caller's in-process use: it ends here
+    code: object = 0
     try:
-        with ctrl_c_handled(lambda: asked.asked) as ctrl_c:
+        with ctrl_c_handled(lambda: asked.asked, after=ending if process else None) as ctrl_c:
             try:
                 _main(argv, ctrl_c.count, asked)
             except SystemExit as done:
                 if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
                     exit_now(done.code)
-                raise
-    finally:
-        if argv is None:  # the `cobe` process itself (not a caller's in-process use): it ends after this
-            interrupted_while_ending(lambda: asked.asked)
+                if not process:
+                    raise
+                code = done.code
+    except KeyboardInterrupt:
+        if not process:
+            raise
+        # a press as the command ended, after its work and its output: 130 and a line, never a death by SIGINT
+        stop_now(ENDING)
+    end_process(code)
 
 
 def _main(argv: list[str] | None, interrupts: Callable[[], int], asked: JsonAsked | None = None) -> None:

@@ -3,7 +3,6 @@ comparison detects, from a pilot run or from stated rates (the arithmetic is cob
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict
 from pathlib import Path
@@ -12,7 +11,7 @@ from typing import Any
 import click
 
 from cobe.cli import options
-from cobe.cli.json_end import finite
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 
 # numbers are parsed here and their ranges checked by cobe.score.planning.check_ranges, so a value
@@ -164,7 +163,7 @@ def plan_cmd(
     )
     if as_json:  # JSON has no NaN: a figure that does not exist is null
         plan = {"pilot": asdict(pilot) if pilot else None, "answers": [asdict(a) for a in answers]}
-        click.echo(json.dumps(finite(plan), allow_nan=False))
+        click.echo(done(plan))
         return
     if pilot is not None:
         families = f" in {pilot.cores} core examples" if pilot.cores and pilot.cores < pilot.scenarios else ""

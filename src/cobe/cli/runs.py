@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import done
 
 
 def _fmt_acc(value: float | None) -> str:
@@ -31,11 +31,11 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
     from cobe.run.rundir import list_runs
 
     runs = list_runs(root)
+    if json_out:  # one object, its list of runs inside (empty where there are none)
+        click.echo(done({"runs": runs}))
+        return
     if not runs:
         click.echo(f"no runs under {root}")
-        return
-    if json_out:
-        click.echo(json.dumps(runs, indent=2, default=str))
         return
     from cobe.cli.display import plain_console
 
@@ -75,7 +75,7 @@ def _verdict_sets(run_dir: Path, json_out: bool) -> None:
 
     sets = list_verdict_sets(run_dir)
     if json_out:
-        click.echo(json.dumps([v.as_dict() for v in sets], indent=2))
+        click.echo(done({"verdict_sets": [v.as_dict() for v in sets]}))
         return
     if not sets:
         click.echo(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
