@@ -121,3 +121,21 @@ def test_a_store_older_than_a_table_is_read_as_it_is(tmp_path):
     db.close()
     with pytest.raises(DamagedStore, match="table verdict_sets is missing"):
         ReadOnlyStore(path, idle=True)
+
+
+def test_a_verdicts_settings_that_are_no_json_name_the_verdict(judged, tmp_path):
+    run = _damaged(judged, tmp_path, "UPDATE verdicts SET judge_settings = '{bad' WHERE id = 1")
+    commands = _commands(run, tmp_path / "data.jsonl")
+    for name in ("eval", "judge --show", "export"):
+        result = run_cobe(*commands[name])
+        assert result.returncode == 2, (name, result.stderr)
+        assert_one_line_error(result, "damaged cobe store (verdicts.judge_settings of verdict 1 is '{bad': expected")
+
+
+def test_a_runs_epochs_that_are_no_count_are_named(judged, tmp_path):
+    run = _damaged(judged, tmp_path, "UPDATE runs SET config = json_set(config, '$.epochs', 'x')")
+    commands = _commands(run, tmp_path / "data.jsonl")
+    for name in ("judge", "judge --show"):
+        result = run_cobe(*commands[name])
+        assert result.returncode == 2, (name, result.stderr)
+        assert_one_line_error(result, "damaged cobe store (runs.config of run ", "has epochs 'x': expected a count")

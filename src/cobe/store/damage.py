@@ -66,7 +66,24 @@ def run_config(path: Path, row: sqlite3.Row) -> dict[str, Any]:
             f"runs.config of run {row['id']} is {excerpt(text)}: "
             "expected a JSON object with its data, models and template_names",
         )
+    epochs = config.get("epochs")  # runs made before --epochs hold none
+    if epochs is not None and (isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1):
+        raise DamagedStore(
+            path, f"runs.config of run {row['id']} has epochs {excerpt(epochs)}: expected a count from 1"
+        )
     return config
+
+
+def json_object(path: Path, text: object, where: str) -> dict[str, Any]:
+    """A stored JSON object (`where`: its table, column and row, e.g. "verdicts.judge_settings of verdict 7"); a
+    field that is no JSON object is the store's damage, in one line naming it."""
+    try:
+        value = json.loads(text) if isinstance(text, str | bytes) else None
+    except ValueError:
+        value = None
+    if not isinstance(value, dict):
+        raise DamagedStore(path, f"{where} is {excerpt(text)}: expected a JSON object")
+    return value
 
 
 def _strings(value: object) -> bool:

@@ -16,7 +16,7 @@ from cobe.core.reserve import DiskReserve, is_disk_full, makes_room, out_of_spac
 from cobe.core.secrets import scrub
 from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
 from cobe.dataset.schema import Scenario
-from cobe.store.damage import check_schema, stored_scenario
+from cobe.store.damage import check_schema, json_object, stored_scenario
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
@@ -357,11 +357,17 @@ class Store:
         """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
         `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
         rows = self.db.execute(
-            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            "SELECT *, CASE WHEN json_valid(judge_settings) THEN json_extract(judge_settings, '$.temperature') END"
+            " AS temperature, json_valid(judge_settings) AS settings_valid FROM verdicts"
             " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
             (response_id, judge, fingerprint),
         )
-        return {(r["check_name"], r["sample"]): r for r in rows}
+        found = {}
+        for row in rows:
+            if not row["settings_valid"]:  # a field cobe never wrote: the row named, not SQLite's "malformed JSON"
+                json_object(self.path, row["judge_settings"], f"verdicts.judge_settings of verdict {row['id']}")
+            found[(row["check_name"], row["sample"])] = row
+        return found
 
     @makes_room
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
