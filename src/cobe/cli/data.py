@@ -25,6 +25,7 @@ from cobe.dataset import (
     validate,
     write_dataset,
 )
+from cobe.dataset.hub import is_table_source
 from cobe.dataset.loaders import BUILTIN_PREFIX
 from cobe.dataset.problems import Problem
 from cobe.dataset.sources import data_sources, describe_shape
@@ -62,7 +63,7 @@ def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
     """Check dataset files: one line per problem, then a summary; exit 1 on any error (exit 2 for a file that
     is not there, as every command)."""
     for path in paths:  # bad input, refused before any file is read; what a file holds is reported below
-        if not path.startswith(BUILTIN_PREFIX) and not os.path.lexists(path):
+        if not path.startswith(BUILTIN_PREFIX) and not is_table_source(path) and not os.path.lexists(path):
             raise InputError(f"{path}: file not found")
     # each problem is printed as it is found and then forgotten, so a file of any length validates
     # in flat memory; --json streams its list the same way and gives the counts after it

@@ -6,6 +6,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -114,24 +115,32 @@ def main(argv: list[str] | None = None) -> None:
     words = sys.argv[1:] if argv is None else argv
     # asked before anything is parsed: a Ctrl-C at start-up or an unknown command ends before any option is read
     asked = JsonAsked(asked=json_asked(words))
-    process = argv is None  # the `cobe` process itself, not a caller's in-process use: it ends here
+    ends = argv is None  # a command line's own run (not a caller's in-process use): nothing follows but its end
+    script = (
+        ends and _the_cobe_script()
+    )  # the `cobe` process itself: it ends here, without the interpreter's finalization
     code: object = 0
     try:
-        with ctrl_c_handled(lambda: asked.asked, after=ending if process else None) as ctrl_c:
+        with ctrl_c_handled(lambda: asked.asked, after=ending if ends else None) as ctrl_c:
             try:
                 _main(argv, ctrl_c.count, asked)
             except SystemExit as done:
                 if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
                     exit_now(done.code)
-                if not process:
+                if not script:
                     raise
                 code = done.code
     except KeyboardInterrupt:
-        if not process:
+        if not ends:
             raise
         # a press as the command ended, after its work and its output: 130 and a line, never a death by SIGINT
         stop_now(ENDING)
     end_process(code)
+
+
+def _the_cobe_script() -> bool:
+    """Whether this process is the installed `cobe` script (its __main__), not a program that called `main()`."""
+    return Path(getattr(sys.modules.get("__main__"), "__file__", None) or "").name == "cobe"
 
 
 def _main(argv: list[str] | None, interrupts: Callable[[], int], asked: JsonAsked | None = None) -> None:
