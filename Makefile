@@ -47,3 +47,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_plan.py
 	$(PY) benchmarks/bench_ray.py
 	$(PY) benchmarks/bench_driver_kill.py
+	$(PY) benchmarks/bench_site_import.py

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from cobe.cli.main import cli
 from cobe.dataset.queries import tier1_queries
-from support.cli import run_cobe
+from support.cli import assert_one_line_error, run_cobe
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "datasets"
 COBE = Path(sys.executable).with_name("cobe")
@@ -129,7 +129,9 @@ def test_directory_missing_and_binary_files(tmp_path) -> None:
         code == 1
         and out[0] == f"error: {tmp_path}: -: -: is a directory; expected a dataset file (.json, .jsonl or .csv)"
     )
-    assert validate_lines(tmp_path / "nope.json")[1][0] == f"error: {tmp_path / 'nope.json'}: -: -: file not found"
+    missing = run_cobe("data", "validate", str(tmp_path / "nope.json"))  # bad input, as for every command
+    assert missing.returncode == 2
+    assert_one_line_error(missing, f"{tmp_path / 'nope.json'}: file not found")
     assert (
         validate_lines(binary)[1][0]
         == f"error: {binary}: -: -: is a binary file; expected a dataset file (.json, .jsonl or .csv)"
@@ -195,7 +197,7 @@ def test_sources_say_what_data_exists_and_how_to_point_cobe_at_it() -> None:
     assert result.exit_code == 0
     for text in ("builtin:starter", "--data hf:ORG/NAME", "cobe import FILE --from cobe-site", "query_idx 2, 5, 7"):
         assert text in result.output
-    listed = json.loads(run("sources", "--json").output)
+    listed = json.loads(run("sources", "--json").output)["sources"]
     assert listed[0]["name"] == "builtin:starter" and all(set(s) == {"name", "what", "shapes", "use"} for s in listed)
 
 
@@ -211,3 +213,15 @@ def test_validate_says_which_shape_it_saw() -> None:
     ]
     shapes = json.loads(run("validate", "--json", str(FIXTURES / "paper.json")).output)["shapes"]
     assert shapes == {str(FIXTURES / "paper.json"): "paper-json"}
+
+
+@pytest.mark.parametrize("flag", [(), ("--json",)])
+def test_validate_of_a_missing_file_exits_2_like_every_command(tmp_path, flag) -> None:
+    """Issue 43, item 18: `data validate missing.jsonl` exited 1 where every other command exits 2."""
+    present = tmp_path / "present.jsonl"
+    present.write_text("")
+    result = run_cobe("data", "validate", str(present), str(tmp_path / "missing.jsonl"), *flag)
+    assert result.returncode == 2
+    assert_one_line_error(result, f"{tmp_path / 'missing.jsonl'}: file not found")
+    stats = run_cobe("data", "stats", str(tmp_path / "missing.jsonl"))
+    assert stats.returncode == 2 and "file not found" in stats.stderr

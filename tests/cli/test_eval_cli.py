@@ -65,7 +65,7 @@ def test_eval_with_mocks_ends_with_its_table(tmp_path, data):
     assert (run_dir / "report.html").stat().st_mtime_ns == drawn  # unchanged results: the report is not redrawn
     listed = cobe("runs", cwd=tmp_path)
     assert "runs/mock_echo__data" in listed.stdout and "complete" in listed.stdout
-    (entry,) = json.loads(cobe("runs", "--json", cwd=tmp_path).stdout)
+    (entry,) = json.loads(cobe("runs", "--json", cwd=tmp_path).stdout)["runs"]
     assert entry["state"] == "complete" and entry["models"] == ["mock/echo"] and entry["responses"] == 6
     rejudged = cobe("judge", str(run_dir), "--judge", "mock/judge-fail", "--json", cwd=tmp_path)
     table = json.loads(rejudged.stdout)

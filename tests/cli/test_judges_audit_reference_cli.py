@@ -189,7 +189,7 @@ def test_ece_ranks_them_the_same_way_against_the_human_majority_of_the_runs_stud
 
 def test_a_panels_majority_is_a_reference_check_by_check(server, run):
     listed = run_cobe("runs", str(run), "--verdict-sets", "--json")
-    panel = next(s for s in json.loads(listed.stdout) if s["members"])
+    panel = next(s for s in json.loads(listed.stdout)["verdict_sets"] if s["members"])
     reference = reference_of(audit(server, run, FAIR, "--reference", panel["judge_fingerprint"], "--json"))
     assert [t["check"] for t in reference["tables"]] == ["connectors", "preserve", "change", "pass"]
     change = table(reference, "change")

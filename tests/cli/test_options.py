@@ -49,11 +49,14 @@ def test_an_option_several_commands_take_reads_the_same_in_each() -> None:
 
 
 def test_shared_environment_variables_follow_the_flag() -> None:
+    """Each option reads its command's variable first (COBE_EVAL_CONCURRENCY), then the one several commands
+    share, named for the flag alone (COBE_CONCURRENCY)."""
     for path, command in _commands():
         for param in command.params:
-            if isinstance(param, click.Option) and param.envvar:
-                flag = param.opts[0].split("/")[0]
-                assert param.envvar == "COBE_" + flag.lstrip("-").upper().replace("-", "_"), (path, flag)
+            if isinstance(param, click.Option) and param.envvar and len(param.envvar) > 1:
+                flag = param.opts[0].split("/")[0].lstrip("-").upper().replace("-", "_")
+                own = "_".join(["COBE", *path.split(), flag]).upper().replace("-", "_")
+                assert list(param.envvar) == [own, f"COBE_{flag}"], (path, flag)
 
 
 def test_a_command_may_drop_the_variable_or_change_the_default_but_not_the_help() -> None:
@@ -77,7 +80,7 @@ def test_judges_check_still_reads_its_judge_from_the_environment() -> None:
     shown = CliRunner().invoke(cli, ["judges", "check", "--help"]).output
     assert "COBE_JUDGE]" in shown.replace("\n", " ").replace("  ", " ") or "COBE_JUDGE;" in shown
     param = next(p for p in dict(_commands())["judges check"].params if p.name == "judge_specs")
-    assert param.envvar == "COBE_JUDGE" and param.required
+    assert param.envvar == ["COBE_JUDGES_CHECK_JUDGE", "COBE_JUDGE"] and param.required
 
 
 def test_curate_statuses_are_the_projects():

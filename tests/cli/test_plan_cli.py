@@ -50,13 +50,14 @@ def test_bad_input_is_one_line(tmp_path):
 
 
 def test_a_pilot_without_spread_is_worded_right(tmp_path):
-    """One scenario, every phrasing passed: no '1 scenarios', no more labels than judged items, no 'nan'."""
+    """One scenario, every phrasing passed: no count of scenarios answers (not '1 scenario'), and what follows is
+    said in words; no 'nan'."""
     run = write_run(tmp_path / "pilot", make_rows("mock/a", 1, 1.0))
-    r = plan(tmp_path, str(run), "--human-rate", "0.6")
+    r = plan(tmp_path, str(run), "--human-rate", "0.6", "--items", "3")
     assert r.returncode == 0, r.stderr
     assert "(mock/a): 1 scenario × 3 phrasings" in r.stdout
-    assert "scenarios for the accuracy's CI half-width: 1 scenario\n" in r.stdout
-    assert "the rates leave no spread" in r.stdout
+    assert "scenarios for the accuracy's CI half-width: no answer: nothing varies\n" in r.stdout
+    assert "the pilot's rates leave no spread (it passed every answer, or none)" in r.stdout
     assert "human labels for the calibrated CI half-width: not reachable" in r.stdout
     assert "not reachable with 3 judged items: even labelling every one leaves the interval wider" in r.stdout
     assert "nan" not in r.stdout.lower() and "normal approximation (Connor): not reachable" in r.stdout

@@ -20,9 +20,11 @@ def test_list_shows_ids_and_stages_and_filters_by_status(tmp_path: Path) -> None
 
     # the ids it shows are the ones promote takes
     cobe("curate", "promote", proj, "2v0")
-    candidates = json.loads(cobe("curate", "list", proj, "--status", "candidate", "--json").stdout)
+    candidates = json.loads(cobe("curate", "list", proj, "--status", "candidate", "--json").stdout)["items"]
     assert [(item["id"], item["status"]) for item in candidates] == [("1v0", "candidate"), ("3v0", "candidate")]
-    both = json.loads(cobe("curate", "list", proj, "--status", "core", "--status", "rejected", "--json").stdout)
+    both = json.loads(cobe("curate", "list", proj, "--status", "core", "--status", "rejected", "--json").stdout)[
+        "items"
+    ]
     assert [item["id"] for item in both] == ["2v0"] and both[0]["story"].startswith("The striker")
     assert cobe("curate", "list", proj, "--status", "released").stdout == f"no released items in {proj}\n"
 

@@ -38,7 +38,7 @@ def _statuses(run: Path) -> dict[tuple[str, str, str], str]:
 def _judged_again(run: Path, set_name: str, server, tmp_path: Path) -> None:
     """Listed with its imported set; judged by the fake server beside it; reported; its own set shown again."""
     before = _statuses(run)
-    listed = json.loads(run_cobe("runs", str(run.parent), "--json").stdout)
+    listed = json.loads(run_cobe("runs", str(run.parent), "--json").stdout)["runs"]
     assert {Path(e["run_dir"]).name: e["judge"] for e in listed}[run.name] == set_name
     env = {"FAKE_BASE_URL": server.base_url, "FAKE_API_KEY": "test-key"}
     judged = run_cobe("judge", str(run), "--judge", JUDGE, env=env)

@@ -11,6 +11,7 @@ sends SIGINT when an event says the process is where the test wants it: a librar
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -194,3 +195,40 @@ def test_as_the_command_ends(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 130, (done.returncode, done.stderr)
     assert "Interrupted as the command ended" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_at_start_up_under_json_the_one_object_says_interrupted(tmp_path, env):
+    """Issue 43, item 15: a Ctrl-C before the options were parsed ended 130 with nothing on stdout (25 of 28)."""
+    args = [*eval_args(write_dataset(tmp_path / "data.jsonl", 3), tmp_path / "run"), "--json"]
+    proc = start(args, env)
+    until(mapped(proc, "pydantic_core"), proc)  # importing the command's modules: no option is parsed yet
+    out, err = interrupt(proc)
+    assert_clean_stop(proc, err)
+    ended = json.loads(out)  # exactly one document
+    assert ended["exit_code"] == 130 and ended["state"] == "interrupted", ended
+
+
+def test_a_press_in_the_interpreters_teardown_never_kills_by_sigint(tmp_path):
+    """Issue 43, item 16: once the command had printed, Python's finalization gave SIGINT back to its default
+    and tore down its modules; a Ctrl-C landing there killed `cobe` by SIGINT (status -2, no line; 9 of 12
+    `plan` runs interrupted in their last 10 %). An object that presses Ctrl-C as the teardown frees it (put into
+    the installed script's process by a sitecustomize) stands in for the user: the command now ends before any
+    teardown, with its own exit code."""
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import os, signal, sys\n"
+        "class Late:\n"
+        "    def __del__(self):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "        sum(range(10000))\n"
+        "holder = type(sys)('late_holder')\n"
+        "holder.late = Late()\n"
+        "sys.modules['late_holder'] = holder\n"
+    )
+    env = os.environ | {"PYTHONPATH": os.pathsep.join([str(hooks), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [str(COBE), "plan", "--pass-rate", "0.5"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=HUNG_S
+    )
+    assert done.returncode >= 0, f"killed by signal {-done.returncode}"
+    assert done.returncode == 0 and "scenarios for the accuracy's CI half-width" in done.stdout, done.stderr

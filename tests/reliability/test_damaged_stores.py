@@ -69,7 +69,7 @@ def test_a_damaged_store_is_one_line_exit_2_and_the_other_runs_are_still_listed(
         assert_one_line_error(result, f"{damaged / STORE_NAME}: damaged cobe store (")
     listed = run_cobe("runs", str(root), "--json")
     assert listed.returncode == 0, listed.stderr
-    states = {Path(entry["run_dir"]).name: entry["state"] for entry in json.loads(listed.stdout)}
+    states = {Path(entry["run_dir"]).name: entry["state"] for entry in json.loads(listed.stdout)["runs"]}
     assert states["healthy"] == "complete"
     if damage in ("config not JSON", "runs dropped"):  # what a listing reads of a run
         assert states["damaged"].startswith("damaged ("), states

@@ -65,7 +65,7 @@ def test_failed_calls_exit_5_as_incomplete_and_the_same_command_finishes(fake, d
     )
     assert state_of(run_dir) == "incomplete"
     assert json.loads((run_dir / "summary.json").read_text())["state"] == "incomplete"
-    (listed,) = json.loads(cobe_at(fake, "runs", str(tmp_path), "--json").stdout)
+    (listed,) = json.loads(cobe_at(fake, "runs", str(tmp_path), "--json").stdout)["runs"]
     assert listed["state"] == "incomplete"
 
     fake.control(fail_status=0)

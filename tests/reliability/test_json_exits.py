@@ -151,3 +151,48 @@ def test_the_interrupt_that_ends_at_once_prints_its_object(capfd):
     assert os.waitstatus_to_exitcode(status) == INTERRUPTED
     obj = json.loads(out)
     assert obj == {"state": "interrupted", "exit_code": INTERRUPTED, "message": interrupt.AGAIN}
+
+
+# ---- issue 43, item 15: the environment, unknown commands, and the commands that printed an array -------------
+def test_json_by_the_environment_ends_a_failure_with_its_object(tmp_path):
+    for env in ({"COBE_JSON": "1"}, {"COBE_EVAL_JSON": "1"}, {"COBE_EVAL_AS_JSON": "true"}):
+        result = run_cobe("eval", *MOCK, "--data", "missing.jsonl", cwd=tmp_path, env=env)
+        ended(result, 2, "error", "missing.jsonl")
+
+
+@pytest.mark.parametrize("args", [["nope", "--json"], ["--json"], ["data", "nope", "--json"]])
+def test_an_unknown_command_or_option_under_json_prints_its_object(tmp_path, args):
+    ended(run_cobe(*args, cwd=tmp_path), 2, "error")
+
+
+def test_an_unknown_command_under_the_shared_variable_prints_its_object(tmp_path):
+    ended(run_cobe("nope", cwd=tmp_path, env={"COBE_JSON": "yes"}), 2, "error", "nope")
+
+
+def test_listings_print_one_object_holding_their_list(data_file, tmp_path):
+    run_dir = tmp_path / "runs" / "r"
+    assert run_cobe("eval", *MOCK, "--data", str(data_file), "--run-dir", str(run_dir), "--no-report").returncode == 0
+    runs = ended(run_cobe("runs", str(tmp_path / "runs"), "--json"), 0, "complete")
+    assert [entry["run_dir"] for entry in runs["runs"]] == [str(run_dir)]
+    (tmp_path / "empty").mkdir()
+    assert ended(run_cobe("runs", str(tmp_path / "empty"), "--json"), 0, "complete")["runs"] == []
+    sets = ended(run_cobe("runs", str(run_dir), "--verdict-sets", "--json"), 0, "complete")
+    assert [s["judge"] for s in sets["verdict_sets"]] == ["mock/judge-pass"]
+    sources = ended(run_cobe("data", "sources", "--json"), 0, "complete")
+    assert any(source["name"] == "builtin:starter" for source in sources["sources"])
+    assert run_cobe("curate", "init", str(tmp_path / "project")).returncode == 0
+    items = ended(run_cobe("curate", "list", str(tmp_path / "project"), "--json"), 0, "complete")
+    assert items["items"] == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["plan", "--pass-rate", "0.5"],
+        ["data", "stats", "builtin:starter"],
+        ["data", "validate", "builtin:starter"],
+        ["prompts", "show", "--id", "1v1", "--template", "A"],
+    ],
+)
+def test_a_command_that_finished_says_so_in_its_object(args):
+    ended(run_cobe(*args, "--json"), 0, "complete")

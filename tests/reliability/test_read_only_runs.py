@@ -39,7 +39,7 @@ def finished_run(root: Path, name: str = "run") -> Path:
 
 def listing(result) -> dict[str, dict]:
     assert result.returncode == 0, result.stderr
-    return {Path(entry["run_dir"]).name: entry for entry in json.loads(result.stdout)}
+    return {Path(entry["run_dir"]).name: entry for entry in json.loads(result.stdout)["runs"]}
 
 
 def files_of(folder: Path) -> dict[str, tuple[int, int]]:

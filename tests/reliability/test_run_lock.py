@@ -45,7 +45,7 @@ def start_holder(server: ThreadedServer, args: list[str]) -> subprocess.Popen:
 
 
 def listed_state(server: ThreadedServer, root: Path) -> dict:
-    (entry,) = json.loads(cobe_at(server, "runs", str(root), "--json").stdout)
+    (entry,) = json.loads(cobe_at(server, "runs", str(root), "--json").stdout)["runs"]
     return entry
 
 

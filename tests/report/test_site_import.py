@@ -128,7 +128,7 @@ def test_an_imported_site_run_is_a_run_listed_re_judged_and_keeping_the_publishe
         == 0
     )
     assert (run / "cobe.sqlite").is_file()
-    listed = json.loads(run_cobe("runs", str(tmp_path / "runs"), "--json").stdout)
+    listed = json.loads(run_cobe("runs", str(tmp_path / "runs"), "--json").stdout)["runs"]
     assert [Path(e["run_dir"]).name for e in listed] == ["site"] and listed[0]["judge"] == "cobe-site (published)"
     judged = run_cobe("judge", str(run), "--judge", "mock/judge-pass")
     assert judged.returncode == 0, judged.stderr

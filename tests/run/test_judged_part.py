@@ -52,7 +52,7 @@ def test_a_sample_of_one_models_responses_is_judged_and_recorded(run_dir: Path, 
     assert (summary["judged_part"]["judged"], summary["judged_part"]["rows"]) == (12, 72)
 
     r = run_cobe("runs", str(run_dir), "--verdict-sets", "--json", cwd=tmp_path)
-    sets = {s["judge"]: s for s in json.loads(r.stdout)}
+    sets = {s["judge"]: s for s in json.loads(r.stdout)["verdict_sets"]}
     assert sets["mock/judge-fail"]["part"] == "--sample 4 --seed 3, --model mock/echo"
     assert sets["mock/judge-fail"]["responses"] == 12 and sets["mock/judge-pass"]["part"] is None
     r = run_cobe("runs", str(run_dir), "--verdict-sets", cwd=tmp_path)

@@ -86,7 +86,7 @@ def test_the_cli_lists_the_sets_without_writing_and_switches_back(rejudged):
     before = sorted(p.name for p in rejudged.iterdir())
     listed = run_cobe("runs", str(rejudged), "--verdict-sets", "--json")
     assert listed.returncode == 0, listed.stderr
-    assert [(s["judge"], s["current"], s["responses"]) for s in json.loads(listed.stdout)] == [
+    assert [(s["judge"], s["current"], s["responses"]) for s in json.loads(listed.stdout)["verdict_sets"]] == [
         ("mock/judge-fail", True, 6),
         ("mock/judge-pass", False, 6),
     ]

@@ -1,20 +1,22 @@
-"""Every `cobe` command, its groups walked down to the leaves: for tests of what all commands declare."""
+"""Every `cobe` command as the `cobe` group loads it (cobe.cli.every_flag applied), its groups walked down to the
+leaves: for tests of what all commands declare."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib import import_module
 
 import click
 
-from cobe.cli.main import COMMANDS
+from cobe.cli.main import COMMANDS, cli
 
 
 def every_command() -> Iterator[tuple[str, click.Command]]:
     """(path such as "judges check", command) of every leaf command."""
-    for name, target in COMMANDS.items():
-        module, _, attr = target.partition(":")
-        stack: list[tuple[str, click.Command]] = [(name, getattr(import_module(module), attr))]
+    context = click.Context(cli)
+    for name in COMMANDS:
+        loaded = cli.get_command(context, name)
+        assert loaded is not None, name
+        stack: list[tuple[str, click.Command]] = [(name, loaded)]
         while stack:
             path, command = stack.pop()
             if isinstance(command, click.Group):

@@ -30,7 +30,7 @@ EXTREMES: list[tuple[str, ...]] = [
     ("--items", "20000", "--discordance", "1", "--alpha", "0.2", "--power", "0.5"),
     ("--items", "20000", "--discordance", "0.001", "--alpha", "0.05", "--power", "0.8"),
     ("--items", "1000000000", "--discordance", "0.5"),
-    ("--half-width", "50", "--label-half-width", "0.1", "--items", "1", "--pass-rate", "0"),
+    ("--half-width", "50", "--label-half-width", "0.1", "--items", "1", "--pass-rate", "0.001"),
     # the inverse question at its extremes: the exact search for the fewest pairs, or past it
     ("--detect", "0.1", "--alpha", "1e-6", "--power", "0.999"),
     ("--detect", "3", "--discordance", "0.03", "--alpha", "1e-6", "--power", "0.999"),

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from cobe.annotate.agreement_report import (
 )
 from cobe.cli import options
 from cobe.cli.display import num, plain_console, print_table
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 from cobe.core.results import CHECKS
 from cobe.score.agreement import majority_rule
@@ -139,6 +139,6 @@ def agreement_cmd(source: str, run: str | None, check: str, as_json: bool, resam
     report["source"] = str(path)
     saved = write_agreement(run_dir, report)
     if as_json:
-        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        click.echo(done(report))
     else:
         _print_report(report, run_dir, saved)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cobe.cli import options
-from cobe.cli.display import print_table
+from cobe.cli.display import plain_console, print_table
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 from cobe.score.bootstrap import CORE_UNIT
 from cobe.score.rule import POOLED_RULE
@@ -28,8 +28,8 @@ RUNS = click.Path(exists=True)
 
 def _console() -> Console:
     # piped output has no width to detect; rich's 80-column guess would wrap every line (tables: print_table)
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
+    console = plain_console()
+    return console if console.is_terminal else plain_console(width=120)
 
 
 def _num(value: float) -> str:
@@ -126,7 +126,7 @@ def _two_runs(
         label_a, label_b = f"{label_a} (A)", f"{label_b} (B)"
     result = paired_comparison(df_a, df_b, label_a, label_b, resamples=resamples, seed=seed, alpha=alpha)
     if as_json:
-        click.echo(json.dumps(result.to_dict() | {"judges_differ": note}, indent=2))
+        click.echo(done(result.to_dict() | {"judges_differ": note}))
         return
     table = Table(title=f"Paired comparison on {result.items} items ({result.scenarios} scenarios)")
     if note:
@@ -168,7 +168,7 @@ def _every_pair(
         )
     result = all_pairs(by_label, resamples=resamples, seed=seed, alpha=alpha)
     if as_json:
-        click.echo(json.dumps(result.to_dict() | {"judges_differ": note}, indent=2))
+        click.echo(done(result.to_dict() | {"judges_differ": note}))
         return
     console = _console()
     print_table(pairs_table(result, note), console)

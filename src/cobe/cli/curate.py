@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import done
 from cobe.curate import project as proj
 from cobe.curate.links import link
 from cobe.web.access import SESSION_ABSOLUTE, SESSION_IDLE
@@ -265,7 +264,7 @@ def audit_summary_cmd(directory: str, as_json: bool) -> None:
 
     with _open(directory) as project:
         summary = audit_summary(project)
-    click.echo(json.dumps(summary, indent=2) if as_json else summary_markdown(summary))
+    click.echo(done(summary) if as_json else summary_markdown(summary))
 
 
 @curate.command("release")
@@ -310,7 +309,7 @@ def list_cmd(directory: str, statuses: tuple[str, ...], as_json: bool) -> None:
     with _open(directory) as project:
         items = project.items(*statuses)
     if as_json:
-        click.echo(json.dumps([_listed(item) for item in items], ensure_ascii=False, indent=2))
+        click.echo(done({"items": [_listed(item) for item in items]}))
         return
     if not items:
         which = " or ".join(statuses) + " " if statuses else ""

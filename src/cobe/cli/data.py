@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -10,9 +11,11 @@ import click
 from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from cobe.cli import options
-from cobe.cli.display import listing, print_table
+from cobe.cli.display import listing, plain_console, print_table
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 from cobe.dataset import (
     SHAPES,
@@ -22,6 +25,8 @@ from cobe.dataset import (
     validate,
     write_dataset,
 )
+from cobe.dataset.hub import is_table_source
+from cobe.dataset.loaders import BUILTIN_PREFIX
 from cobe.dataset.problems import Problem
 from cobe.dataset.sources import data_sources, describe_shape
 from cobe.dataset.stats import METHODS, graph_type_of
@@ -42,7 +47,7 @@ def _source(source: str | None, data_source: str | None) -> str:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    return plain_console()
 
 
 @click.group()
@@ -55,7 +60,11 @@ def data() -> None:
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @options.JSON
 def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
-    """Check dataset files: one line per problem, then a summary; exit 1 on any error."""
+    """Check dataset files: one line per problem, then a summary; exit 1 on any error (exit 2 for a file that
+    is not there, as every command)."""
+    for path in paths:  # bad input, refused before any file is read; what a file holds is reported below
+        if not path.startswith(BUILTIN_PREFIX) and not is_table_source(path) and not os.path.lexists(path):
+            raise InputError(f"{path}: file not found")
     # each problem is printed as it is found and then forgotten, so a file of any length validates
     # in flat memory; --json streams its list the same way and gives the counts after it
     if not as_json:
@@ -75,10 +84,16 @@ def validate_cmd(paths: tuple[str, ...], strict: bool, as_json: bool) -> None:
 
     click.echo('{\n  "problems": [', nl=False)
     report = validate(paths, strict=strict, on_problem=emit)
-    counts = "".join(f',\n  "{name}": {value}' for name, value in report.counts().items())
-    counts += ',\n  "shapes": ' + json.dumps(report.shapes, ensure_ascii=False)
+    code = 1 if report.errors else 0
+    ending: dict[str, object] = {**report.counts(), "shapes": report.shapes}
+    ending |= {
+        "state": "error" if code else "complete",
+        "exit_code": code,
+        "message": report.summary() if code else None,
+    }
+    counts = "".join(f',\n  "{name}": {json.dumps(value, ensure_ascii=False)}' for name, value in ending.items())
     click.echo(("\n  ]" if listed else "]") + counts + "\n}")
-    sys.exit(1 if report.errors else 0)
+    sys.exit(code)
 
 
 @data.command("sources")
@@ -87,7 +102,7 @@ def sources_cmd(as_json: bool) -> None:
     """What CoBe data exists, the shapes it comes in, and how to point cobe at each."""
     sources = data_sources()
     if as_json:
-        click.echo(json.dumps([s.to_dict() for s in sources], ensure_ascii=False, indent=2))
+        click.echo(done({"sources": [s.to_dict() for s in sources]}))
         return
     for source in sources:
         click.echo(f"{source.name}\n  what:   {source.what}\n  shapes: {source.shapes}\n  use:    {source.use}\n")
@@ -116,7 +131,7 @@ def stats_cmd(source: str | None, data_source: str | None, as_json: bool, method
     source = _source(source, data_source)
     stats = dataset_stats(load_dataset(source).scenarios, method=method)
     if as_json:
-        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+        click.echo(done(stats))
         return
     console = _console()
     size = Table(title=f"Dataset: {source}")
@@ -182,9 +197,10 @@ def show_cmd(scenario_id: str, source: str | None, data_source: str | None) -> N
         meta += "   failure modes: " + ", ".join(m.value for m in s.failure_modes)
     if s.tags:
         meta += "   tags: " + ", ".join(s.tags)
-    console.print(Panel(s.story, title=f"{s.id}  story", subtitle=meta))
+    # a panel reads markup in its title whatever the console says: the dataset's words go in as Text
+    console.print(Panel(s.story, title=Text(f"{s.id}  story"), subtitle=Text(meta)))
     for name, query in zip(s.phrasings, s.queries):
-        console.print(f"[bold]{name}[/bold] {query}", markup=True)
+        console.print(Text.assemble((name, "bold"), " ", query))
     if s.illustrative_answer:
         console.print(Panel(s.illustrative_answer, title="illustrative answer (not scored)"))
     console.print(Panel("\n".join(f"• {p}" for p in s.preserve), title="must stay true (preserve)"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cobe.cli import options
-from cobe.cli.json_end import end_object
+from cobe.cli.json_end import done, end_object
 from cobe.cli.run_end import dry_run_line
 from cobe.core.errors import InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
 from cobe.judge.specs import split_specs
@@ -88,7 +87,7 @@ def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output)
         for notice in summary.notices:
             click.echo(f"note: {notice}", err=True)
     if summary.dry_run is not None:
-        click.echo(json.dumps(summary.dry_run.model_dump(), indent=2) if out.as_json else dry_run_line(summary))
+        click.echo(done(summary.dry_run.model_dump()) if out.as_json else dry_run_line(summary))
         return
     _finish(summary, out)
 

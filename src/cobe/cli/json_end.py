@@ -10,6 +10,7 @@ stderr stays, for the person at the terminal.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -56,7 +57,28 @@ def asked_before_failing(exc: click.ClickException, argv: Sequence[str]) -> bool
     return "--json" in words or from_env
 
 
+def finite(value: Any) -> Any:
+    """`value` with every float that is not finite (NaN, ±inf) made None, through lists, tuples and dicts: a --json
+    object is read by JSON parsers, and JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(item) for item in value]
+    return value
+
+
+#: the state a command that did all it was asked ends in (a run's state says more: complete, incomplete, ...)
+DONE_STATE = "complete"
+
+
+def done(report: dict[str, Any]) -> str:
+    """The one JSON object a command that finished ends with under --json: its report, state complete, exit 0."""
+    return end_object(0, None, DONE_STATE, report)
+
+
 def end_object(code: int, message: str | None, state: str, report: dict[str, Any] | None = None) -> str:
     """The one JSON object a command under --json ends with: its report, then its state, exit code and message."""
     ending = {**(report or {}), "state": state, "exit_code": code, "message": message}
-    return json.dumps(ending, indent=2, ensure_ascii=False, default=str)
+    return json.dumps(finite(ending), indent=2, ensure_ascii=False, default=str, allow_nan=False)

@@ -17,7 +17,7 @@ from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
 from cobe.cli.audit import audit_cmd
 from cobe.cli.display import num, plain_console, print_table
-from cobe.cli.json_end import end_object
+from cobe.cli.json_end import done, end_object
 from cobe.core.errors import RunIncomplete
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def analyze_cmd(
         study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples
     )
     if as_json:
-        click.echo(json.dumps(ranked, indent=2))
+        click.echo(done({"judges": ranked}))
         return
     table = Table(title=f"Judges ranked by agreement with the human majority (prompts: {judge_prompts})")
     for column in ("#", "judge", "kappa", "kappa 95% CI", "accuracy", "F1", "unscored", "$ / 1000", "s / 1000"):

@@ -6,11 +6,14 @@ import sys
 import traceback
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
-from cobe.cli.interrupt import cancelled, ctrl_c_handled, exit_now, interrupted_while_ending
+from cobe.cli.every_flag import finish
+from cobe.cli.interrupt import ENDING, cancelled, ctrl_c_handled, end_process, ending, exit_now, stop_now
+from cobe.cli.json_asked import json_asked
 from cobe.cli.json_end import ERROR_STATE, INTERRUPTED_STATE, JsonAsked, asked_before_failing, end_object
 from cobe.core.errors import INTERRUPTED, CobeError, DiskFull, exit_code_lines
 from cobe.core.reserve import is_disk_full, out_of_space
@@ -77,7 +80,8 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module, _, attr = target.partition(":")
-        return getattr(import_module(module), attr)
+        # every option, wherever declared, gets its variable and refuses a second value (cobe.cli.every_flag)
+        return finish(getattr(import_module(module), attr), (name,))
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # listing help must not import every command module
@@ -96,7 +100,9 @@ def cli() -> None:
 
     A model gets a short story and a request to rewrite it had something else happened;
     an LLM judge checks that it kept what the change cannot affect and changed only the
-    consequences. Every flag can also be set as COBE_<COMMAND>_<FLAG>, e.g. COBE_EVAL_MODEL.
+    consequences. Every flag can also be set as COBE_<COMMAND>_<FLAG>, e.g. COBE_EVAL_MODEL or
+    COBE_DATA_VALIDATE_STRICT; a flag several commands share also reads COBE_<FLAG> (COBE_MODEL,
+    COBE_JSON), which the command's own variable overrides.
     """
 
 
@@ -106,18 +112,35 @@ def main(argv: list[str] | None = None) -> None:
     Ctrl-C ends it with 130 at any moment (`cobe.cli.interrupt`): cleanly at the first, at once at a second.
     Under --json every exit also prints one JSON object on stdout (`cobe.cli.json_end`).
     """
-    asked = JsonAsked()
+    words = sys.argv[1:] if argv is None else argv
+    # asked before anything is parsed: a Ctrl-C at start-up or an unknown command ends before any option is read
+    asked = JsonAsked(asked=json_asked(words))
+    ends = argv is None  # a command line's own run (not a caller's in-process use): nothing follows but its end
+    script = (
+        ends and _the_cobe_script()
+    )  # the `cobe` process itself: it ends here, without the interpreter's finalization
+    code: object = 0
     try:
-        with ctrl_c_handled(lambda: asked.asked) as ctrl_c:
+        with ctrl_c_handled(lambda: asked.asked, after=ending if ends else None) as ctrl_c:
             try:
                 _main(argv, ctrl_c.count, asked)
             except SystemExit as done:
                 if ctrl_c.count():  # interrupted: end now, before a Ctrl-C more could meet Python's own shutdown
                     exit_now(done.code)
-                raise
-    finally:
-        if argv is None:  # the `cobe` process itself (not a caller's in-process use): it ends after this
-            interrupted_while_ending(lambda: asked.asked)
+                if not script:
+                    raise
+                code = done.code
+    except KeyboardInterrupt:
+        if not ends:
+            raise
+        # a press as the command ended, after its work and its output: 130 and a line, never a death by SIGINT
+        stop_now(ENDING)
+    end_process(code)
+
+
+def _the_cobe_script() -> bool:
+    """Whether this process is the installed `cobe` script (its __main__), not a program that called `main()`."""
+    return Path(getattr(sys.modules.get("__main__"), "__file__", None) or "").name == "cobe"
 
 
 def _main(argv: list[str] | None, interrupts: Callable[[], int], asked: JsonAsked | None = None) -> None:

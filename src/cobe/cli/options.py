@@ -413,6 +413,7 @@ STUDY = option(
 JSON = option(
     "--json",
     "as_json",
+    env="COBE_JSON",
     is_flag=True,
     callback=json_end.record,
     help="Print JSON instead of tables or text; every exit, an error's too, prints one JSON object.",

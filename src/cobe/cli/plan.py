@@ -3,7 +3,6 @@ comparison detects, from a pilot run or from stated rates (the arithmetic is cob
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 
 # numbers are parsed here and their ranges checked by cobe.score.planning.check_ranges, so a value
@@ -25,7 +25,7 @@ def _missing(value: Any) -> bool:
 
 def _value(answer: Any) -> str:
     if _missing(answer.value):
-        return "not reachable"
+        return str(answer.missing)
     if answer.unit == "share":
         return (
             f"{100 * answer.value:.2g} percentage points"
@@ -36,9 +36,14 @@ def _value(answer: Any) -> str:
     return f"{answer.value:,} {unit}"
 
 
+#: inputs that are answers of their own: missing, no number reaches what was asked (other inputs are just unknown)
+SOUGHT = ("normal approximation (Connor)", "independent pairs needed", "labels with twice the scenarios",
+          "labels however many scenarios")  # fmt: skip
+
+
 def _input(name: str, value: Any, source: str) -> str:
     if _missing(value):
-        shown = "not reachable"
+        shown = "not reachable" if name in SOUGHT else "none"
     elif isinstance(value, float) and name == "difference":
         shown = f"{100 * value:.3g} points"
     elif isinstance(value, float) and name in ("half-width", "pass rate", "human pass rate", "discordant share ψ"):
@@ -156,8 +161,9 @@ def plan_cmd(
     answers = plan_study(
         pilot, stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power
     )
-    if as_json:
-        click.echo(json.dumps({"pilot": asdict(pilot) if pilot else None, "answers": [asdict(a) for a in answers]}))
+    if as_json:  # JSON has no NaN: a figure that does not exist is null
+        plan = {"pilot": asdict(pilot) if pilot else None, "answers": [asdict(a) for a in answers]}
+        click.echo(done(plan))
         return
     if pilot is not None:
         families = f" in {pilot.cores} core examples" if pilot.cores and pilot.cores < pilot.scenarios else ""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import done
 from cobe.core.results import CHECKS
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _print(result: Preview, as_json: bool) -> None:
             {"receiver": v.receiver, "title": v.title, "messages": [m.model_dump() for m in v.messages]}
             for v in result.views
         ]
-        click.echo(json.dumps({"calls": views, "notes": result.notes}, indent=2, ensure_ascii=False))
+        click.echo(done({"calls": views, "notes": result.notes}))
         return
     for view in result.views:
         for message in view.messages:

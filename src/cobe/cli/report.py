@@ -13,7 +13,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from cobe.cli import options
-from cobe.cli.display import print_table
+from cobe.cli.display import plain_console, print_table
 from cobe.cli.once import Once
 from cobe.core.errors import InputError
 from cobe.judge.published import judge_label
@@ -34,8 +34,8 @@ def _num(value: float, fmt: str = "{:.2f}") -> str:
 
 def _console() -> Console:
     # piped output has no width to detect; rich's 80-column guess would wrap every line (tables: print_table)
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
+    console = plain_console()
+    return console if console.is_terminal else plain_console(width=120)
 
 
 def leaderboard_table(
@@ -257,7 +257,7 @@ def import_cmd(
         from cobe.report.importer import import_results
 
         result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
-        click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+        click.echo(f"Imported {result.rows} rows ({_named(result.models)}) into {result.out}")
         return
     if mapping or cols:
         raise InputError(f"--map and --col apply to --from verdicts only, not --from {source}")
@@ -285,7 +285,7 @@ def import_cmd(
 
         result = import_site_results(file, out, model=model)
         _site_lines(result.summary)
-        click.echo(f"Imported {result.rows} rows ({', '.join(result.models)}) into {result.out}")
+        click.echo(f"Imported {result.rows} rows ({_named(result.models)}) into {result.out}")
         return
     if source == "inspect":
         if model:
@@ -301,10 +301,20 @@ def import_cmd(
         click.echo(f"note: {notice}", err=True)
     shown = f", shown as the verdict set '{imported.verdict_set}'" if imported.verdict_set else ""
     click.echo(
-        f"Imported {imported.responses} responses ({', '.join(imported.models)}; {imported.scenarios} scenarios, "
+        f"Imported {imported.responses} responses ({_named(imported.models)}; {imported.scenarios} scenarios, "
         f"templates {','.join(imported.templates)}) into {imported.out}{shown}; judge them with "
         f"`cobe judge {imported.out} --judge SPEC`"
     )
+
+
+#: the models a line names before it counts the rest
+NAMED = 10
+
+
+def _named(models: list[str]) -> str:
+    """The models an import holds, in one line of readable length: a file of 100,000 models named all of them."""
+    shown = ", ".join(models[:NAMED])
+    return shown if len(models) <= NAMED else f"{shown} and {len(models) - NAMED:,} more models"
 
 
 def _site_lines(summary: dict[str, Any]) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import click
 
 from cobe.cli import options
+from cobe.cli.json_end import done
 
 
 def _fmt_acc(value: float | None) -> str:
@@ -32,13 +31,16 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
     from cobe.run.rundir import list_runs
 
     runs = list_runs(root)
+    if json_out:  # one object, its list of runs inside (empty where there are none)
+        click.echo(done({"runs": runs}))
+        return
     if not runs:
         click.echo(f"no runs under {root}")
         return
-    if json_out:
-        click.echo(json.dumps(runs, indent=2, default=str))
-        return
-    if not sys.stdout.isatty():  # pipes and logs get one tab-separated line per run
+    from cobe.cli.display import plain_console
+
+    console = plain_console()
+    if not console.is_terminal:  # pipes and logs get one tab-separated line per run
         for entry in runs:
             acc = entry.get("accuracy") or {}
             scores = ", ".join(f"{m} {_fmt_acc(a)}" for m, a in acc.items()) or "not scored"
@@ -48,7 +50,6 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
                 f"judge={entry.get('judge') or '-'}\tresponses={entry.get('responses', 0)}\t{scores}{judging}"
             )
         return
-    from rich.console import Console
     from rich.table import Table
 
     table = Table("run dir", "state", "models", "judge", "responses", "accuracy", "updated")
@@ -64,7 +65,7 @@ def runs_cmd(root: Path, verdict_sets: bool, json_out: bool) -> None:
             scores,
             entry.get("updated") or "",
         )
-    Console().print(table)
+    console.print(table)
 
 
 def _verdict_sets(run_dir: Path, json_out: bool) -> None:
@@ -74,7 +75,7 @@ def _verdict_sets(run_dir: Path, json_out: bool) -> None:
 
     sets = list_verdict_sets(run_dir)
     if json_out:
-        click.echo(json.dumps([v.as_dict() for v in sets], indent=2))
+        click.echo(done({"verdict_sets": [v.as_dict() for v in sets]}))
         return
     if not sets:
         click.echo(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")

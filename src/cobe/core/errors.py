@@ -107,6 +107,13 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
 )
 
 
+def validation_problem(exc: Any) -> str:
+    """A pydantic ValidationError's first problem as `field.path: message`, for a one-line error."""
+    first = exc.errors(include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
 def exit_code_lines() -> list[str]:
     """The exit-code table as aligned text lines, for --help epilogs."""
     return [f"{code:>3}  {meaning}" for code, meaning in EXIT_CODES]

@@ -3,9 +3,11 @@ decides), replaced atomically, no temp file left behind for good."""
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import secrets
+import shutil
 import stat
 import tempfile
 import time
@@ -131,6 +133,55 @@ def ensure_dir(path: Path, what: str = "directory") -> Path:
             raise out_of_space(path) from None
         raise InputError(f"{path}: cannot be created ({exc.strerror or exc})") from None
     return path
+
+
+def check_new_directory(path: Path, option: str = "--out", what: str = "a new run directory") -> None:
+    """`path` is missing or an empty directory, so a new directory can take its place; else InputError."""
+    try:
+        taken = os.path.lexists(path) and (not path.is_dir() or any(path.iterdir()))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc}); choose another {option}") from None
+    if taken:
+        raise InputError(f"{path}: already exists and is not empty; expected {what} for {option}")
+
+
+@contextmanager
+def new_directory(path: Path, option: str = "--out", what: str = "a new run directory") -> Iterator[Path]:
+    """A new directory made whole: the block fills a staging folder beside `path`, which then takes its place in
+    one rename, so a failure leaves nothing there. Every way it cannot be is one line (InputError): `path` not
+    empty, below a file, in a folder that cannot be written, or filled by another command meanwhile (a rename
+    replaces only a missing or empty directory, so the command that comes second is refused, not mixed in)."""
+    check_new_directory(path, option, what)
+    parent = ensure_dir(path.parent, f"directory for {option}")
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=parent))
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise out_of_space(parent) from None
+        raise InputError(f"{parent}: cannot write here ({exc.strerror or exc}); choose another {option}") from None
+    try:
+        yield staging
+        _take_place(staging, path, option)
+    except OSError as exc:  # a write the folder refused (a full disk says so wherever it is met)
+        shutil.rmtree(staging, ignore_errors=True)
+        if is_disk_full(exc):
+            raise
+        raise InputError(f"{path}: could not be written ({exc.strerror or exc}); nothing was written there") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _take_place(staging: Path, path: Path, option: str) -> None:
+    try:
+        os.rename(staging, path)
+    except OSError as exc:
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+            raise InputError(
+                f"{path}: another command wrote there meanwhile (it is not empty now); nothing was written to "
+                f"{option} {path}"
+            ) from None
+        raise
 
 
 _KINDS = (

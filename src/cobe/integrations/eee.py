@@ -62,9 +62,21 @@ def model_id(spec: str) -> str:
 
 
 def model_dirs(identity: str) -> tuple[str, str]:
-    """(developer, model) folders of an id, by the datastore's rule: the prefix, then the rest joined by `_`."""
+    """(developer, model) folders of an id, by the datastore's rule: the prefix, then the rest joined by `_`; a name
+    no folder can have (the datastore files a model under its id, so it is never shortened) is one line."""
     developer, _, rest = identity.partition("/")
-    return developer.replace(":", "_"), rest.replace(":", "_").replace("/", "_")
+    folders = developer.replace(":", "_"), rest.replace(":", "_").replace("/", "_")
+    for folder in folders:
+        if len(folder.encode("utf-8")) > FOLDER_BYTES:
+            raise InputError(
+                f"model {identity[:60]!r}… ({len(identity):,} characters): Every Eval Ever files a model under a "
+                f"folder named for its id, and a folder name holds at most {FOLDER_BYTES} bytes; nothing was written"
+            )
+    return folders
+
+
+#: the longest folder name a file system takes, in bytes
+FOLDER_BYTES = 255
 
 
 def export_eee(run_path: str | Path, out: str | Path, *, organization: str = "unknown") -> EeeExport:
@@ -76,10 +88,11 @@ def export_eee(run_path: str | Path, out: str | Path, *, organization: str = "un
     board = scoreboard(run)
     result = EeeExport(out_dir)
     stamp = datetime.now(UTC)
+    folders = {model: model_dirs(model_id(model)) for model in run.models}  # every name checked before any write
     for model in run.models:
         part = run.only(model)
         identity = model_id(model)
-        developer, name = model_dirs(identity)
+        developer, name = folders[model]
         file_id = str(uuid.uuid4())
         folder = PurePosixPath("data", COLLECTION, developer, name)
         evaluation_id = f"{COLLECTION}/{identity}/{int(stamp.timestamp())}"

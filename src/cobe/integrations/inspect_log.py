@@ -18,7 +18,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cobe.core.errors import InputError
+from pydantic import ValidationError
+
+from cobe.core.errors import InputError, validation_problem
 from cobe.core.extras import require
 from cobe.core.files import check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
@@ -381,7 +383,10 @@ def _response(path: Path, log: EvalLog, sample: EvalSample, dataset: Any) -> Ext
     if dataset is not None:
         scenario = dataset.get(str(metadata["scenario_id"]))
     elif "scenario" in metadata:
-        scenario = Scenario.model_validate(metadata["scenario"])
+        try:
+            scenario = Scenario.model_validate(metadata["scenario"])
+        except ValidationError as exc:
+            raise InputError(f"{where}: metadata.scenario is not a CoBe scenario ({validation_problem(exc)})") from None
     else:
         raise InputError(f"{where}: the sample does not carry its scenario; give the dataset with --data")
     output = sample.output

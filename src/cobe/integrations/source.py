@@ -12,6 +12,7 @@ from cobe.core.jsonfile import read_json
 from cobe.report.load import read_results, results_path
 from cobe.run.verdict_source import imported_verdicts
 from cobe.store import Store
+from cobe.store.damage import json_object
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -147,7 +148,7 @@ def _read_store(run: RunExport, path: Path) -> None:
     """Scenarios, tokens and judge settings that results.jsonl does not carry."""
     store = Store(path)
     try:
-        run.scenarios = {doc["id"]: doc for doc in map(json.loads, store.scenarios(run.run_id))}
+        run.scenarios = {scenario.id: json.loads(doc) for scenario, doc in store.scenarios(run.run_id)}
         responses = store.responses(run.run_id)
         by_id: dict[int, ResponseKey] = {}
         for response_key, row in responses.items():
@@ -165,7 +166,8 @@ def _read_store(run: RunExport, path: Path) -> None:
                 total[0] += verdict["input_tokens"]
                 total[1] += verdict["output_tokens"]
                 total[2] += verdict["cost_usd"] or 0.0
-                settings = settings or json.loads(verdict["judge_settings"] or "{}")
+                where = f"verdicts.judge_settings of verdict {verdict['id']}"
+                settings = settings or json_object(store.path, verdict["judge_settings"] or "{}", where)
             run.judge_usage = {k: Usage(int(i), int(o), c) for k, (i, o, c) in totals.items()}
             run.judge = replace(judge, settings=settings)
     finally:

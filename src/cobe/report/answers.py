@@ -7,7 +7,6 @@ the answers there, once per scenario, and a report made from a bare results.json
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import sqlite3
@@ -16,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from cobe.core.lock import lock_holder
+from cobe.store.damage import DamagedStore
 from cobe.store.store import STORE_NAME, ReadOnlyStore
 
 
@@ -40,15 +40,14 @@ def illustrative_answers(frame: pd.DataFrame) -> dict[str, str]:
             continue
         try:
             store = ReadOnlyStore(path, idle=_idle(path.parent))
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, DamagedStore):
             continue
         try:
-            for document in store.scenarios(str(run_id)):
-                scenario = json.loads(document)
-                sid, answer = scenario.get("id"), scenario.get("illustrative_answer")
-                if sid in wanted and sid not in found and isinstance(answer, str) and answer.strip():
+            for scenario, _ in store.scenarios(str(run_id)):
+                sid, answer = scenario.id, scenario.illustrative_answer
+                if sid in wanted and sid not in found and answer and answer.strip():
                     found[sid] = answer
-        except (sqlite3.DatabaseError, ValueError, AttributeError):
+        except (sqlite3.DatabaseError, DamagedStore):
             continue  # a store made before scenarios were kept, or a damaged one: no answers from it
         finally:
             store.close()

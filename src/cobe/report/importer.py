@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write, ensure_dir
+from cobe.core.files import atomic_write, check_new_directory, new_directory
 from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
 from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
@@ -330,33 +328,18 @@ def _summary(rows: list[dict], run_id: str, source: Path, extra: dict[str, Any])
 
 def check_out_dir(out_dir: Path) -> None:
     """--out must be a new or empty directory."""
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
-        raise InputError(f"{out_dir}: already exists and is not empty; expected a new run directory for --out")
+    check_new_directory(out_dir)
 
 
 def write_run(
     rows: list[dict[str, Any]], out_dir: Path, source: Path, extra: dict[str, Any] | None = None
 ) -> ImportResult:
     """results.jsonl and summary.json of imported rows, written whole into `out_dir` or not at all."""
-    # build the run in a sibling folder, then rename: a failure leaves no half-written run
-    ensure_dir(out_dir.parent, "directory for --out")
-    try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    except OSError as exc:
-        raise InputError(f"{out_dir.parent}: cannot write here ({exc.strerror}); choose another --out") from None
     summary = _summary(rows, out_dir.name, source, extra or {})
-    try:
+    # built in a sibling folder, then renamed: a failure leaves no half-written run
+    with new_directory(out_dir) as staging:
         atomic_write(staging / "results.jsonl", "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
         atomic_write(staging / "summary.json", json.dumps(summary, indent=2))
-        if out_dir.exists():
-            out_dir.rmdir()
-        staging.rename(out_dir)
-    except OSError as exc:  # another command filled --out meanwhile, or the disk refused
-        shutil.rmtree(staging, ignore_errors=True)
-        raise InputError(f"{out_dir}: could not be written ({exc.strerror}); nothing was imported") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return ImportResult(out=out_dir, rows=len(rows), models=sorted({r["model"] for r in rows}), summary=summary)
 
 

@@ -17,8 +17,8 @@ from typing import Any
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write
-from cobe.core.jsonfile import read_json
+from cobe.core.files import atomic_write, new_directory
+from cobe.core.jsonfile import kind_of, read_json
 from cobe.dataset.graph_labels import read_graph_type
 from cobe.score.accuracy import pooled_accuracy
 
@@ -47,27 +47,50 @@ def is_published_file(path: str | Path) -> bool:
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
-    """The published totals as one row per scope, group and model; a file or a folder `cobe import` wrote."""
+    """The published totals as one row per scope, group and model; a file or a folder `cobe import` wrote. Every
+    field is checked: what is not a count where a count belongs is one line naming its place (InputError)."""
     file = Path(path)
     if file.is_dir():
         file = file / PUBLISHED_FILE
     data = read_json(file, "the site's eval-statistics.json")
     if isinstance(data, dict) and data.get("rows") is not None and "overall" not in data:  # as imported
-        return pd.DataFrame(data["rows"], columns=COLUMNS)
+        return pd.DataFrame([_imported_row(file, i, row) for i, row in _listed(file, data["rows"])], columns=COLUMNS)
     if not is_published_totals(data):
         raise InputError(f"{file}: expected the site's eval-statistics.json: overall, by_domain, by_graph → model → "
                          "{correct, wrong, unknown, total, accuracy}")  # fmt: skip
     rows = []
     for scope in SCOPES:
         block = data.get(scope) or {}
-        groups = {"all": block} if scope == "overall" else block
+        groups = {"all": block} if scope == "overall" else _mapping(file, scope, block, "group → model → counts")
         for group, models in groups.items():
             label = _graph(group) if scope == "by_graph" else str(group)
-            for model, counts in (models or {}).items():
-                rows.append(
-                    {"scope": scope, "group": label, "model": str(model), **_counts(file, scope, model, counts)}
-                )
+            where = scope if scope == "overall" else f"{scope}: {group}"
+            for model, counts in _mapping(file, where, models or {}, "model → counts").items():
+                rows.append({"scope": scope, "group": label, "model": model, **_counts(file, where, model, counts)})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def _mapping(file: Path, where: str, value: Any, expected: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InputError(f"{file}: {where}: is {kind_of(value)}; expected an object of {expected}")
+    return value
+
+
+def _listed(file: Path, rows: Any) -> list[tuple[int, Any]]:
+    if not isinstance(rows, list):
+        raise InputError(f"{file}: rows: is {kind_of(rows)}; expected a list of the totals `cobe import` wrote")
+    return list(enumerate(rows, 1))
+
+
+def _imported_row(file: Path, number: int, row: Any) -> dict[str, Any]:
+    """One row of a published.json `cobe import` wrote, checked as the site's own figures are."""
+    where = f"rows[{number}]"
+    if not isinstance(row, dict) or row.get("scope") not in SCOPES:
+        raise InputError(f"{file}: {where}: expected an object with scope ({', '.join(SCOPES)}), group, model, counts")
+    if not isinstance(row.get("group"), str) or not isinstance(row.get("model"), str):
+        raise InputError(f"{file}: {where}: group and model must be text")
+    counts = _counts(file, where, row["model"], row)
+    return {"scope": row["scope"], "group": row["group"], "model": row["model"], **counts}
 
 
 def _graph(label: str) -> str:
@@ -75,32 +98,41 @@ def _graph(label: str) -> str:
     return found.value if found is not None else str(label)
 
 
-def _counts(file: Path, scope: str, model: str, counts: Any) -> dict[str, Any]:
-    if not isinstance(counts, dict) or not all(isinstance(counts.get(k), int) for k in ("correct", "wrong")):
-        raise InputError(f"{file}: {scope}: {model}: expected {{correct, wrong, unknown, total, accuracy}} counts")
-    judged = counts["correct"] + counts["wrong"]
+#: more items than any benchmark holds: a count above it is a damaged file (and a float could not hold it exactly)
+MOST = 2**53
+
+
+def _count(file: Path, where: str, model: str, counts: dict[str, Any], name: str) -> int | None:
+    value = counts.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST:
+        raise InputError(f"{file}: {where}: {model}: {name} is {value!r:.40}; expected a count (a whole number ≥ 0)")
+    return value
+
+
+def _counts(file: Path, where: str, model: str, counts: Any) -> dict[str, Any]:
+    if not isinstance(counts, dict):
+        raise InputError(f"{file}: {where}: {model}: is {kind_of(counts)}; expected {{{', '.join(COUNTS)}, accuracy}}")
+    correct, wrong = (_count(file, where, model, counts, name) for name in ("correct", "wrong"))
+    if correct is None or wrong is None:
+        raise InputError(f"{file}: {where}: {model}: expected the counts correct and wrong")
+    unknown = _count(file, where, model, counts, "unknown") or 0
+    total = _count(file, where, model, counts, "total") or correct + wrong + unknown
+    judged = correct + wrong
     # the site's rule, recomputed: its `accuracy` may be a share or a percentage
-    accuracy = 100.0 * counts["correct"] / judged if judged else float("nan")
-    return {
-        "correct": counts["correct"],
-        "wrong": counts["wrong"],
-        "unknown": int(counts.get("unknown") or 0),
-        "total": int(counts.get("total") or judged + int(counts.get("unknown") or 0)),
-        "accuracy": accuracy,
-    }
+    accuracy = 100.0 * correct / judged if judged else float("nan")
+    return {"correct": correct, "wrong": wrong, "unknown": unknown, "total": total, "accuracy": accuracy}
 
 
 def import_published(file: str | Path, out: str | Path) -> pd.DataFrame:
     """Keep the site's totals as `OUT/published.json` (tidy rows), for `cobe report RUN --published OUT`."""
     table = read_published(file)
-    out_dir = Path(out)
-    if out_dir.exists() and any(out_dir.iterdir()):
-        raise InputError(f"{out_dir}: exists and is not empty; choose a new --out")
-    out_dir.mkdir(parents=True, exist_ok=True)
     rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in
             table.to_dict("records")]  # fmt: skip
     text = json.dumps({"source": str(file), "rows": rows}, indent=1, default=lambda v: v.item())  # numpy scalars
-    atomic_write(out_dir / PUBLISHED_FILE, text + "\n")
+    with new_directory(Path(out), what="a new folder") as staging:
+        atomic_write(staging / PUBLISHED_FILE, text + "\n")
     return table
 
 

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write
 from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.judge.published import published_ref
 from cobe.report.importer import ImportResult, check_out_dir
+from cobe.run.export import write_summary
 from cobe.run.imported import ExternalResponse, write_response_run
 
 #: the site's verdict words → (status, passed)
@@ -45,6 +45,8 @@ SOURCE = "cobe-site"
 VERDICTS_BY = "the CoBe authors (the project site)"
 VERDICTS_FROM = "published verdicts of the CoBe site (the authors' judge), imported with `cobe import --from cobe-site`"
 ANSWER_KEYS = ("model_outputs", "model", "response", "verdict")
+#: what of a result row the site's figures count, and the rule each model's accuracy is taken by needs
+COUNTED = ("model", "template", "status", "scenario_id", "tier")
 
 
 @dataclass
@@ -171,11 +173,18 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
         extra=extra,
     )
     summary = json.loads((run.out / "summary.json").read_text(encoding="utf-8"))
-    rows = [json.loads(line) for line in (run.out / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = _counted_rows(run.out / "results.jsonl")
     # the site's own figure beside the paper's arithmetic, and the rows' statuses, as the import said them before
     summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": _pooled(rows)}
-    atomic_write(run.out / "summary.json", json.dumps(summary, indent=2) + "\n")
+    write_summary(run.out / "summary.json", summary)
     return ImportResult(out=run.out, rows=len(rows), models=sorted(run.models), summary=summary)
+
+
+def _counted_rows(path: Path) -> list[dict[str, Any]]:
+    """The rows of results.jsonl as far as the counts and the rule need them (COUNTED), read a line at a time:
+    the whole rows, stories and answers included, were a copy of the import held at once."""
+    with path.open(encoding="utf-8") as handle:
+        return [{key: row[key] for key in COUNTED} for row in map(json.loads, handle)]
 
 
 def _response(answer: Answer, scenarios: dict[str, Scenario]) -> ExternalResponse:

@@ -9,14 +9,13 @@ shown by the run's exports until a judge's verdicts replace them (both are kept)
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import check_new_directory, new_directory
 from cobe.core.results import Verdict
 from cobe.core.version import __version__
 from cobe.dataset import Scenario
@@ -68,8 +67,7 @@ class ImportedRun:
 
 def check_new_dir(out: Path) -> None:
     """Refuse an --out that already holds something: an import never mixes into an existing run."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise InputError(f"{out}: already exists and is not empty; expected a new run directory for --out")
+    check_new_directory(out)
 
 
 def write_response_run(
@@ -123,10 +121,8 @@ def write_response_run(
             "by": verdicts_by,
         }
     run_id = uuid.uuid4().hex[:12]
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
     # built in a sibling folder and renamed into place: a failure leaves no half-made run behind
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
-    try:
+    with new_directory(out_dir) as staging:
         store = Store(staging / STORE_NAME)
         try:
             store.create_run(run_id, stored, __version__)
@@ -139,12 +135,6 @@ def write_response_run(
                 _exports(staging, store, run_id, published, extra or {})
         finally:
             store.close()
-        if out_dir.exists():
-            out_dir.rmdir()
-        staging.rename(out_dir)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     verdict_set = published.spec if published is not None else None
     return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates, verdict_set=verdict_set)
 

@@ -172,8 +172,8 @@ def stored_items(store: Store, row: sqlite3.Row) -> StoredItems:
     """The items of the stored run `row` (every model, scenario, template and epoch it planned)."""
     stored = run_config(store.path, row)
     scenarios = ScenarioSpool()
-    for doc in store.scenarios(row["id"]):
-        scenarios.append(Scenario.model_validate_json(doc), doc)
+    for scenario, doc in store.scenarios(row["id"]):
+        scenarios.append(scenario, doc)
     templates = select_templates(stored["template_names"])
     epochs = int(stored.get("epochs") or 1)  # runs made before --epochs hold one
     items, cover = build_items(stored["models"], scenarios, templates, epochs=epochs)

@@ -51,10 +51,10 @@ class RichProgress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
         self._bars = Progress(
-            TextColumn("{task.description:<9}"),
+            TextColumn("{task.description:<9}", markup=False),  # a batch's status is the provider's words
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("errors {task.fields[errors]}"),
+            TextColumn("errors {task.fields[errors]}", markup=False),
             TimeRemainingColumn(),
             transient=False,
         )

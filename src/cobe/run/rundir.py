@@ -14,12 +14,12 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import FileProblem, read_json
 from cobe.core.lock import lock_holder
-from cobe.core.sqlite import UnusableDatabase, connect_read_only, database_error
+from cobe.core.sqlite import UnusableDatabase, database_error
 from cobe.core.version import __version__
 from cobe.run.config import EvalConfig
 from cobe.run.respondents import model_settings
 from cobe.store.damage import DamagedStore, run_config
-from cobe.store.store import STORE_NAME, Store
+from cobe.store.store import STORE_NAME, ReadOnlyStore, Store
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -149,8 +149,8 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
         try:
             # read only, and with no writer at work read without making -wal / -shm files: a listing
             # changes nothing in the folders it reads, and works on a read-only mount
-            with closing(connect_read_only(path / STORE_NAME, idle=holder is None)) as db:
-                entry.update(_stored_run(db, path / STORE_NAME))
+            with closing(ReadOnlyStore(path / STORE_NAME, idle=holder is None)) as store:
+                entry.update(_stored_run(store.db, path / STORE_NAME))
         except sqlite3.DatabaseError as exc:  # a dropped table is damage; a lock or a permission is the machine's
             damage = isinstance(database_error(path / STORE_NAME, "cobe store", exc), UnusableDatabase)
             entry["state"] = f"{'damaged' if damage else 'unreadable'} ({exc})"

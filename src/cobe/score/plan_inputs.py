@@ -75,6 +75,7 @@ def check_ranges(stated: Stated, *, half_width: float, label_half_width: float, 
     for flag, share in shares:
         if share is not None and _outside(share, (0.0, 1.0)):
             raise InputError(f"{flag} {share:g}: expected a share from 0 to 1")
+    _no_question(stated)
     if _outside(alpha, ALPHA_RANGE):
         raise InputError(
             f"--alpha {alpha:g}: expected {ALPHA_RANGE[0]:g} to {ALPHA_RANGE[1]:g} (at 0.2 already one "
@@ -84,4 +85,19 @@ def check_ranges(stated: Stated, *, half_width: float, label_half_width: float, 
         raise InputError(
             f"--power {power:g}: expected {POWER_RANGE[0]:g} to {POWER_RANGE[1]:g} (below 0.5 a real difference "
             "is missed more often than found)"
+        )
+
+
+def _no_question(stated: Stated) -> None:
+    """A stated rate under which a plan has nothing to answer is one line, not a count that means nothing."""
+    for flag, rate in (("--pass-rate", stated.pass_rate), ("--human-rate", stated.human_rate)):
+        if rate in (0.0, 1.0):
+            raise InputError(
+                f"{flag} {rate:g}: at a pass rate of 0 or 1 every response fails or every one passes, so any number "
+                "of scenarios or labels gives an interval of zero width; state the rate you expect, above 0 and below 1"
+            )
+    if stated.discordance == 0.0:
+        raise InputError(
+            "--discordance 0: two models that never differ on an item show no difference to detect; "
+            "expected a share above 0 and at most 1"
         )

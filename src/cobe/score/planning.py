@@ -83,7 +83,10 @@ def labels_needed(
 
 @dataclass(frozen=True)
 class Answer:
-    """One planning answer with every input it used and where each came from (pilot, stated, assumed)."""
+    """One planning answer with every input it used and where each came from (pilot, stated, assumed).
+
+    A figure that does not exist is None, never NaN (JSON has none), and `missing` says in words why it is not
+    there; `caveat` says what follows."""
 
     question: str
     value: float | int | None
@@ -91,6 +94,15 @@ class Answer:
     inputs: dict[str, tuple[float | int | None, str]]
     method: str
     caveat: str = ""
+    missing: str = "not reachable"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value", _figure(self.value))
+        object.__setattr__(self, "inputs", {k: (_figure(v), src) for k, (v, src) in self.inputs.items()})
+
+
+def _figure(value: float | int | None) -> float | int | None:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _pick(stated: float | int | None, pilot: float | int | None, default: float | int) -> tuple[float | int, str]:
@@ -129,10 +141,18 @@ def _scenarios_answer(pilot: Pilot | None, stated: Stated, half_width: float, le
         variance, variance_src = pilot.scenario_variance, "pilot"
     variations, v_src, core_icc, c_src = _families(pilot, stated)
     effect = design_effect(variations, core_icc)
-    scenarios = scenarios_needed(half_width, variance, level, effect)
-    flat = "; the rates leave no spread (a pass rate of 0 or 100%), so state --pass-rate" if variance == 0 else ""
+    # no spread (every answer of the pilot passed, or every one failed): any count gives a zero-width interval
+    scenarios = scenarios_needed(half_width, variance, level, effect) if variance > 0 else None
+    flat = (
+        "; the pilot's rates leave no spread (it passed every answer, or none), so no count of scenarios is "
+        "worth more than another: state the pass rate you expect with --pass-rate"
+        if scenarios is None
+        else ""
+    )
     families = (
         f"about {math.ceil(scenarios / variations):,} core examples of {variations:.3g} variations each"
+        if variations > 1 and scenarios is not None
+        else "its scenarios come in families (state --pass-rate to count them)"
         if variations > 1
         else "scenarios are assumed independent (state --variations and --core-icc for families)"
     )
@@ -152,11 +172,17 @@ def _scenarios_answer(pilot: Pilot | None, stated: Stated, half_width: float, le
         },
         "S = z² σ²_s (1 + (v−1)ρ_c) / h², σ²_s = p(1−p)(1+(m−1)ρ)/m (or measured on the pilot's scenarios)",
         f"{families}; a pass rate near 50% needs the most" + flat,
+        missing="no answer: nothing varies",
     )
 
 
 def _labels_answer(
-    pilot: Pilot | None, stated: Stated, items: tuple[int, str], pass_rate: float, half_width: float, level: float
+    pilot: Pilot | None,
+    stated: Stated,
+    items: tuple[int | None, str],
+    pass_rate: float,
+    half_width: float,
+    level: float,
 ) -> Answer:
     h, h_src = _pick(stated.human_rate, pilot.human_rate if pilot else None, pass_rate)
     h_src = "assumed: the judge's pass rate" if h_src == "assumed" else h_src
@@ -166,7 +192,17 @@ def _labels_answer(
         rho, rho_src = pilot.correlation, f"pilot ({pilot.rated} rated items)"
     else:
         rho, rho_src = 0.0, "assumed: no human labels nor stated sensitivity and specificity, so no credit to the judge"
-    labels = labels_needed(half_width, float(h), rho, items[0], level)
+    spread = 0 < float(h) < 1
+    labels = labels_needed(half_width, float(h), rho, items[0], level) if spread else None
+    if not spread:
+        caveat = "the human pass rate is 0 or 100%: labels would all agree, so no count is worth more than another; "
+        caveat += "state the rate you expect with --human-rate"
+    elif labels is not None:
+        caveat = "the labelled items must be a random sample of the judged ones"
+    else:
+        count = items[0] or 0
+        caveat = f"not reachable with {count:,} judged item{'s' if count != 1 else ''}: even labelling every one "
+        caveat += "leaves the interval wider than asked; judge more items"
     return Answer(
         "human labels for the calibrated CI half-width",
         labels,
@@ -178,10 +214,8 @@ def _labels_answer(
             "judged items": items,
         },
         "n = z² σ² (1−ρ²) / (h² − z² σ² ρ² / N), σ² = p_h(1−p_h): PPI++ with its optimal weight",
-        "the labelled items must be a random sample of the judged ones"
-        if labels is not None
-        else f"not reachable with {items[0]:,} judged item{'s' if items[0] != 1 else ''}: even labelling every one "
-        "leaves the interval wider than asked; judge more items",
+        caveat,
+        missing="not reachable" if spread else "no answer: nothing varies",
     )
 
 
@@ -217,15 +251,17 @@ def pair_effect(scenarios: Answer) -> tuple[float, str]:
 
 
 def _difference_answer(
-    pilot: Pilot | None, stated: Stated, items: tuple[int, str], scenarios: Answer, alpha: float, power: float
+    pilot: Pilot | None, stated: Stated, items: tuple[int | None, str], scenarios: Answer, alpha: float, power: float
 ) -> Answer:
     pass_rate = float(scenarios.inputs["pass rate"][0] or 0.0)
     psi, psi_src = _discordance(pilot, stated, pass_rate)
     effect, effect_src = pair_effect(scenarios)
-    n = max(1, math.floor(items[0] / effect))
+    n = None if items[0] is None else math.floor(items[0] / effect)
+    found = detectable_difference(n, float(psi), alpha, power) if n and psi > 0 else None
+    caveat, missing = _why_no_difference(items[0], n, float(psi), effect, alpha, power) if found is None else ("", "")
     return Answer(
         f"smallest difference two models show at {power:.0%} power",
-        detectable_difference(n, float(psi), alpha, power),
+        found,
         "share",
         {
             "paired items": items,
@@ -234,11 +270,37 @@ def _difference_answer(
             "discordant share ψ": (float(psi), psi_src),
             "α (two-sided)": (alpha, "stated"),
             "power": (power, "stated"),
-            "normal approximation (Connor)": (connor_difference(n, float(psi), alpha, power), "formula"),
+            "normal approximation (Connor)": (connor_difference(n, float(psi), alpha, power) if n else None, "formula"),
         },
-        difference_method(n),
-        "phrasings of one scenario and variations of one core example are no independent pairs: the items count "
+        difference_method(n or 1),
+        (caveat + "; " if caveat else "")
+        + "phrasings of one scenario and variations of one core example are no independent pairs: the items count "
         "as items / design effect (the pass rate's ρ and ρ_c standing in for the discordance's)",
+        missing=missing or "not reachable",
+    )
+
+
+def _why_no_difference(
+    items: int | None, pairs: int | None, psi: float, effect: float, alpha: float, power: float
+) -> tuple[str, str]:
+    """(what follows, in words; how the missing answer reads) where no difference can be detected."""
+    if items is None:
+        return "no scenario count was planned, so no items to pair: state --items", "no answer: no items planned"
+    if psi <= 0:
+        return (
+            "the two models never differ on an item (ψ = 0), so there is no difference between them to detect",
+            "no answer: the models never differ",
+        )
+    if not pairs:
+        return (
+            f"{items:,} paired item{'s are' if items != 1 else ' is'} worth less than one independent pair (design "
+            f"effect {effect:.3g}); judge more items",
+            "not reachable",
+        )
+    return (
+        f"not reachable with {pairs:,} independent pair{'s' if pairs != 1 else ''}: no difference between two models "
+        f"reaches {power:.0%} power at α {alpha:g}; judge more items",
+        "not reachable",
     )
 
 
@@ -315,7 +377,7 @@ def _detect_answers(
         f"{100 * delta:g} points apart",
     )
     rho, rho_src = labels.inputs["judge–human correlation"]
-    judged = (count or 0) * m
+    judged = None if count is None else count * m
 
     def labels_at(times: float) -> int | None:
         """Labels per model with `times` the scenarios (∞: the fewest however many), clustered as the pairs are."""
@@ -326,12 +388,12 @@ def _detect_answers(
         if independent is None:
             return None
         clustered = math.ceil(independent * effect)
-        return clustered if math.isinf(times) else min(math.ceil(times * judged), clustered)
+        return clustered if math.isinf(times) or judged is None else min(math.ceil(times * judged), clustered)
 
     needed = labels_at(1)
     # at the fewest scenarios the judge's verdicts alone barely tell the models apart, so calibrating them takes
     # nearly every item labelled; the two figures below show what more scenarios save
-    crowded = needed is not None and needed >= 0.9 * judged
+    crowded = needed is not None and judged is not None and needed >= 0.9 * judged
     human = Answer(
         f"human labels to tell two models {100 * delta:g} points apart on their human-calibrated rates",
         needed,
@@ -381,10 +443,13 @@ def plan_study(
     scenarios = _scenarios_answer(pilot, stated, half_width, level)
     pass_rate = float(scenarios.inputs["pass rate"][0] or 0.0)
     phrasings = int(scenarios.inputs["phrasings"][0] or 1)
+    items: tuple[int | None, str]
     if stated.items is not None:
         items = (stated.items, "stated")
+    elif scenarios.value is None:  # nothing varies: no count was planned
+        items = (None, "no scenario count was planned; state --items")
     else:
-        items = (int(scenarios.value or 1) * phrasings, "planned scenarios × phrasings")
+        items = (int(scenarios.value) * phrasings, "planned scenarios × phrasings")
     labels = _labels_answer(pilot, stated, items, pass_rate, label_half_width, level)
     answers = [scenarios, labels, _difference_answer(pilot, stated, items, scenarios, alpha, power)]
     if stated.detect is not None:

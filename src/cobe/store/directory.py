@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cobe.core.errors import InputError
 from cobe.core.sqlite import UnusableDatabase
+from cobe.store.damage import DamagedStore
 from cobe.store.store import STORE_NAME, Store
 
 # what a run directory holds besides what the user put there: the store and everything derived from it
@@ -34,9 +35,10 @@ def open_run_store(run_dir: Path, force_new: bool) -> tuple[Store, list[str]]:
         return Store(path), []
     except UnusableDatabase as exc:
         if not force_new:
-            raise InputError(
-                f"{exc}: use another --run-dir, or --force-new to move it and this run's exports aside"
-            ) from exc
+            fixes = "use another --run-dir, or --force-new to move it and this run's exports aside"
+            if isinstance(exc, DamagedStore):  # one list of what to do, not the store's and this one's
+                raise InputError(f"{path}: damaged cobe store ({exc.detail}); restore it from a copy, {fixes}") from exc
+            raise InputError(f"{exc}: {fixes}") from exc
         reason = exc.reason.partition("; nothing was changed")[0]
     folder = set_aside(run_dir)
     return Store(path), [f"{path}: {reason}; it and the run's exports were moved to {folder}"]

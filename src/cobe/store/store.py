@@ -15,6 +15,8 @@ from cobe.core.errors import InputError
 from cobe.core.reserve import DiskReserve, is_disk_full, makes_room, out_of_space
 from cobe.core.secrets import scrub
 from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
+from cobe.dataset.schema import Scenario
+from cobe.store.damage import check_schema, json_object, stored_scenario
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
@@ -25,6 +27,16 @@ _PROVIDER_TEXTS = ("response", "error", "finish_reason", "first_token_logprobs")
 def _migrations() -> list[Migration]:
     """The numbered SQL files, in order: (number, name, sql)."""
     return migrations_in(MIGRATIONS)
+
+
+def _checked(db: sqlite3.Connection, path: Path) -> None:
+    """The store's tables as its migrations made them (damage.check_schema), or the connection closed and the
+    one line that says which is not."""
+    try:
+        check_schema(db, path, _migrations())
+    except BaseException:
+        db.close()
+        raise
 
 
 class Store:
@@ -41,6 +53,7 @@ class Store:
         # SQLite would otherwise make a zero-byte file a fresh store and the run would pay again.
         # Autocommit mode: one statement commits on its own, several go in one write_transaction.
         self.db = open_database(self.path, _migrations(), what="cobe store", create=True, check_same_thread=False)
+        _checked(self.db, self.path)
         # a command writing a run directory hands the store its reserve: room for the writes that still
         # have to be made once the disk is full (cobe.core.reserve.makes_room on every write below)
         self.reserve: DiskReserve | None = None
@@ -292,10 +305,12 @@ class Store:
                 ((run_id, i, sid, data) for i, (sid, data) in enumerate(scenarios)),
             )
 
-    def scenarios(self, run_id: str) -> Iterator[str]:
-        """The scenario JSON documents of a run, in dataset order, read as they are consumed."""
-        rows = self.db.execute("SELECT data FROM scenarios WHERE run_id = ? ORDER BY position", (run_id,))
-        return (row[0] for row in rows)
+    def scenarios(self, run_id: str) -> Iterator[tuple[Scenario, str]]:
+        """Each scenario of a run and its JSON document, in dataset order, read as they are consumed; a row that
+        holds no scenario is one line naming it (DamagedStore)."""
+        rows = self.db.execute("SELECT id, data FROM scenarios WHERE run_id = ? ORDER BY position", (run_id,))
+        for scenario_id, data in rows:
+            yield stored_scenario(self.path, run_id, scenario_id, data), data
 
     # ---- responses ----------------------------------------------------------------------
     def responses(self, run_id: str, epoch: int = 1) -> dict[tuple[str, str, str], sqlite3.Row]:
@@ -342,11 +357,17 @@ class Store:
         """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
         `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
         rows = self.db.execute(
-            "SELECT *, json_extract(judge_settings, '$.temperature') AS temperature FROM verdicts"
+            "SELECT *, CASE WHEN json_valid(judge_settings) THEN json_extract(judge_settings, '$.temperature') END"
+            " AS temperature, json_valid(judge_settings) AS settings_valid FROM verdicts"
             " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
             (response_id, judge, fingerprint),
         )
-        return {(r["check_name"], r["sample"]): r for r in rows}
+        found = {}
+        for row in rows:
+            if not row["settings_valid"]:  # a field cobe never wrote: the row named, not SQLite's "malformed JSON"
+                json_object(self.path, row["judge_settings"], f"verdicts.judge_settings of verdict {row['id']}")
+            found[(row["check_name"], row["sample"])] = row
+        return found
 
     @makes_room
     def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
@@ -406,6 +427,7 @@ class ReadOnlyStore(Store):
         self.db = connect_read_only(self.path, idle=idle)
         self.db.row_factory = sqlite3.Row
         self.reserve, self.out_of_space = None, False
+        _checked(self.db, self.path)
 
     def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:
         """As `Store.verdict_sets`; none in a store made before the list existed."""
