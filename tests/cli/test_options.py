@@ -17,7 +17,19 @@ from support.commands import every_command
 # flags that name different things in different commands (how many of what, which file, whose model),
 # so each command rightly declares its own
 # --against: `plan` sets a model against another, `report` the runs against the paper's figures
-DISTINCT = {"--n", "--out", "--model", "--to", "--check", "--tier", "--run-dir", "--admin", "--judge", "--against", "--reference"}
+DISTINCT = {
+    "--n",
+    "--out",
+    "--model",
+    "--to",
+    "--check",
+    "--tier",
+    "--run-dir",
+    "--admin",
+    "--judge",
+    "--against",
+    "--reference",
+}
 
 
 def _commands() -> Iterator[tuple[str, click.Command]]:
