@@ -1,5 +1,5 @@
 """`cobe plan`: how many scenarios, how many human labels, and the smallest difference a paired
-comparison detects, from a pilot run or from stated rates (the arithmetic is cobe.score.planning)."""
+comparison detects, from a pilot run or from stated rates (the arithmetic is cobe.score.study_size)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cobe.cli import options
 from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 
-# numbers are parsed here and their ranges checked by cobe.score.planning.check_ranges, so a value
+# numbers are parsed here and their ranges checked by cobe.score.study_inputs.check_ranges, so a value
 # outside them is one line naming the option and what is sensible, never click's usage block
 SINGULAR = {"scenarios": "scenario", "labels per model": "label per model"}
 
@@ -126,7 +126,7 @@ def plan_cmd(
     paired comparison (exact McNemar, as `cobe compare`) detects. From a pilot RUN, from stated rates,
     or both (a stated rate overrides the pilot's). Scenarios come in families (a core example and its
     variations): the scenario count carries their design effect. Formulas: docs/STATISTICS.md."""
-    from cobe.score.plan_inputs import Stated, check_ranges
+    from cobe.score.study_inputs import Stated, check_ranges
 
     if (judge_sensitivity is None) != (judge_specificity is None):
         raise InputError("--judge-sensitivity and --judge-specificity go together; give both or neither")
@@ -138,7 +138,7 @@ def plan_cmd(
         raise InputError(f"--against {stated.against!r} and --discordance: give one (a stated ψ needs no second model)")
     # checked before a pilot is read, so a bad flag costs nothing
     check_ranges(stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power)
-    from cobe.score.planning import plan_study  # SciPy: only once the inputs are known to be sensible
+    from cobe.score.study_size import plan_study  # SciPy: only once the inputs are known to be sensible
 
     pilot = None
     if run is not None:

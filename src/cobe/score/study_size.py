@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
-from cobe.score.plan_inputs import Stated, check_ranges
 from cobe.score.power import (
     EXACT_MAX_ITEMS,
     connor_difference,
@@ -24,6 +23,7 @@ from cobe.score.power import (
     mcnemar_power,
     z_upper,
 )
+from cobe.score.study_inputs import Stated, check_ranges
 
 if TYPE_CHECKING:  # a pilot is read by cobe.score.pilot (pandas), which a plan from stated rates never loads
     from cobe.score.pilot import Pilot
