@@ -37,7 +37,7 @@ COMMANDS: dict[str, str] = {
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.judges:judges",
     "models": "cobe.cli.models:models",
-    "plan": "cobe.cli.plan:plan_cmd",
+    "plan": "cobe.cli.study:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }
 
