@@ -19,7 +19,7 @@ from cobe.core.files import check_new_directory, new_directory
 from cobe.core.results import Verdict
 from cobe.core.version import __version__
 from cobe.dataset import Scenario
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.published import OVERALL
 from cobe.prompts import Template, select_templates, unphrased_reason
 from cobe.run.config import EvalConfig
