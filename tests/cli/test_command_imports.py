@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 # modules a run never needs: each cost every `cobe eval` a fixed share of a second (issue 28, item 7)
-UNNEEDED = ("cobe.curate", "matplotlib.pyplot", "cobe.report.importer", "scipy", "statsmodels")
+UNNEEDED = ("cobe.curate", "matplotlib.pyplot", "cobe.integrations.verdict_files", "scipy", "statsmodels")
 
 
 def test_eval_and_its_report_load_no_curation_and_no_pyplot(tmp_path):

@@ -254,7 +254,7 @@ def import_cmd(
     --data names the dataset the imported items' scenarios are taken from.
     """
     if source == "verdicts":
-        from cobe.report.importer import import_results
+        from cobe.integrations.verdict_files import import_results
 
         result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
         click.echo(f"Imported {result.rows} rows ({_named(result.models)}) into {result.out}")
@@ -281,7 +281,7 @@ def import_cmd(
                 f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
             )
             return
-        from cobe.report.site_results import import_site_results
+        from cobe.integrations.site_results import import_site_results
 
         result = import_site_results(file, out, model=model)
         _site_lines(result.summary)

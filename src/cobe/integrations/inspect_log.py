@@ -26,8 +26,8 @@ from cobe.core.files import check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, check_new_dir, write_response_run
 from cobe.integrations.inspect_scores import SampleVerdicts, described, sample_verdicts
-from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
 from cobe.judge.published import imported_ref

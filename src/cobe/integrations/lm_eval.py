@@ -20,7 +20,7 @@ from cobe.core.jsonfile import FileProblem, iter_jsonl, kind_of, read_json
 from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
-from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, check_new_dir, write_response_run
 from cobe.judge.published import imported_ref
 
 #: the official phrasings in query order: query_idx 0, 1, 2

@@ -27,10 +27,10 @@ from cobe.core.errors import InputError
 from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
+from cobe.integrations.imported_run import ExternalResponse, write_response_run
+from cobe.integrations.verdict_files import ImportResult, check_out_dir
 from cobe.judge.published import published_ref
-from cobe.report.importer import ImportResult, check_out_dir
 from cobe.run.export import write_summary
-from cobe.run.imported import ExternalResponse, write_response_run
 
 #: the site's verdict words → (status, passed)
 SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {

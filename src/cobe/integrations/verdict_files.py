@@ -15,10 +15,10 @@ from cobe.core.files import atomic_write, check_new_directory, new_directory
 from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
 from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
+from cobe.integrations.file_kinds import not_results
+from cobe.integrations.query_numbering import BASES, describe, numbering
 from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
-from cobe.report.file_kinds import not_results
-from cobe.report.query_numbering import BASES, describe, numbering
 
 #: field → column names recognised without a mapping, first match wins
 ALIASES: dict[str, tuple[str, ...]] = {
