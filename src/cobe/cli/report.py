@@ -264,8 +264,8 @@ def import_cmd(
     if source == "cobe-site":
         if data:
             raise InputError("--data: the site's files carry their scenarios; drop --data")
+        from cobe.integrations.site_totals import import_published, is_published_file
         from cobe.report.paper import is_paper_file
-        from cobe.report.published import import_published, is_published_file
 
         if is_paper_file(file):
             raise InputError(
