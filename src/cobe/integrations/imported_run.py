@@ -65,11 +65,6 @@ class ImportedRun:
     verdict_set: str | None = None  # the source's own verdicts, where it had some: the set the run shows
 
 
-def check_new_dir(out: Path) -> None:
-    """Refuse an --out that already holds something: an import never mixes into an existing run."""
-    check_new_directory(out)
-
-
 def write_response_run(
     out: str | Path,
     responses: list[ExternalResponse],
@@ -90,7 +85,7 @@ def write_response_run(
     (e.g. "the CoBe authors"), for every export to name.
     """
     out_dir = Path(out)
-    check_new_dir(out_dir)
+    check_new_directory(out_dir)  # before any work: an import never mixes into an existing run
     if not responses:
         raise InputError(f"{source}: no responses to import")
     scenarios = _scenarios(responses, source)

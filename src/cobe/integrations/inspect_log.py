@@ -22,11 +22,11 @@ from pydantic import ValidationError
 
 from cobe.core.errors import InputError, validation_problem
 from cobe.core.extras import require
-from cobe.core.files import check_output, ensure_dir
+from cobe.core.files import check_new_directory, check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
-from cobe.integrations.imported_run import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, write_response_run
 from cobe.integrations.inspect_scores import SampleVerdicts, described, sample_verdicts
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
@@ -321,7 +321,7 @@ def import_inspect(log_path: str | Path, out: str | Path, data: str | None = Non
     _inspect("cobe import --from inspect")
     from inspect_ai.log import read_eval_log
 
-    check_new_dir(Path(out))
+    check_new_directory(Path(out))
     path = Path(log_path)
     open_regular(path, "an inspect log (.eval or .json)").close()  # a FIFO or a device would block the reader
     try:

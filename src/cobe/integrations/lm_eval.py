@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import check_new_directory
 from cobe.core.jsonfile import FileProblem, iter_jsonl, kind_of, read_json
 from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
-from cobe.integrations.imported_run import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, write_response_run
 from cobe.judge.published import imported_ref
 
 #: the official phrasings in query order: query_idx 0, 1, 2
@@ -147,7 +148,7 @@ def import_lm_eval(
 ) -> ImportedRun:
     """Make an lm-eval samples file a cobe run directory whose responses `cobe judge` can judge."""
     path = Path(samples_path)
-    check_new_dir(Path(out))
+    check_new_directory(Path(out))
     samples = read_samples(path)
     name = model or model_name(path)
     if not name:

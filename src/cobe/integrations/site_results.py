@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import check_new_directory
 from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.integrations.imported_run import ExternalResponse, write_response_run
-from cobe.integrations.verdict_files import ImportResult, check_out_dir
+from cobe.integrations.verdict_files import ImportResult, model_figures
 from cobe.judge.published import published_ref
 from cobe.run.export import write_summary
 
@@ -127,7 +128,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
     """Convert one of the site's judged result files into a run directory, all or nothing: its store holds the
     responses and the site's verdicts as the verdict set `cobe-site (published)`, which its exports show."""
     source, out_dir = Path(file), Path(out)
-    check_out_dir(out_dir)
+    check_new_directory(out_dir)
     raw = read_raw(source)
     answers = _read_answers(raw, model)
     scenarios = _scenarios(raw, answers)
@@ -175,7 +176,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
     summary = json.loads((run.out / "summary.json").read_text(encoding="utf-8"))
     rows = _counted_rows(run.out / "results.jsonl")
     # the site's own figure beside the paper's arithmetic, and the rows' statuses, as the import said them before
-    summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": _pooled(rows)}
+    summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": model_figures(rows)}
     write_summary(run.out / "summary.json", summary)
     return ImportResult(out=run.out, rows=len(rows), models=sorted(run.models), summary=summary)
 
@@ -201,30 +202,6 @@ def _response(answer: Answer, scenarios: dict[str, Scenario]) -> ExternalRespons
         verdict=None if passed is None else "T" if passed else "F",
         verdict_reason=UNKNOWN_REASON if passed is None else None,
     )
-
-
-def _pooled(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per model: the accuracy by its rule (cobe.score.rule), the site's pooled correct / (correct + wrong), and the
-    status counts."""
-    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
-
-    frame = rows_frame(rows)
-    pooled = {r["model"]: r["pooled_accuracy"] for r in pooled_accuracy(frame).to_dict("records")}
-    statuses = Counter((r["model"], r["status"]) for r in rows)
-
-    def finite(value: Any) -> float | None:
-        return None if value is None or value != value else float(value)
-
-    return {
-        r["model"]: {
-            "accuracy": finite(r["accuracy"]),  # by the model's rule: pooled where one query per scenario
-            "std": finite(r["std"]),
-            "rule": r["rule"],
-            "pooled_accuracy": finite(pooled.get(r["model"])),
-            **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
-        }
-        for r in accuracy(frame).to_dict("records")
-    }
 
 
 def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None:
