@@ -7,23 +7,25 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write, new_directory
 from cobe.core.jsonfile import read_json
-from cobe.report.published import PUBLISHED_FILE, is_published_totals, read_published
+from cobe.report.published import PUBLISHED_FILE, read_published
 
 
-def is_published_file(path: str | Path) -> bool:
-    """Whether a file is the site's statistics file; a file that is not one JSON document is not."""
+def json_document(path: str | Path) -> Any:
+    """A .json file's document, read once to tell the site's totals from the paper's figures and the site's
+    examples; None for any other file or one that is not one JSON document (the examples' reader says why)."""
     if Path(path).suffix.lower() != ".json":
-        return False
+        return None
     try:
-        return is_published_totals(read_json(path, "a site file"))
+        return read_json(path, "a site file")
     except InputError:
-        return False  # the examples' reader says what is wrong with it
+        return None
 
 
 def import_published(file: str | Path, out: str | Path) -> pd.DataFrame:
