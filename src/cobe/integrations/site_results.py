@@ -29,7 +29,7 @@ from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.integrations.imported_run import ExternalResponse, write_response_run
-from cobe.integrations.verdict_files import ImportResult, model_figures
+from cobe.integrations.verdict_files import ImportResult, model_figures, nothing_written
 from cobe.judge.published import published_ref
 from cobe.run.export import write_summary
 
@@ -94,9 +94,7 @@ def _scenarios(raw: RawFile, answers: list[Answer]) -> dict[str, Scenario]:
         key = json.dumps(answer.example, sort_keys=True, default=str)
         unique.setdefault(key, RawRecord(answer.example, answer.line))
     loaded = read_raw_file(RawFile(raw.path, raw.container, records=list(unique.values())))
-    if loaded.errors:
-        lines = [problem.brief() for problem in loaded.errors]
-        raise InputError(f"{len(lines)} bad example(s); nothing written:\n" + "\n".join(lines))
+    nothing_written([problem.brief() for problem in loaded.errors], "example")
     return {scenario.id: scenario for scenario in loaded.scenarios}
 
 
@@ -117,8 +115,7 @@ def _read_answers(raw: RawFile, model: str | None) -> list[Answer]:
             answers.extend(_answers(record, model))
         except ValueError as exc:
             problems.append(f"{raw.path}:{record.line}: {exc}")
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     if not answers:
         raise InputError(f"{raw.path}: no examples; expected the site's rows with model_outputs")
     return answers
@@ -151,8 +148,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
             continue
         seen[key] = (answer.line, found)
         responses.append(response)
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     verdicts = Counter((answer.model, str(answer.verdict).strip().lower()) for answer in answers)
     extra = {
         "imported_from": str(source),

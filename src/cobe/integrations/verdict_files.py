@@ -332,6 +332,12 @@ def _finite(value: Any) -> float | None:
     return None if value is None or value != value else float(value)
 
 
+def nothing_written(problems: list[str], what: str = "row") -> None:
+    """Refuse an import with bad rows, every one listed, one a line, before anything is written."""
+    if problems:
+        raise InputError(f"{len(problems)} bad {what}(s); nothing written:\n" + "\n".join(problems))
+
+
 def write_run(
     rows: list[dict[str, Any]], out_dir: Path, source: Path, extra: dict[str, Any] | None = None
 ) -> ImportResult:
@@ -391,6 +397,5 @@ def import_results(
             continue
         seen[key] = line
         rows.append(row)
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     return write_run(rows, out_dir, source)
