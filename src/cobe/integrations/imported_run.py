@@ -118,20 +118,34 @@ def write_response_run(
     run_id = uuid.uuid4().hex[:12]
     # built in a sibling folder and renamed into place: a failure leaves no half-made run behind
     with new_directory(out_dir) as staging:
-        store = Store(staging / STORE_NAME)
-        try:
-            store.create_run(run_id, stored, __version__)
-            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(scenarios, docs)])
-            ids = [store.put_response(_row(run_id, response)) for response in responses]
-            store.set_state(run_id, "complete")
-            if published is not None:
-                store.put_verdicts([v for i, r in zip(ids, responses) for v in _verdicts(run_id, i, r, published)])
-                store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
-                _exports(staging, store, run_id, published, extra or {})
-        finally:
-            store.close()
+        _fill(staging, run_id, stored, list(zip(scenarios, docs)), responses, published, extra or {})
     verdict_set = published.spec if published is not None else None
     return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates, verdict_set=verdict_set)
+
+
+def _fill(
+    run_dir: Path,
+    run_id: str,
+    stored: dict[str, Any],
+    scenarios: list[tuple[Scenario, str]],
+    responses: list[ExternalResponse],
+    published: JudgeRef | None,
+    extra: dict[str, Any],
+) -> None:
+    """The run's store in `run_dir`: the run, its scenarios (each with its JSON) and responses, and with
+    `published` the responses' own verdicts as that verdict set, shown, with the exports written."""
+    store = Store(run_dir / STORE_NAME)
+    try:
+        store.create_run(run_id, stored, __version__)
+        store.put_scenarios(run_id, [(s.id, doc) for s, doc in scenarios])
+        ids = [store.put_response(_row(run_id, response)) for response in responses]
+        store.set_state(run_id, "complete")
+        if published is not None:
+            store.put_verdicts([v for i, r in zip(ids, responses) for v in _verdicts(run_id, i, r, published)])
+            store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
+            _exports(run_dir, store, run_id, published, extra)
+    finally:
+        store.close()
 
 
 def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]:
