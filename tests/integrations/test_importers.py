@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import import_module
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,12 @@ def test_an_option_the_importer_has_no_use_for_is_one_line_before_the_file_is_re
     assert done.returncode == 2
     assert_one_line_error(done, line)
     assert not (tmp_path / "out").exists()
+
+
+def test_every_importer_of_the_table_runs_a_function_of_its_module() -> None:
+    for importer in IMPORTERS.values():
+        module, _, function = importer.runs.partition(":")
+        assert callable(getattr(import_module(module), function)), importer.name
 
 
 def test_an_importer_not_in_the_table_is_named_with_those_that_are(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from cobe.core.files import check_new_directory, new_directory
 from cobe.core.results import Verdict
 from cobe.core.version import __version__
 from cobe.dataset import Scenario
+from cobe.integrations.importers import ImportDone, named
 from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.published import OVERALL
 from cobe.prompts import Template, select_templates, unphrased_reason
@@ -146,6 +147,17 @@ def _fill(
             _exports(run_dir, store, run_id, published, extra)
     finally:
         store.close()
+
+
+def responses_done(imported: ImportedRun) -> ImportDone:
+    """What `cobe import` says of a run of responses to judge: the line naming what it holds, its notices as notes."""
+    shown = f", shown as the verdict set '{imported.verdict_set}'" if imported.verdict_set else ""
+    line = (
+        f"Imported {imported.responses} responses ({named(imported.models)}; {imported.scenarios} scenarios, "
+        f"templates {','.join(imported.templates)}) into {imported.out}{shown}; judge them with "
+        f"`cobe judge {imported.out} --judge SPEC`"
+    )
+    return ImportDone(imported.out, [line], list(imported.notices))
 
 
 def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]:

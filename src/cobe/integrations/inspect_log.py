@@ -26,7 +26,8 @@ from cobe.core.files import check_new_directory, check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
-from cobe.integrations.imported_run import ExternalResponse, ImportedRun, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, responses_done, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest
 from cobe.integrations.inspect_scores import SampleVerdicts, described, sample_verdicts
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
@@ -314,6 +315,11 @@ def _results(samples: list[EvalSample]) -> Any:
         completed_samples=sum(1 for s in samples if s.error is None),
         scores=blocks if judged else [],
     )
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from inspect`: the log as a run to judge, and the lines saying what it holds."""
+    return responses_done(import_inspect(request.file, request.out, data=request.data))
 
 
 def import_inspect(log_path: str | Path, out: str | Path, data: str | None = None) -> ImportedRun:

@@ -21,7 +21,8 @@ from cobe.core.jsonfile import FileProblem, iter_jsonl, kind_of, read_json
 from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
-from cobe.integrations.imported_run import ExternalResponse, ImportedRun, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, responses_done, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest
 from cobe.judge.published import imported_ref
 
 #: the official phrasings in query order: query_idx 0, 1, 2
@@ -141,6 +142,11 @@ def _request(record: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     else:
         prompt, settings = None, None
     return (prompt if isinstance(prompt, str) else None), (settings if isinstance(settings, dict) else {})
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from lm-eval`: the samples as a run to judge, and the lines saying what it holds."""
+    return responses_done(import_lm_eval(request.file, request.out, model=request.model, data=request.data))
 
 
 def import_lm_eval(

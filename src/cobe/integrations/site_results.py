@@ -29,8 +29,12 @@ from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
 from cobe.integrations.imported_run import ExternalResponse, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest, named
+from cobe.integrations.site_totals import import_published, json_document
 from cobe.integrations.verdict_files import ImportResult, model_figures, nothing_written
 from cobe.judge.published import published_ref
+from cobe.report.paper import is_transcription
+from cobe.report.published import is_published_totals
 from cobe.run.export import write_summary
 
 #: the site's verdict words → (status, passed)
@@ -215,3 +219,45 @@ def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None
 def _per_model(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
     models = sorted({model for model, _ in counts})
     return {model: {word: counts[(model, word)] for word in SITE_VERDICTS} for model in models}
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from cobe-site`: the site's judged results, or its published totals, and the lines saying
+    what they hold; the paper's figures are refused, pointing at `cobe report --against`."""
+    file, out = request.file, request.out
+    document = json_document(file)
+    if is_transcription(document):
+        raise InputError(
+            f"{file}: holds the paper's published figures, not the site's results; set a run beside them "
+            f"with `cobe report RUN --against {file}` (`--against paper`: the figures cobe ships)"
+        )
+    if is_published_totals(document):  # eval-statistics.json: totals, not examples
+        totals = import_published(file, out)
+        return ImportDone(
+            out,
+            [
+                f"Imported the site's published totals ({totals['model'].nunique()} models; overall, "
+                f"{(totals['scope'] == 'by_domain').sum()} domain and {(totals['scope'] == 'by_graph').sum()} "
+                f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
+            ],
+        )
+    result = import_site_results(file, out, model=request.model)
+    sample = result.summary.get("sample")
+    notes = [sample["note"]] if isinstance(sample, dict) and sample.get("note") else []
+    lines = _site_lines(result.summary, sampled=isinstance(sample, dict))
+    lines.append(f"Imported {result.rows} rows ({named(result.models)}) into {result.out}")
+    return ImportDone(result.out, lines, notes)
+
+
+def _site_lines(summary: dict[str, Any], *, sampled: bool) -> list[str]:
+    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong), said to be a sample's
+    where the file is the site's showcase."""
+    lines = []
+    for model, counts in summary["site_verdicts"].items():
+        pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
+        figure = "–" if pooled is None else f"{pooled:.2f}"
+        lines.append(
+            f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
+            f"accuracy correct / (correct + wrong) = {figure}%" + (" on the per-category sample" if sampled else "")
+        )
+    return lines

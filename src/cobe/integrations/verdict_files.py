@@ -16,6 +16,7 @@ from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_
 from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
 from cobe.integrations.file_kinds import not_results
+from cobe.integrations.importers import ImportDone, ImportRequest, named
 from cobe.integrations.query_numbering import BASES, describe, numbering
 from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
@@ -399,3 +400,16 @@ def import_results(
         rows.append(row)
     nothing_written(problems)
     return write_run(rows, out_dir, source)
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from verdicts`: the file as a run, and the line naming what it holds."""
+    result = import_results(
+        request.file,
+        request.out,
+        mapping=request.mapping,
+        columns=list(request.columns),
+        model=request.model,
+        data=request.data,
+    )
+    return ImportDone(result.out, [f"Imported {result.rows} rows ({named(result.models)}) into {result.out}"])
