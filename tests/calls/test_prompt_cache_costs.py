@@ -12,7 +12,7 @@ import pytest
 from cobe.calls import Caller, load_prices
 from cobe.calls.cost import Price
 from cobe.core.errors import InputError
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import constant_head, load_judge_prompts
 from cobe.run import EvalConfig, evaluate

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from cobe.integrations.site_results import import_site_results
 from cobe.integrations.source import load_run, scoreboard
 from cobe.report.load import read_results
-from cobe.report.site_results import import_site_results
 from support.cli import run_cobe
 
 SITE = Path(__file__).resolve().parents[1] / "fixtures" / "site"

@@ -10,7 +10,7 @@ import pytest
 from cobe.calls.caller import Caller
 from cobe.core.errors import InputError
 from cobe.dataset.schema import Scenario
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.judge.panel import (
     JudgePanel,
     majority,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.models.model_args import ModelArgs
 from cobe.models.reasoning import REASONING_MAX_TOKENS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cobe.core.errors import InputError
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.judge.parse import parse_verdict
 from cobe.judge.prompt_sets import load_judge_prompts
 from cobe.models import Message, get_provider

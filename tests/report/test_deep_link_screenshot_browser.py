@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cobe.integrations.site_results import import_site_results
 from cobe.report import build_report
-from cobe.report.site_results import import_site_results
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from cobe.core.results import CHECKS
+from cobe.integrations.site_results import import_site_results
 from cobe.judge.checks import row_status
 from cobe.report import build_report
-from cobe.report.site_results import import_site_results
 from support.results import write_run
 
 CHROMIUM = "/usr/bin/chromium"

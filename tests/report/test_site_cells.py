@@ -15,10 +15,10 @@ import pytest
 from matplotlib.container import BarContainer
 
 import cobe
+from cobe.integrations.site_results import import_site_results
 from cobe.integrations.source import load_run, scoreboard
 from cobe.report.figures import FIGURES, grouped_bars
 from cobe.report.load import load_runs
-from cobe.report.site_results import import_site_results
 from cobe.report.tables import build_tables
 from cobe.score.compare import paired_comparison
 from support.cli import run_cobe

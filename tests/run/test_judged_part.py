@@ -122,7 +122,7 @@ def test_judges_agree_and_compare_say_they_count_the_shared_part(run_dir: Path, 
 
 
 def test_runs_lists_the_judge_whose_numbers_it_prints_while_another_judges(run_dir: Path, tmp_path: Path) -> None:
-    from cobe.judge.lineup import JudgeRef
+    from cobe.judge.judge_plan import JudgeRef
     from cobe.run.verdict_sets import make_current
     from cobe.store.store import Store
 

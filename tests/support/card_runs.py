@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cobe.report.site_results import import_site_results
+from cobe.integrations.site_results import import_site_results
 from cobe.run import EvalConfig, evaluate
 from support.run_data import scenario, write_dataset
 

@@ -31,13 +31,13 @@ COMMANDS: dict[str, str] = {
     "runs": "cobe.cli.runs:runs_cmd",
     "report": "cobe.cli.report:report_cmd",
     "compare": "cobe.cli.compare:compare_cmd",
-    "import": "cobe.cli.report:import_cmd",
+    "import": "cobe.cli.imports:import_cmd",
     "export": "cobe.cli.export:export_cmd",
     "annotate": "cobe.cli.annotate:annotate",
     "agreement": "cobe.cli.agreement:agreement_cmd",
     "judges": "cobe.cli.judges:judges",
     "models": "cobe.cli.models:models",
-    "plan": "cobe.cli.plan:plan_cmd",
+    "plan": "cobe.cli.study:plan_cmd",
     "curate": "cobe.cli.curate:curate",
 }
 

@@ -1,4 +1,4 @@
-"""`cobe report` and `cobe import`: thin shells over cobe.report and cobe.score (`cobe compare`: compare.py)."""
+"""`cobe report`: a thin shell over cobe.report and cobe.score (`cobe compare`: compare.py; `cobe import`: imports.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from rich.table import Table
 from cobe.cli import options
 from cobe.cli.display import plain_console, print_table
 from cobe.cli.once import Once
-from cobe.core.errors import InputError
 from cobe.judge.published import judge_label
 from cobe.report.writer import DEFAULT_FORMATS, build_report, default_out
 from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
@@ -202,132 +201,3 @@ def report_cmd(
     for path in report.files:
         if path.name in ("report.md", "report.html"):
             console.print(f"  {path}")
-
-
-IMPORT_FORMATS = ("verdicts", "cobe-site", "inspect", "lm-eval")
-
-
-@click.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="The run directory to create.")
-@click.option(
-    "--from",
-    "source",
-    type=click.Choice(IMPORT_FORMATS),
-    default="verdicts",
-    show_default=True,
-    help="verdicts: judged results (CSV, JSON or JSONL); cobe-site: the CoBe project site's judged result files "
-    "(category-examples.json or flat rows with model_outputs); inspect: an inspect_ai log of the cobe task; "
-    "lm-eval: an lm-evaluation-harness --log_samples file. inspect and lm-eval bring responses to judge.",
-)
-@click.option(
-    "--map",
-    "mapping",
-    type=click.Path(exists=True, dir_okay=False),
-    default=None,
-    help="With --from verdicts: a YAML mapping file: columns: {field: column}, model:, query_index_base:.",
-)
-@click.option(
-    "--col",
-    "cols",
-    multiple=True,
-    metavar="FIELD=COLUMN",
-    help="With --from verdicts: map one field to a column (repeatable).",
-)
-@click.option("--model", default=None, help="The model name, when the file does not say it.")
-@options.DATA.but(env=False, default=None, show_default=False)
-def import_cmd(
-    file: str,
-    out: str,
-    source: str,
-    mapping: str | None,
-    cols: tuple[str, ...],
-    model: str | None,
-    data: str | None,
-) -> None:
-    """Import results produced elsewhere as a run directory.
-
-    --from verdicts (the default) imports judged results; --from cobe-site the project site's judged
-    result files as published (unknown verdicts unscored, counted); --from inspect and --from lm-eval
-    import responses, with the log's scores (or the samples' 0/1 metric) as the verdict set
-    'inspect (imported)' / 'lm-eval (imported)', which `cobe judge OUT --judge SPEC` judges anew beside.
-    --data names the dataset the imported items' scenarios are taken from.
-    """
-    if source == "verdicts":
-        from cobe.report.importer import import_results
-
-        result = import_results(file, out, mapping=mapping, columns=list(cols), model=model, data=data)
-        click.echo(f"Imported {result.rows} rows ({_named(result.models)}) into {result.out}")
-        return
-    if mapping or cols:
-        raise InputError(f"--map and --col apply to --from verdicts only, not --from {source}")
-    if source == "cobe-site":
-        if data:
-            raise InputError("--data: the site's files carry their scenarios; drop --data")
-        from cobe.report.paper import is_paper_file
-        from cobe.report.published import import_published, is_published_file
-
-        if is_paper_file(file):
-            raise InputError(
-                f"{file}: holds the paper's published figures, not the site's results; set a run beside them "
-                f"with `cobe report RUN --against {file}` (`--against paper`: the figures cobe ships)"
-            )
-
-        if is_published_file(file):  # eval-statistics.json: totals, not examples
-            totals = import_published(file, out)
-            click.echo(
-                f"Imported the site's published totals ({totals['model'].nunique()} models; overall, "
-                f"{(totals['scope'] == 'by_domain').sum()} domain and {(totals['scope'] == 'by_graph').sum()} "
-                f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
-            )
-            return
-        from cobe.report.site_results import import_site_results
-
-        result = import_site_results(file, out, model=model)
-        _site_lines(result.summary)
-        click.echo(f"Imported {result.rows} rows ({_named(result.models)}) into {result.out}")
-        return
-    if source == "inspect":
-        if model:
-            raise InputError("--model: an inspect log names its model; drop --model")
-        from cobe.integrations.inspect_log import import_inspect
-
-        imported = import_inspect(file, out, data=data)
-    else:
-        from cobe.integrations.lm_eval import import_lm_eval
-
-        imported = import_lm_eval(file, out, model=model, data=data)
-    for notice in imported.notices:
-        click.echo(f"note: {notice}", err=True)
-    shown = f", shown as the verdict set '{imported.verdict_set}'" if imported.verdict_set else ""
-    click.echo(
-        f"Imported {imported.responses} responses ({_named(imported.models)}; {imported.scenarios} scenarios, "
-        f"templates {','.join(imported.templates)}) into {imported.out}{shown}; judge them with "
-        f"`cobe judge {imported.out} --judge SPEC`"
-    )
-
-
-#: the models a line names before it counts the rest
-NAMED = 10
-
-
-def _named(models: list[str]) -> str:
-    """The models an import holds, in one line of readable length: a file of 100,000 models named all of them."""
-    shown = ", ".join(models[:NAMED])
-    return shown if len(models) <= NAMED else f"{shown} and {len(models) - NAMED:,} more models"
-
-
-def _site_lines(summary: dict[str, Any]) -> None:
-    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong); first, where the file
-    is the site's showcase, that these figures are a per-category sample's."""
-    sample = summary.get("sample")
-    if isinstance(sample, dict) and sample.get("note"):
-        click.echo(f"note: {sample['note']}", err=True)
-    for model, counts in summary["site_verdicts"].items():
-        pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
-        figure = "–" if pooled is None else f"{pooled:.2f}"
-        click.echo(
-            f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
-            f"accuracy correct / (correct + wrong) = {figure}%"
-            + (" on the per-category sample" if isinstance(sample, dict) else "")
-        )

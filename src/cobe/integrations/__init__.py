@@ -8,6 +8,8 @@ Public API (each library is an optional extra, imported only when its integratio
   Parquet and `save_to_disk` folders is part of `cobe.dataset.load_dataset`.
 - `export_eee(run, out)`: Every Eval Ever aggregate and instance records.
 - `import_lm_eval(samples, out, model=None, data=None)`: an lm-eval `--log_samples` file as a run.
+- `import_results(file, out, mapping=None, columns=None, model=None, data=None)`: judged results (CSV, JSON,
+  JSONL) as a run; `import_site_results(file, out, model=None)`: the CoBe site's judged result files as a run.
 - `CobeReward(judge, data, store=...)`, `grpo_rows(data)`: a GRPO reward function and its prompts;
   `export_preference(runs, out)`: chosen/rejected pairs for DPO.
 

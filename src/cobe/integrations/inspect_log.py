@@ -22,12 +22,13 @@ from pydantic import ValidationError
 
 from cobe.core.errors import InputError, validation_problem
 from cobe.core.extras import require
-from cobe.core.files import check_output, ensure_dir
+from cobe.core.files import check_new_directory, check_output, ensure_dir
 from cobe.core.jsonfile import open_regular
 from cobe.core.version import __version__
 from cobe.dataset import Scenario, load_dataset
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, responses_done, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest
 from cobe.integrations.inspect_scores import SampleVerdicts, described, sample_verdicts
-from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
 from cobe.integrations.source import RunExport, Usage, key, load_run, pick_model
 from cobe.judge import CHECKS
 from cobe.judge.published import imported_ref
@@ -316,12 +317,17 @@ def _results(samples: list[EvalSample]) -> Any:
     )
 
 
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from inspect`: the log as a run to judge, and the lines saying what it holds."""
+    return responses_done(import_inspect(request.file, request.out, data=request.data))
+
+
 def import_inspect(log_path: str | Path, out: str | Path, data: str | None = None) -> ImportedRun:
     """Make the responses of a CoBe inspect log a cobe run directory, ready for `cobe judge`."""
     _inspect("cobe import --from inspect")
     from inspect_ai.log import read_eval_log
 
-    check_new_dir(Path(out))
+    check_new_directory(Path(out))
     path = Path(log_path)
     open_regular(path, "an inspect log (.eval or .json)").close()  # a FIFO or a device would block the reader
     try:

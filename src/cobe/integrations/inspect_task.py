@@ -28,7 +28,7 @@ from cobe.core.errors import InputError
 from cobe.dataset import Scenario, load_dataset
 from cobe.integrations.inspect_scores import SCORER_NAME
 from cobe.judge import CHECKS, JudgePanel, Verdict, row_status, split_specs
-from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.judge_plan import JudgePlan, plan_judges
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models import Message, known_prefixes, parse_spec
 from cobe.prompts import judged_text, respondent_messages, select_templates

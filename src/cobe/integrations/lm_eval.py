@@ -16,11 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import check_new_directory
 from cobe.core.jsonfile import FileProblem, iter_jsonl, kind_of, read_json
 from cobe.dataset import Scenario, load_dataset
 from cobe.dataset.loaders import read_rows
 from cobe.dataset.schema import ID_PATTERN
-from cobe.integrations.runs import ExternalResponse, ImportedRun, check_new_dir, write_response_run
+from cobe.integrations.imported_run import ExternalResponse, ImportedRun, responses_done, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest
 from cobe.judge.published import imported_ref
 
 #: the official phrasings in query order: query_idx 0, 1, 2
@@ -142,12 +144,17 @@ def _request(record: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
     return (prompt if isinstance(prompt, str) else None), (settings if isinstance(settings, dict) else {})
 
 
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from lm-eval`: the samples as a run to judge, and the lines saying what it holds."""
+    return responses_done(import_lm_eval(request.file, request.out, model=request.model, data=request.data))
+
+
 def import_lm_eval(
     samples_path: str | Path, out: str | Path, *, model: str | None = None, data: str | None = None
 ) -> ImportedRun:
     """Make an lm-eval samples file a cobe run directory whose responses `cobe judge` can judge."""
     path = Path(samples_path)
-    check_new_dir(Path(out))
+    check_new_directory(Path(out))
     samples = read_samples(path)
     name = model or model_name(path)
     if not name:

@@ -11,7 +11,7 @@ from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_json
 from cobe.report.load import read_results, results_path
 from cobe.run.verdict_source import imported_verdicts
-from cobe.store import Store
+from cobe.store import STORE_NAME, Store
 from cobe.store.damage import json_object
 
 if TYPE_CHECKING:
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 #: (model, scenario id, template): how a response is found in the store and in results.jsonl
 ResponseKey = tuple[str, str, str]
-STORE_NAME = "cobe.sqlite"
 
 
 @dataclass(frozen=True)

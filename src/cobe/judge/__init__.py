@@ -14,7 +14,7 @@ and `preview`, which shows what a respondent and a judge receive.
 from cobe.core.results import CHECKS, Check, Verdict
 from cobe.judge.checker import Caller, CheckResult, Judge
 from cobe.judge.checks import criterion, majority, row_status
-from cobe.judge.lineup import JudgePlan, JudgeRef, plan_judges
+from cobe.judge.judge_plan import JudgePlan, JudgeRef, plan_judges
 from cobe.judge.pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
 from cobe.judge.panel import JudgePanel, provider_family, self_preference
 from cobe.judge.parse import p_true, parse_verdict

@@ -43,7 +43,7 @@ from cobe.judge.audit_result import (
 )
 from cobe.judge.checker import Judge
 from cobe.judge.fact_match import omit_change_sentences
-from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.judge_plan import JudgePlan, plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.judge.selftest import select_scenarios

@@ -51,7 +51,7 @@ class CheckResult:
 
 
 class Judge:
-    """A judge provider with its prompt set and call settings (`cobe.judge.lineup.plan_judges` decides them),
+    """A judge provider with its prompt set and call settings (`cobe.judge.judge_plan.plan_judges` decides them),
     calling through a Caller; commands ask through `cobe.judge.panel.JudgePanel`, which holds one or more."""
 
     def __init__(

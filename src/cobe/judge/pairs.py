@@ -16,7 +16,7 @@ from cobe.core.aio import blocking
 from cobe.core.results import Verdict
 from cobe.judge.checker import CheckResult
 from cobe.judge.checks import row_status
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.store.store import Store

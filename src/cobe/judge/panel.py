@@ -27,7 +27,7 @@ from cobe.models.registry import get_provider
 if TYPE_CHECKING:
     from cobe.calls.caller import Caller
     from cobe.dataset.schema import Scenario
-    from cobe.judge.lineup import JudgePlan
+    from cobe.judge.judge_plan import JudgePlan
     from cobe.models.base import Provider
 
 #: one question to a panel: (member index, check, sample index)
@@ -106,7 +106,7 @@ class JudgePanel:
     """Judges asked side by side, each `samples` times per check; answers `Judge.checks` for the whole panel.
 
     Build it with `from_plan`, the one constructor every command uses, so a setting decided in
-    `cobe.judge.lineup.plan_judges` reaches every caller that judges.
+    `cobe.judge.judge_plan.plan_judges` reaches every caller that judges.
     """
 
     def __init__(self, members: Sequence[Judge], samples: int = 1, batches: Sequence[BatchJudge] = ()) -> None:

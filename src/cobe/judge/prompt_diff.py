@@ -17,7 +17,7 @@ import pandas as pd
 
 from cobe.core.errors import InputError
 from cobe.core.results import Verdict
-from cobe.judge.lineup import JudgeRef, judge_ref, stored_ref
+from cobe.judge.judge_plan import JudgeRef, judge_ref, stored_ref
 from cobe.judge.panel_analysis import verdict_diff
 from cobe.judge.prompt_sets import JudgePromptSet, load_judge_prompts
 from cobe.judge.shown import ShownVerdicts

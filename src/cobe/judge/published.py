@@ -9,7 +9,7 @@ cobe task), one row per check. It is never asked again: no cobe judge gave it, a
 
 from __future__ import annotations
 
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 
 #: the prompt-set name and fingerprint of a published verdict set: no judge prompt produced it
 PUBLISHED = "published"

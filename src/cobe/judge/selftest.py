@@ -24,7 +24,7 @@ from cobe.core.lock import directory_lock
 from cobe.dataset.sample import sample_positions
 from cobe.judge.audit_probes import BY_NAME, SELF_TEST, Pool, Probe
 from cobe.judge.checker import CheckResult
-from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.judge_plan import JudgePlan, plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
 from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict

@@ -14,7 +14,7 @@ from cobe.judge.published import OVERALL, is_published
 if TYPE_CHECKING:
     import sqlite3
 
-    from cobe.judge.lineup import JudgeRef
+    from cobe.judge.judge_plan import JudgeRef
     from cobe.store.store import Store
 
 

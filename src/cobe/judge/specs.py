@@ -1,5 +1,5 @@
 """Judge specs as a command names them: the --judge values split into distinct specs, and the name a
-panel of them goes by in runs, exports and reports. Below both the judging plan (`lineup`) and the panel
+panel of them goes by in runs, exports and reports. Below both the judging plan (`judge_plan`) and the panel
 that carries it out (`panel`), so neither imports the other for them."""
 
 from __future__ import annotations

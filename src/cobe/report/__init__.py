@@ -1,4 +1,4 @@
-"""Reports: tables, figures, Markdown and self-contained HTML, and import of external verdicts.
+"""Reports: tables, figures, Markdown and self-contained HTML (imports of results made elsewhere: cobe.integrations).
 
 Names load on first use (listed in `__init__.pyi`), so a command that needs one module of the package
 does not pay for the rest: pandas, matplotlib and the web apps' dependencies stay unloaded.

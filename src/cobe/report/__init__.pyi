@@ -1,5 +1,3 @@
-from cobe.report.importer import ImportResult as ImportResult
-from cobe.report.importer import import_results as import_results
 from cobe.report.load import RunSet as RunSet
 from cobe.report.load import load_runs as load_runs
 from cobe.report.tables import build_tables as build_tables

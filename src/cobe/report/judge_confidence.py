@@ -21,7 +21,7 @@ from cobe.core.errors import InputError
 from cobe.core.lock import lock_holder
 from cobe.core.results import CHECKS, ResultRow
 from cobe.judge.audit_result import PASS, CheckCalibration, ReferenceCalibration, check_calibration
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.run.export import iter_rows
 from cobe.run.set_agreement import set_name
 from cobe.run.verdict_sets import VerdictSet, choose, verdict_sets

@@ -141,16 +141,6 @@ def is_transcription(data: Any) -> bool:
     return isinstance(data, dict) and ("table5_accuracy" in data or data.get("format") == FORMAT)
 
 
-def is_paper_file(path: str | Path) -> bool:
-    """Whether a file is the paper's figures in either shape; a file that is not one JSON document is not."""
-    if Path(path).suffix.lower() != ".json":
-        return False
-    try:
-        return is_transcription(read_json(path, "a JSON file"))
-    except InputError:
-        return False
-
-
 def from_transcription(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     """The first transcription's shape (`table5_accuracy`, `fig7_accuracy_by_graph_type` …) in cobe's."""
 

@@ -3,13 +3,13 @@
 The file holds, per model, `{correct, wrong, unknown, total, accuracy}` in `overall`, `by_domain` and
 `by_graph` (graph keys spelled as the site spells them: `Chain-like` … `Hydrid`), over 7,125 items per model;
 its accuracy is correct / (correct + wrong). `cobe import FILE --from cobe-site` keeps it as `published.json`
-in the folder it writes, and `cobe report RUN --published FILE_OR_FOLDER` adds three tables: per model and
-group, the run's accuracy by the same rule beside the published one.
+in the folder it writes (cobe.integrations.site_totals), and `cobe report RUN --published FILE_OR_FOLDER` adds
+three tables: per model and group, the run's accuracy by the same rule beside the published one. Both forms are
+read here, below the import, because the report reads them.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,6 @@ from typing import Any
 import pandas as pd
 
 from cobe.core.errors import InputError
-from cobe.core.files import atomic_write, new_directory
 from cobe.core.jsonfile import kind_of, read_json
 from cobe.dataset.graph_labels import read_graph_type
 from cobe.score.accuracy import pooled_accuracy
@@ -34,16 +33,6 @@ def is_published_totals(data: Any) -> bool:
     if not isinstance(data, dict) or not isinstance(data.get("overall"), dict):
         return False
     return all(isinstance(v, dict) and "correct" in v for v in data["overall"].values())
-
-
-def is_published_file(path: str | Path) -> bool:
-    """Whether a file is the site's statistics file; a file that is not one JSON document is not."""
-    if Path(path).suffix.lower() != ".json":
-        return False
-    try:
-        return is_published_totals(read_json(path, "a site file"))
-    except InputError:
-        return False  # the examples' reader says what is wrong with it
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
@@ -123,17 +112,6 @@ def _counts(file: Path, where: str, model: str, counts: Any) -> dict[str, Any]:
     # the site's rule, recomputed: its `accuracy` may be a share or a percentage
     accuracy = 100.0 * correct / judged if judged else float("nan")
     return {"correct": correct, "wrong": wrong, "unknown": unknown, "total": total, "accuracy": accuracy}
-
-
-def import_published(file: str | Path, out: str | Path) -> pd.DataFrame:
-    """Keep the site's totals as `OUT/published.json` (tidy rows), for `cobe report RUN --published OUT`."""
-    table = read_published(file)
-    rows = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()} for row in
-            table.to_dict("records")]  # fmt: skip
-    text = json.dumps({"source": str(file), "rows": rows}, indent=1, default=lambda v: v.item())  # numpy scalars
-    with new_directory(Path(out), what="a new folder") as staging:
-        atomic_write(staging / PUBLISHED_FILE, text + "\n")
-    return table
 
 
 def beside_published(df: pd.DataFrame, published: pd.DataFrame) -> dict[str, pd.DataFrame]:

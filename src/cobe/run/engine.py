@@ -17,7 +17,7 @@ from cobe.core.lock import directory_lock
 from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.selftest import check_pool, run_self_test
 from cobe.models.base import CallRecord

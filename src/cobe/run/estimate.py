@@ -12,7 +12,7 @@ from cobe.calls.caller import Caller
 from cobe.calls.cost import PriceTable, estimate_tokens, load_prices
 from cobe.calls.pricing import CallPricer, verdict_tokens
 from cobe.core.results import CHECKS
-from cobe.judge.lineup import JudgePlan
+from cobe.judge.judge_plan import JudgePlan
 from cobe.models.base import GenerateConfig, Message, Provider
 from cobe.models.reasoning import THINKING_BUDGET
 from cobe.prompts.render import judged_text

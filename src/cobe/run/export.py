@@ -11,7 +11,7 @@ from typing import Any
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.panel_analysis import PANEL, panel_summary
 from cobe.judge.published import SOURCE_DECIDES
 from cobe.judge.selftest_result import judge_check_markdown

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 from cobe.core.errors import InputError
 from cobe.dataset.sample import sample_positions
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.run.items import Item
 from cobe.store.store import Store
 

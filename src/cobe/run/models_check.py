@@ -20,7 +20,7 @@ from cobe.core.aio import blocking
 from cobe.core.errors import InputError
 from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
-from cobe.judge.lineup import plan_judges
+from cobe.judge.judge_plan import plan_judges
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.models.base import Provider
 from cobe.models.model_args import ModelArgs

@@ -20,7 +20,7 @@ from cobe.calls.keys import settings_dict
 from cobe.calls.preflight import Probe, distinct, needs_preflight
 from cobe.core.errors import InputError
 from cobe.dataset.spool import ScenarioSpool
-from cobe.judge.lineup import JudgePlan, plan_judges
+from cobe.judge.judge_plan import JudgePlan, plan_judges
 from cobe.judge.panel import self_preference_notices
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.capabilities import ModelCapabilities

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterable
 
-    from cobe.judge.lineup import JudgeRef
+    from cobe.judge.judge_plan import JudgeRef
     from cobe.run.items import Item
     from cobe.store.store import Store
 

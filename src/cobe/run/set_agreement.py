@@ -17,7 +17,7 @@ from typing import Any
 
 from cobe.core.errors import InputError
 from cobe.core.lock import lock_holder
-from cobe.judge.lineup import JudgeRef
+from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.published import is_published
 from cobe.run.export import iter_rows
 from cobe.run.items import Item

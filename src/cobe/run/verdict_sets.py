@@ -18,7 +18,7 @@ from typing import Any
 from cobe.core.errors import InputError
 from cobe.core.lock import directory_lock, lock_holder
 from cobe.core.reserve import disk_reserve
-from cobe.judge.lineup import JudgeRef, stored_ref
+from cobe.judge.judge_plan import JudgeRef, stored_ref
 from cobe.judge.published import is_published
 from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import ModelCapabilities

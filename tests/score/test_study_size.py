@@ -12,15 +12,6 @@ from cobe.core.errors import InputError
 from cobe.score.calibration import calibrated_rate
 from cobe.score.compare import mcnemar_exact
 from cobe.score.pilot import family_icc, pilot_from_frame
-from cobe.score.plan_inputs import Stated, check_ranges
-from cobe.score.planning import (
-    design_effect,
-    judge_human_correlation,
-    labels_needed,
-    plan_study,
-    scenario_variance,
-    scenarios_needed,
-)
 from cobe.score.power import (
     EXACT_MAX_ITEMS,
     connor_difference,
@@ -28,6 +19,15 @@ from cobe.score.power import (
     difference_method,
     mcnemar_power,
     rejection_bounds,
+)
+from cobe.score.study_inputs import Stated, check_ranges
+from cobe.score.study_size import (
+    design_effect,
+    judge_human_correlation,
+    labels_needed,
+    plan_study,
+    scenario_variance,
+    scenarios_needed,
 )
 
 Z2 = 1.959963984540054**2

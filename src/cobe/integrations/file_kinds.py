@@ -3,20 +3,15 @@
 A file that parses but holds one object (the site's published totals, its file of the paper's tables,
 an inspect log, a run's summary.json) is no results file; saying "invalid JSON" of it sends the user
 looking for a syntax error that is not there. This names what the object looks like and which files
-each `--from` takes.
+each `--from` takes (the table of importers, `cobe.integrations.importers`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: which files `cobe import` takes, for the end of its messages
-IMPORTABLE = (
-    "`cobe import` takes judged results one per item: a CSV, a JSON array of objects or JSON lines (--from "
-    "verdicts, the default); the CoBe site's category-examples.json or flat rows with model_outputs "
-    "(--from cobe-site); an inspect_ai log of the cobe task (--from inspect); an lm-eval --log_samples file "
-    "(--from lm-eval)"
-)
+from cobe.integrations.importers import importable
+
 _TOTALS = {"correct", "wrong", "total", "accuracy"}
 
 
@@ -93,4 +88,4 @@ def describe_object(data: dict[str, Any]) -> str:
 
 def not_results(path: Any, data: dict[str, Any]) -> str:
     """The one-sentence error for a JSON object that `cobe import` cannot import."""
-    return f"{path}: a JSON object that is not a results file; it seems to be {describe_object(data)}; {IMPORTABLE}"
+    return f"{path}: a JSON object that is not a results file; it seems to be {describe_object(data)}; {importable()}"

@@ -9,7 +9,8 @@ import pytest
 
 from cobe.cli.main import main
 from cobe.core.errors import InputError
-from cobe.report import build_report, import_results, load_runs
+from cobe.integrations import import_results
+from cobe.report import build_report, load_runs
 
 
 def _csv(path, rows):

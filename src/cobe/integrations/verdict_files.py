@@ -15,10 +15,11 @@ from cobe.core.files import atomic_write, check_new_directory, new_directory
 from cobe.core.jsonfile import jsonl_lines, kind_of, parse_json, read_csv, read_mapping, read_text
 from cobe.core.results import CHECKS, ResultRow, Verdict
 from cobe.dataset.schema import ID_PATTERN
+from cobe.integrations.file_kinds import not_results
+from cobe.integrations.importers import ImportDone, ImportRequest, named
+from cobe.integrations.query_numbering import BASES, describe, numbering
 from cobe.judge.checks import row_status
 from cobe.prompts.templates import load_templates
-from cobe.report.file_kinds import not_results
-from cobe.report.query_numbering import BASES, describe, numbering
 
 #: field → column names recognised without a mapping, first match wins
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -294,17 +295,7 @@ def _row(
     return validated_row(row | scenario_fields(scenario, template))
 
 
-def _finite(value: float) -> float | None:
-    # JSON has no NaN; a model with nothing scored has no accuracy
-    return None if value != value else float(value)
-
-
 def _summary(rows: list[dict], run_id: str, source: Path, extra: dict[str, Any]) -> dict:
-    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
-
-    frame = rows_frame(rows)
-    pooled = {r["model"]: _finite(r["pooled_accuracy"]) for r in pooled_accuracy(frame).to_dict("records")}
-    statuses = Counter((r["model"], r["status"]) for r in rows)
     return {
         "run_id": run_id,
         "imported_from": str(source),
@@ -312,23 +303,40 @@ def _summary(rows: list[dict], run_id: str, source: Path, extra: dict[str, Any])
         "rows": len(rows),
         "models": sorted({r["model"] for r in rows}),
         "status": dict(Counter(r["status"] for r in rows)),
-        "accuracy": {
-            r["model"]: {
-                "accuracy": _finite(r["accuracy"]),  # by the model's rule (cobe.score.rule)
-                "std": _finite(r["std"]),
-                "rule": r["rule"],
-                # every scored row at once: the figure the project site reports, correct / (correct + wrong)
-                "pooled_accuracy": pooled.get(r["model"]),
-                **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
-            }
-            for r in accuracy(frame).to_dict("records")
-        },
+        "accuracy": model_figures(rows),
     }
 
 
-def check_out_dir(out_dir: Path) -> None:
-    """--out must be a new or empty directory."""
-    check_new_directory(out_dir)
+def model_figures(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per model, as an import's summary.json holds them: the accuracy by its rule (cobe.score.rule) ± std, the site's
+    pooled correct / (correct + wrong), and the status counts."""
+    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
+
+    frame = rows_frame(rows)
+    pooled = {r["model"]: r["pooled_accuracy"] for r in pooled_accuracy(frame).to_dict("records")}
+    statuses = Counter((r["model"], r["status"]) for r in rows)
+    return {
+        r["model"]: {
+            "accuracy": _finite(r["accuracy"]),  # by the model's rule: pooled where one query per scenario
+            "std": _finite(r["std"]),
+            "rule": r["rule"],
+            # every scored row at once: the figure the project site reports, correct / (correct + wrong)
+            "pooled_accuracy": _finite(pooled.get(r["model"])),
+            **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
+        }
+        for r in accuracy(frame).to_dict("records")
+    }
+
+
+def _finite(value: Any) -> float | None:
+    # JSON has no NaN; a model with nothing scored has no accuracy
+    return None if value is None or value != value else float(value)
+
+
+def nothing_written(problems: list[str], what: str = "row") -> None:
+    """Refuse an import with bad rows, every one listed, one a line, before anything is written."""
+    if problems:
+        raise InputError(f"{len(problems)} bad {what}(s); nothing written:\n" + "\n".join(problems))
 
 
 def write_run(
@@ -353,7 +361,7 @@ def import_results(
 ) -> ImportResult:
     """Convert an external verdict file into a run directory (results.jsonl + summary.json), all or nothing."""
     source, out_dir = Path(file), Path(out)
-    check_out_dir(out_dir)
+    check_new_directory(out_dir)
     fields, options = _load_mapping(mapping, columns or [])
     model = model or options.get("model")
     if model is not None and not isinstance(model, str):
@@ -390,6 +398,18 @@ def import_results(
             continue
         seen[key] = line
         rows.append(row)
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     return write_run(rows, out_dir, source)
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from verdicts`: the file as a run, and the line naming what it holds."""
+    result = import_results(
+        request.file,
+        request.out,
+        mapping=request.mapping,
+        columns=list(request.columns),
+        model=request.model,
+        data=request.data,
+    )
+    return ImportDone(result.out, [f"Imported {result.rows} rows ({named(result.models)}) into {result.out}"])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from cobe.core.errors import InputError
+from cobe.integrations.site_results import import_site_results
 from cobe.report import build_report
-from cobe.report.site_results import import_site_results
 from cobe.run.verdict_sets import list_verdict_sets
 from support.cli import run_cobe
 

@@ -1,12 +1,12 @@
 """`cobe plan`: how many scenarios, how many human labels, and the smallest difference a paired
-comparison detects, from a pilot run or from stated rates (the arithmetic is cobe.score.planning)."""
+comparison detects, from a pilot run or from stated rates (the arithmetic is cobe.score.study_size)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,7 +14,11 @@ from cobe.cli import options
 from cobe.cli.json_end import done
 from cobe.core.errors import InputError
 
-# numbers are parsed here and their ranges checked by cobe.score.planning.check_ranges, so a value
+if TYPE_CHECKING:  # a pilot's reader loads pandas and the arithmetic SciPy: neither before the flags are checked
+    from cobe.score.pilot import Pilot
+    from cobe.score.study_size import Answer
+
+# numbers are parsed here and their ranges checked by cobe.score.study_inputs.check_ranges, so a value
 # outside them is one line naming the option and what is sensible, never click's usage block
 SINGULAR = {"scenarios": "scenario", "labels per model": "label per model"}
 
@@ -126,7 +130,7 @@ def plan_cmd(
     paired comparison (exact McNemar, as `cobe compare`) detects. From a pilot RUN, from stated rates,
     or both (a stated rate overrides the pilot's). Scenarios come in families (a core example and its
     variations): the scenario count carries their design effect. Formulas: docs/STATISTICS.md."""
-    from cobe.score.plan_inputs import Stated, check_ranges
+    from cobe.score.study_inputs import Stated, check_ranges
 
     if (judge_sensitivity is None) != (judge_specificity is None):
         raise InputError("--judge-sensitivity and --judge-specificity go together; give both or neither")
@@ -138,26 +142,9 @@ def plan_cmd(
         raise InputError(f"--against {stated.against!r} and --discordance: give one (a stated ψ needs no second model)")
     # checked before a pilot is read, so a bad flag costs nothing
     check_ranges(stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power)
-    from cobe.score.planning import plan_study  # SciPy: only once the inputs are known to be sensible
+    from cobe.score.study_size import plan_study  # SciPy: only once the inputs are known to be sensible
 
-    pilot = None
-    if run is not None:
-        from cobe.annotate.labels import run_labels
-        from cobe.report.load import load_runs
-        from cobe.score.pilot import pilot_from_frame
-
-        pilots = pilot_from_frame(load_runs([run], run_labels([run], study)).frame)
-        if not pilots:
-            raise InputError(f"{run}: no scored row to plan from")
-        if model is None and len(pilots) > 1:
-            names = ", ".join(p.model for p in pilots)
-            raise InputError(f"{run} holds several models ({names}); choose one with --model")
-        chosen = [p for p in pilots if model is None or p.model == model]
-        if not chosen:
-            raise InputError(f"--model {model!r}: not in {run}; expected one of {', '.join(p.model for p in pilots)}")
-        pilot = chosen[0]
-        if stated.against == pilot.model:
-            raise InputError(f"--against {pilot.model!r}: the model planned from; name another model of {run}")
+    pilot = _pilot(run, model, study, stated.against) if run is not None else None
     answers = plan_study(
         pilot, stated, half_width=half_width / 100, label_half_width=label_half_width / 100, alpha=alpha, power=power
     )
@@ -165,6 +152,31 @@ def plan_cmd(
         plan = {"pilot": asdict(pilot) if pilot else None, "answers": [asdict(a) for a in answers]}
         click.echo(done(plan))
         return
+    _print(run, pilot, answers)
+
+
+def _pilot(run: Path, model: str | None, study: str | None, against: str | None) -> Pilot:
+    """The pilot model's rates from a run (and its study's human labels): the one model, or the one --model names."""
+    from cobe.annotate.labels import run_labels
+    from cobe.report.load import load_runs
+    from cobe.score.pilot import pilot_from_frame
+
+    pilots = pilot_from_frame(load_runs([run], run_labels([run], study)).frame)
+    if not pilots:
+        raise InputError(f"{run}: no scored row to plan from")
+    if model is None and len(pilots) > 1:
+        names = ", ".join(p.model for p in pilots)
+        raise InputError(f"{run} holds several models ({names}); choose one with --model")
+    chosen = [p for p in pilots if model is None or p.model == model]
+    if not chosen:
+        raise InputError(f"--model {model!r}: not in {run}; expected one of {', '.join(p.model for p in pilots)}")
+    if against == chosen[0].model:
+        raise InputError(f"--against {against!r}: the model planned from; name another model of {run}")
+    return chosen[0]
+
+
+def _print(run: Path | None, pilot: Pilot | None, answers: list[Answer]) -> None:
+    """The pilot in one line, then each answer with every input it used, its method and its caveat."""
     if pilot is not None:
         families = f" in {pilot.cores} core examples" if pilot.cores and pilot.cores < pilot.scenarios else ""
         click.echo(

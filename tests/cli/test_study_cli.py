@@ -84,7 +84,7 @@ SITE = Path(__file__).resolve().parents[1] / "fixtures" / "site"
 def site_run(tmp_path: Path) -> Path:
     """The site's category-examples shape imported as a run: 12 scenarios, each asked in one phrasing (its
     query_idx), three models."""
-    from cobe.report.site_results import import_site_results
+    from cobe.integrations.site_results import import_site_results
 
     return import_site_results(SITE / "category-examples.json", tmp_path / "site").out
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cobe.core.errors import InputError
-from cobe.score.plan_inputs import Stated, check_ranges
 from cobe.score.power import (
     EXACT_MAX_ITEMS,
     connor_difference,
@@ -24,6 +23,7 @@ from cobe.score.power import (
     mcnemar_power,
     z_upper,
 )
+from cobe.score.study_inputs import Stated, check_ranges
 
 if TYPE_CHECKING:  # a pilot is read by cobe.score.pilot (pandas), which a plan from stated rates never loads
     from cobe.score.pilot import Pilot
@@ -344,88 +344,121 @@ def paired_labels_needed(
     return labels if labels <= max(pairs, 2) else None
 
 
-def _detect_answers(
-    pilot: Pilot | None, stated: Stated, scenarios: Answer, labels: Answer, alpha: float, power: float
-) -> list[Answer]:
-    """`--detect δ`: scenarios, then human labels, to tell two models δ apart."""
+@dataclass(frozen=True)
+class _Detect:
+    """What both `--detect δ` answers share: δ, the discordance, the pairs that tell two models δ apart, and the
+    scenarios those pairs take."""
+
+    delta: float
+    psi: tuple[float, str]
+    effect: tuple[float, str]
+    pairs: int | None
+    scenarios: int | None
+    phrasings: int
+    alpha: float
+    power: float
+
+
+def _detect(pilot: Pilot | None, stated: Stated, scenarios: Answer, alpha: float, power: float) -> _Detect:
     delta = float(stated.detect or 0.0)
-    pass_rate = float(scenarios.inputs["pass rate"][0] or 0.0)
-    m = int(scenarios.inputs["phrasings"][0] or 1)
-    variations = float(scenarios.inputs["variations per core example"][0] or 1.0)
-    psi, psi_src = _discordance(pilot, stated, pass_rate)
-    effect, effect_src = pair_effect(scenarios)
+    phrasings = int(scenarios.inputs["phrasings"][0] or 1)
+    psi, psi_src = _discordance(pilot, stated, float(scenarios.inputs["pass rate"][0] or 0.0))
+    effect = pair_effect(scenarios)
     pairs = pairs_to_detect(delta, float(psi), alpha, power)
-    count = None if pairs is None else max(1, math.ceil(pairs * effect / m))
+    count = None if pairs is None else max(1, math.ceil(pairs * effect[0] / phrasings))
+    return _Detect(delta, (float(psi), psi_src), effect, pairs, count, phrasings, alpha, power)
+
+
+def _detect_scenarios(detect: _Detect, scenarios: Answer) -> Answer:
+    """Scenarios to tell two models δ apart: the fewest pairs at which the paired test has the power."""
+    count, m, psi = detect.scenarios, detect.phrasings, detect.psi[0]
+    variations = float(scenarios.inputs["variations per core example"][0] or 1.0)
     cores = f"; about {math.ceil(count / variations):,} core examples of {variations:.3g} variations" if count else ""
-    found = Answer(
-        f"scenarios to tell two models {100 * delta:g} points apart at {power:.0%} power",
+    return Answer(
+        f"scenarios to tell two models {100 * detect.delta:g} points apart at {detect.power:.0%} power",
         count,
         "scenarios",
         {
-            "difference": (delta, "stated"),
-            "discordant share ψ": (float(psi), psi_src),
-            "independent pairs needed": (pairs, difference_method(pairs or 1)),
-            "design effect of the pairs": (effect, effect_src),
+            "difference": (detect.delta, "stated"),
+            "discordant share ψ": detect.psi,
+            "independent pairs needed": (detect.pairs, difference_method(detect.pairs or 1)),
+            "design effect of the pairs": detect.effect,
             "phrasings": scenarios.inputs["phrasings"],
-            "α (two-sided)": (alpha, "stated"),
-            "power": (power, "stated"),
+            "α (two-sided)": (detect.alpha, "stated"),
+            "power": (detect.power, "stated"),
         },
         "S = pairs · (1 + (m−1)ρ)(1 + (v−1)ρ_c) / m, pairs the fewest at which the paired test has the power",
         (f"each model answers the same {count:,} scenarios × {m} phrasing{'s' if m != 1 else ''}{cores}")
         if count
         else f"not reachable: models whose answers differ on {100 * psi:.1f}% of items cannot be "
-        f"{100 * delta:g} points apart",
+        f"{100 * detect.delta:g} points apart",
     )
+
+
+def _labels_at(detect: _Detect, rho: float, judged: int | None, times: float) -> int | None:
+    """Labels per model with `times` the scenarios (∞: the fewest however many), clustered as the pairs are."""
+    if detect.pairs is None:
+        return None
+    many = 10**12 if math.isinf(times) else math.ceil(times * detect.pairs)
+    independent = paired_labels_needed(detect.delta, detect.psi[0], rho, many, detect.alpha, detect.power)
+    if independent is None:
+        return None
+    clustered = math.ceil(independent * detect.effect[0])
+    return clustered if math.isinf(times) or judged is None else min(math.ceil(times * judged), clustered)
+
+
+def _detect_labels(detect: _Detect, labels: Answer) -> Answer:
+    """Human labels to tell two models δ apart on their human-calibrated rates (PPI++ on the paired difference)."""
     rho, rho_src = labels.inputs["judge–human correlation"]
-    judged = None if count is None else count * m
-
-    def labels_at(times: float) -> int | None:
-        """Labels per model with `times` the scenarios (∞: the fewest however many), clustered as the pairs are."""
-        if pairs is None:
-            return None
-        many = 10**12 if math.isinf(times) else math.ceil(times * pairs)
-        independent = paired_labels_needed(delta, float(psi), float(rho or 0.0), many, alpha, power)
-        if independent is None:
-            return None
-        clustered = math.ceil(independent * effect)
-        return clustered if math.isinf(times) or judged is None else min(math.ceil(times * judged), clustered)
-
-    needed = labels_at(1)
+    credit = float(rho or 0.0)
+    judged = None if detect.scenarios is None else detect.scenarios * detect.phrasings
+    needed = _labels_at(detect, credit, judged, 1)
     # at the fewest scenarios the judge's verdicts alone barely tell the models apart, so calibrating them takes
     # nearly every item labelled; the two figures below show what more scenarios save
     crowded = needed is not None and judged is not None and needed >= 0.9 * judged
-    human = Answer(
-        f"human labels to tell two models {100 * delta:g} points apart on their human-calibrated rates",
+    return Answer(
+        f"human labels to tell two models {100 * detect.delta:g} points apart on their human-calibrated rates",
         needed,
         "labels per model",
         {
-            "difference": (delta, "stated"),
-            "discordant share ψ": (float(psi), psi_src),
+            "difference": (detect.delta, "stated"),
+            "discordant share ψ": detect.psi,
             "judge–human correlation": (rho, rho_src),
-            "independent pairs judged": (pairs, "the scenarios above"),
-            "design effect of the pairs": (effect, effect_src),
+            "independent pairs judged": (detect.pairs, "the scenarios above"),
+            "design effect of the pairs": detect.effect,
             "judged items": (judged, "the scenarios above × phrasings"),
-            "labels with twice the scenarios": (labels_at(2), "N doubled"),
-            "labels however many scenarios": (labels_at(math.inf), "N → ∞, the fewest"),
+            "labels with twice the scenarios": (_labels_at(detect, credit, judged, 2), "N doubled"),
+            "labels however many scenarios": (_labels_at(detect, credit, judged, math.inf), "N → ∞, the fewest"),
         },
         "n = D · σ²_d(1−ρ²) / (V − σ²_d ρ²/N), σ²_d = ψ − δ², V = δ²/(z_{α/2} + z_β)², N the pairs, D the design "
         "effect: PPI++ on the paired difference",
-        (
-            "label the same items of both models, a random sample of the judged ones"
-            + (
-                "; with no credit to the judge the humans alone must tell the models apart: rate the judge (a study) "
-                "or state --judge-sensitivity and --judge-specificity"
-                if not rho
-                else "; at the fewest scenarios the judge's verdicts alone barely tell the models apart, so "
-                "calibrating them needs (nearly) every item labelled: more scenarios need fewer labels"
-                if crowded
-                else ""
-            )
-        )
-        if needed is not None
-        else "not reachable: no scenario count tells the models apart",
+        _labels_caveat(needed is not None, bool(credit), crowded),
     )
-    return [found, human]
+
+
+def _labels_caveat(reachable: bool, credited: bool, crowded: bool) -> str:
+    if not reachable:
+        return "not reachable: no scenario count tells the models apart"
+    caveat = "label the same items of both models, a random sample of the judged ones"
+    if not credited:
+        return caveat + (
+            "; with no credit to the judge the humans alone must tell the models apart: rate the judge (a study) or "
+            "state --judge-sensitivity and --judge-specificity"
+        )
+    if crowded:
+        return caveat + (
+            "; at the fewest scenarios the judge's verdicts alone barely tell the models apart, so calibrating them "
+            "needs (nearly) every item labelled: more scenarios need fewer labels"
+        )
+    return caveat
+
+
+def _detect_answers(
+    pilot: Pilot | None, stated: Stated, scenarios: Answer, labels: Answer, alpha: float, power: float
+) -> list[Answer]:
+    """`--detect δ`: scenarios, then human labels, to tell two models δ apart."""
+    detect = _detect(pilot, stated, scenarios, alpha, power)
+    return [_detect_scenarios(detect, scenarios), _detect_labels(detect, labels)]
 
 
 def plan_study(

@@ -1,6 +1,6 @@
 """What `cobe plan` is told, and the ranges that say what a plan can sensibly use.
 
-Kept apart from the arithmetic (cobe.score.planning, which loads SciPy and pandas) so that a value
+Kept apart from the arithmetic (cobe.score.study_size, which loads SciPy and pandas) so that a value
 outside its range is refused in one line before anything heavy is imported.
 """
 

@@ -19,7 +19,8 @@ from cobe.core.files import check_new_directory, new_directory
 from cobe.core.results import Verdict
 from cobe.core.version import __version__
 from cobe.dataset import Scenario
-from cobe.judge.lineup import JudgeRef
+from cobe.integrations.importers import ImportDone, named
+from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.published import OVERALL
 from cobe.prompts import Template, select_templates, unphrased_reason
 from cobe.run.config import EvalConfig
@@ -65,11 +66,6 @@ class ImportedRun:
     verdict_set: str | None = None  # the source's own verdicts, where it had some: the set the run shows
 
 
-def check_new_dir(out: Path) -> None:
-    """Refuse an --out that already holds something: an import never mixes into an existing run."""
-    check_new_directory(out)
-
-
 def write_response_run(
     out: str | Path,
     responses: list[ExternalResponse],
@@ -90,7 +86,7 @@ def write_response_run(
     (e.g. "the CoBe authors"), for every export to name.
     """
     out_dir = Path(out)
-    check_new_dir(out_dir)
+    check_new_directory(out_dir)  # before any work: an import never mixes into an existing run
     if not responses:
         raise InputError(f"{source}: no responses to import")
     scenarios = _scenarios(responses, source)
@@ -123,20 +119,45 @@ def write_response_run(
     run_id = uuid.uuid4().hex[:12]
     # built in a sibling folder and renamed into place: a failure leaves no half-made run behind
     with new_directory(out_dir) as staging:
-        store = Store(staging / STORE_NAME)
-        try:
-            store.create_run(run_id, stored, __version__)
-            store.put_scenarios(run_id, [(s.id, doc) for s, doc in zip(scenarios, docs)])
-            ids = [store.put_response(_row(run_id, response)) for response in responses]
-            store.set_state(run_id, "complete")
-            if published is not None:
-                store.put_verdicts([v for i, r in zip(ids, responses) for v in _verdicts(run_id, i, r, published)])
-                store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
-                _exports(staging, store, run_id, published, extra or {})
-        finally:
-            store.close()
+        _fill(staging, run_id, stored, list(zip(scenarios, docs)), responses, published, extra or {})
     verdict_set = published.spec if published is not None else None
     return ImportedRun(out_dir, run_id, len(responses), models, len(scenarios), templates, verdict_set=verdict_set)
+
+
+def _fill(
+    run_dir: Path,
+    run_id: str,
+    stored: dict[str, Any],
+    scenarios: list[tuple[Scenario, str]],
+    responses: list[ExternalResponse],
+    published: JudgeRef | None,
+    extra: dict[str, Any],
+) -> None:
+    """The run's store in `run_dir`: the run, its scenarios (each with its JSON) and responses, and with
+    `published` the responses' own verdicts as that verdict set, shown, with the exports written."""
+    store = Store(run_dir / STORE_NAME)
+    try:
+        store.create_run(run_id, stored, __version__)
+        store.put_scenarios(run_id, [(s.id, doc) for s, doc in scenarios])
+        ids = [store.put_response(_row(run_id, response)) for response in responses]
+        store.set_state(run_id, "complete")
+        if published is not None:
+            store.put_verdicts([v for i, r in zip(ids, responses) for v in _verdicts(run_id, i, r, published)])
+            store.set_judge(run_id, published.spec, published.prompt_set, published.identity)
+            _exports(run_dir, store, run_id, published, extra)
+    finally:
+        store.close()
+
+
+def responses_done(imported: ImportedRun) -> ImportDone:
+    """What `cobe import` says of a run of responses to judge: the line naming what it holds, its notices as notes."""
+    shown = f", shown as the verdict set '{imported.verdict_set}'" if imported.verdict_set else ""
+    line = (
+        f"Imported {imported.responses} responses ({named(imported.models)}; {imported.scenarios} scenarios, "
+        f"templates {','.join(imported.templates)}) into {imported.out}{shown}; judge them with "
+        f"`cobe judge {imported.out} --judge SPEC`"
+    )
+    return ImportDone(imported.out, [line], list(imported.notices))
 
 
 def _scenarios(responses: list[ExternalResponse], source: str) -> list[Scenario]:

@@ -24,13 +24,18 @@ from pathlib import Path
 from typing import Any
 
 from cobe.core.errors import InputError
+from cobe.core.files import check_new_directory
 from cobe.dataset.loaders import read_raw_file
 from cobe.dataset.rawread import RawFile, RawRecord, read_raw
 from cobe.dataset.schema import Scenario
+from cobe.integrations.imported_run import ExternalResponse, write_response_run
+from cobe.integrations.importers import ImportDone, ImportRequest, named
+from cobe.integrations.site_totals import import_published, json_document
+from cobe.integrations.verdict_files import ImportResult, model_figures, nothing_written
 from cobe.judge.published import published_ref
-from cobe.report.importer import ImportResult, check_out_dir
+from cobe.report.paper import is_transcription
+from cobe.report.published import is_published_totals
 from cobe.run.export import write_summary
-from cobe.run.imported import ExternalResponse, write_response_run
 
 #: the site's verdict words → (status, passed)
 SITE_VERDICTS: dict[str, tuple[str, bool | None]] = {
@@ -93,9 +98,7 @@ def _scenarios(raw: RawFile, answers: list[Answer]) -> dict[str, Scenario]:
         key = json.dumps(answer.example, sort_keys=True, default=str)
         unique.setdefault(key, RawRecord(answer.example, answer.line))
     loaded = read_raw_file(RawFile(raw.path, raw.container, records=list(unique.values())))
-    if loaded.errors:
-        lines = [problem.brief() for problem in loaded.errors]
-        raise InputError(f"{len(lines)} bad example(s); nothing written:\n" + "\n".join(lines))
+    nothing_written([problem.brief() for problem in loaded.errors], "example")
     return {scenario.id: scenario for scenario in loaded.scenarios}
 
 
@@ -116,8 +119,7 @@ def _read_answers(raw: RawFile, model: str | None) -> list[Answer]:
             answers.extend(_answers(record, model))
         except ValueError as exc:
             problems.append(f"{raw.path}:{record.line}: {exc}")
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     if not answers:
         raise InputError(f"{raw.path}: no examples; expected the site's rows with model_outputs")
     return answers
@@ -127,7 +129,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
     """Convert one of the site's judged result files into a run directory, all or nothing: its store holds the
     responses and the site's verdicts as the verdict set `cobe-site (published)`, which its exports show."""
     source, out_dir = Path(file), Path(out)
-    check_out_dir(out_dir)
+    check_new_directory(out_dir)
     raw = read_raw(source)
     answers = _read_answers(raw, model)
     scenarios = _scenarios(raw, answers)
@@ -150,8 +152,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
             continue
         seen[key] = (answer.line, found)
         responses.append(response)
-    if problems:
-        raise InputError(f"{len(problems)} bad row(s); nothing written:\n" + "\n".join(problems))
+    nothing_written(problems)
     verdicts = Counter((answer.model, str(answer.verdict).strip().lower()) for answer in answers)
     extra = {
         "imported_from": str(source),
@@ -175,7 +176,7 @@ def import_site_results(file: str | Path, out: str | Path, model: str | None = N
     summary = json.loads((run.out / "summary.json").read_text(encoding="utf-8"))
     rows = _counted_rows(run.out / "results.jsonl")
     # the site's own figure beside the paper's arithmetic, and the rows' statuses, as the import said them before
-    summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": _pooled(rows)}
+    summary |= {"rows": len(rows), "status": dict(Counter(r["status"] for r in rows)), "accuracy": model_figures(rows)}
     write_summary(run.out / "summary.json", summary)
     return ImportResult(out=run.out, rows=len(rows), models=sorted(run.models), summary=summary)
 
@@ -203,30 +204,6 @@ def _response(answer: Answer, scenarios: dict[str, Scenario]) -> ExternalRespons
     )
 
 
-def _pooled(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per model: the accuracy by its rule (cobe.score.rule), the site's pooled correct / (correct + wrong), and the
-    status counts."""
-    from cobe.score.accuracy import accuracy, pooled_accuracy, rows_frame
-
-    frame = rows_frame(rows)
-    pooled = {r["model"]: r["pooled_accuracy"] for r in pooled_accuracy(frame).to_dict("records")}
-    statuses = Counter((r["model"], r["status"]) for r in rows)
-
-    def finite(value: Any) -> float | None:
-        return None if value is None or value != value else float(value)
-
-    return {
-        r["model"]: {
-            "accuracy": finite(r["accuracy"]),  # by the model's rule: pooled where one query per scenario
-            "std": finite(r["std"]),
-            "rule": r["rule"],
-            "pooled_accuracy": finite(pooled.get(r["model"])),
-            **{status: statuses[(r["model"], status)] for status in ("passed", "failed", "unscored")},
-        }
-        for r in accuracy(frame).to_dict("records")
-    }
-
-
 def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None:
     """summary.json's `sample` of a file that says it is a showcase (`examples_per_category: N`), else None."""
     per_category = meta.get("examples_per_category")
@@ -242,3 +219,45 @@ def showcase_sample(meta: dict[str, Any], source: Path) -> dict[str, Any] | None
 def _per_model(counts: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
     models = sorted({model for model, _ in counts})
     return {model: {word: counts[(model, word)] for word in SITE_VERDICTS} for model in models}
+
+
+def import_request(request: ImportRequest) -> ImportDone:
+    """`cobe import --from cobe-site`: the site's judged results, or its published totals, and the lines saying
+    what they hold; the paper's figures are refused, pointing at `cobe report --against`."""
+    file, out = request.file, request.out
+    document = json_document(file)
+    if is_transcription(document):
+        raise InputError(
+            f"{file}: holds the paper's published figures, not the site's results; set a run beside them "
+            f"with `cobe report RUN --against {file}` (`--against paper`: the figures cobe ships)"
+        )
+    if is_published_totals(document):  # eval-statistics.json: totals, not examples
+        totals = import_published(file, out)
+        return ImportDone(
+            out,
+            [
+                f"Imported the site's published totals ({totals['model'].nunique()} models; overall, "
+                f"{(totals['scope'] == 'by_domain').sum()} domain and {(totals['scope'] == 'by_graph').sum()} "
+                f"graph-type figures) into {out}; set a run beside them with `cobe report RUN --published {out}`"
+            ],
+        )
+    result = import_site_results(file, out, model=request.model)
+    sample = result.summary.get("sample")
+    notes = [sample["note"]] if isinstance(sample, dict) and sample.get("note") else []
+    lines = _site_lines(result.summary, sampled=isinstance(sample, dict))
+    lines.append(f"Imported {result.rows} rows ({named(result.models)}) into {result.out}")
+    return ImportDone(result.out, lines, notes)
+
+
+def _site_lines(summary: dict[str, Any], *, sampled: bool) -> list[str]:
+    """Per model: the site's verdict counts and its accuracy, correct / (correct + wrong), said to be a sample's
+    where the file is the site's showcase."""
+    lines = []
+    for model, counts in summary["site_verdicts"].items():
+        pooled = summary["accuracy"].get(model, {}).get("pooled_accuracy")
+        figure = "–" if pooled is None else f"{pooled:.2f}"
+        lines.append(
+            f"{model}: {counts['correct']} correct, {counts['wrong']} wrong, {counts['unknown']} unknown (unscored); "
+            f"accuracy correct / (correct + wrong) = {figure}%" + (" on the per-category sample" if sampled else "")
+        )
+    return lines
