@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.table import Table
@@ -57,7 +57,7 @@ def footer_lines(table: RunTable) -> list[str]:
     if table.reasons:
         lines.append("Top reasons for unscored and errored rows:")
         width = max(len(str(r["count"])) for r in table.reasons)
-        lines += [f"  {r['count']:>{width}}  {r['status']:<8}  {r['reason']}" for r in table.reasons]
+        lines += [f"  {r['count']:>{width}}  {r['status']:<8}  {r['reason']}{_others(r)}" for r in table.reasons]
     calls = "; ".join(
         f"{role} {s['calls_made']} calls ({s['calls_cached']} from store, {s['errors']} failed)"
         for role, s in table.calls.items()
@@ -74,6 +74,12 @@ def footer_lines(table: RunTable) -> list[str]:
     if table.report:
         lines.append(f"Report: {table.report}")
     return lines
+
+
+def _others(reason: dict[str, Any]) -> str:
+    """' (3 of them said something else)' after a reason shown by its commonest wording."""
+    others = int(reason.get("others") or 0)
+    return f" ({others} of them said something else)" if others else ""
 
 
 def state_line(table: RunTable) -> str:
