@@ -1,4 +1,5 @@
-"""A fast local fake of the OpenAI (chat completions and Responses), Anthropic and Gemini APIs, with fault injection.
+"""A fast local fake of the OpenAI (chat completions, Responses and text completions), Anthropic and Gemini APIs,
+with fault injection.
 
 It also speaks a minimal OpenAI Files + Batches API (support.openai_batches) and Anthropic Message Batches
 (support.anthropic_batches): a batch's requests are answered with the same reply logic as
@@ -42,6 +43,7 @@ from support.llm_replies import (
     Usage,
     anthropic_body,
     chat_texts,
+    completion_body,
     failed_responses_body,
     google_body,
     google_texts,
@@ -175,6 +177,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             return 404, _error_body(404, f"no route {method} {path}"), {}
         if path.endswith("/chat/completions"):
             kind = "openai"
+        elif path.endswith("/completions"):  # the legacy text completions a base model is asked through
+            kind = "completions"
         elif path.endswith("/responses"):
             kind = "responses"
         elif path.endswith("/messages"):
@@ -312,6 +316,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             return model, failed_responses_body(faults.failed_responses.pop(0), model, usage), judged
         if kind == "openai":
             return model, openai_body(request, model, text, truncated, usage), judged
+        if kind == "completions":
+            return model, completion_body(request, model, text, truncated, usage), judged
         if kind == "responses":
             return model, responses_body(request, model, text, truncated, usage), judged
         if kind == "anthropic":
@@ -336,8 +342,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
 
 
 def _dialect(kind: str) -> str:
-    """The error dialect of an endpoint kind: the Responses API answers as OpenAI does."""
-    return "openai" if kind == "responses" else kind
+    """The error dialect of an endpoint kind: the Responses API and text completions answer as OpenAI does."""
+    return "openai" if kind in ("responses", "completions") else kind
 
 
 def _model(kind: str, path: str, request: dict) -> str:

@@ -14,6 +14,7 @@ from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, end
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
 from cobe.models.openai_chat_reply import read_chat
+from cobe.models.openai_completions import completions_body, read_completion
 from cobe.models.openai_responses import FailedReply, read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
@@ -47,7 +48,7 @@ def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
 
 def sent_settings(api: str, body: dict[str, Any]) -> dict[str, Any]:
     """What a call record keeps of a request body: the API and every setting, without the messages."""
-    return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "model")}
+    return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "prompt", "model")}
 
 
 class OpenAIChat(Provider):
@@ -75,8 +76,9 @@ class OpenAIChat(Provider):
         # the wire, the reading of the body, the errors and the client's timeout are the SDK's own either way
         self._creates = [self._poster(client, "/chat/completions", object) for client in self._clients]
         self._responses = [self._poster(client, "/responses", object) for client in self._clients]
+        self._completions = [self._poster(client, "/completions", object) for client in self._clients]
         self._inflight = [0] * len(urls)
-        self.endpoint = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
+        self._base = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
     @staticmethod
@@ -111,7 +113,23 @@ class OpenAIChat(Provider):
     @property
     def api_path(self) -> str:
         """The API path its calls (and its batch lines) go to."""
-        return "/v1/responses" if self.capabilities.api == "responses" else "/v1/chat/completions"
+        return {"responses": "/v1/responses", "completions": "/v1/completions"}.get(
+            self.capabilities.api, "/v1/chat/completions"
+        )
+
+    @property
+    def chat_template(self) -> bool:  # type: ignore[override]  # read from the capability row, never set
+        """False for a base model asked through the completions endpoint: its requests come in the plain completion
+        format (`cobe.prompts.completion`), as the embedded base model's do."""
+        return self.capabilities.api != "completions"
+
+    @property
+    def endpoint(self) -> str:  # type: ignore[override]  # read from the capability row, never set
+        """The base URL its calls go to; the completions endpoint's own URL for a model asked there, so a model
+        switched between chat and completions is never answered with the other endpoint's replies."""
+        if self.capabilities.api != "completions":
+            return self._base
+        return " ".join(f"{url}/completions" for url in self._base.split(" "))
 
     def _fitted(self, config: GenerateConfig) -> Fitted:
         fitted = fit(self.capabilities, config)
@@ -124,6 +142,8 @@ class OpenAIChat(Provider):
         fitted = self._fitted(config)
         if self.capabilities.api == "responses":
             return responses_body(messages, fitted)
+        if self.capabilities.api == "completions":
+            return completions_body(messages, fitted, config.choices)
         return chat_body(messages, fitted)
 
     async def generate(
@@ -133,6 +153,8 @@ class OpenAIChat(Provider):
         kwargs = self.request_kwargs(messages, config)
         if self.capabilities.api == "responses":
             return await self._respond(kwargs, config)
+        if self.capabilities.api == "completions":
+            return await self._complete(kwargs, config)
         start = time.perf_counter()
         reply = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
@@ -146,6 +168,16 @@ class OpenAIChat(Provider):
         latency = time.perf_counter() - start
         fields = read_response(reply if isinstance(reply, dict) else reply.json(), logprobs=config.logprobs)
         return ModelOutput.model_construct(**fields, latency_s=latency, sent=sent_settings("responses", body), raw=None)
+
+    async def _complete(self, body: dict[str, Any], config: GenerateConfig) -> ModelOutput:
+        """One completion of a plain prompt: its first paragraph, or the likelier of the config's choices."""
+        start = time.perf_counter()
+        reply = await self._send(self._completions, {"model": self.model, **body})
+        latency = time.perf_counter() - start
+        fields = read_completion(reply, logprobs=config.logprobs, choices=config.choices)
+        return ModelOutput.model_construct(
+            **fields, latency_s=latency, sent=sent_settings("completions", body), raw=None
+        )
 
     def should_retry(self, exc: BaseException) -> bool:
         """Rate limits, timeouts, lost connections, 5xx, malformed bodies and a Responses reply failed by a
