@@ -213,7 +213,8 @@ def test_judges_analyze_ranks_by_kappa(tmp_path):
         "20",
     )
     assert result.exit_code == 0, result.output
-    ranked = json.loads(result.output)
+    ranked = json.loads(result.stdout)  # stderr has the progress lines judging prints off a terminal
+    assert "progress: judge " in result.stderr
     assert [r["judge"] for r in ranked] == [f"mock/file:{script}", "mock/judge-pass", "mock/fixed:maybe"]
     assert ranked[0]["kappa"] == 1.0 and ranked[1]["kappa"] == 0.0 and ranked[2]["kappa"] is None
     assert ranked[2]["unscored_share"] == 1.0 and ranked[0]["unscored_share"] == 0.0

@@ -40,7 +40,8 @@ def test_the_table_names_the_top_reasons_for_unscored_and_errored_rows(tmp_path,
 
     again = cobe(*args, "--run-dir", "r", "--json", cwd=tmp_path, server=openai_server)
     table = json.loads(again.stdout)
-    assert again.returncode == 0 and table["state"] == "complete" and table["unfinished"] == 0
+    # every item finished, and not one row scored: unmeasured (exit 8), not complete
+    assert again.returncode == 8 and table["state"] == "unmeasured" and table["unfinished"] == 0
     assert table["reasons"] == [
         {"status": "unscored", "reason": "no T/F verdict in: 'perhaps'", "count": 6, "others": 0}
     ]

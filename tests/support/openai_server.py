@@ -38,7 +38,7 @@ import pytest
 
 from support.anthropic_batches import AnthropicBatches
 from support.contracts import refusal, thinking_spend
-from support.fake_state import Faults, Stats
+from support.fake_state import QUESTION_MARKER, Faults, Stats
 from support.llm_replies import (
     Usage,
     anthropic_body,
@@ -157,6 +157,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             except (ValueError, TypeError) as exc:
                 return 400, _error_body(400, str(exc)), {}
             return 200, json.dumps(asdict(self.faults)).encode(), {}
+        if method == "GET" and path in ("/props", "/slots", "/metrics"):
+            return self._capacity(path)
         if method == "GET" and path == "/v1/models":
             return (
                 200,
@@ -189,8 +191,34 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             return 404, _error_body(404, f"no route {method} {path}"), {}
         return await self.answer(kind, path, json.loads(body), key)
 
+    def _capacity(self, path: str) -> tuple[int, bytes, dict[str, str]]:
+        """What a llama.cpp or vLLM server says of the calls it serves at once, where `slots` says it does."""
+        self.stats.capacity_reads += 1
+        slots, via = self.faults.slots, self.faults.slots_via
+        if not slots or path != f"/{via}":
+            return 404, _error_body(404, f"no route GET {path}"), {}
+        if via == "props":
+            body = json.dumps({"total_slots": slots, "default_generation_settings": {"n_ctx": 2048}}).encode()
+        elif via == "slots":
+            body = json.dumps([{"id": i, "is_processing": False} for i in range(slots)]).encode()
+        else:
+            body = (
+                "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
+                f'vllm:cache_config_info{{block_size="16",max_num_seqs="{slots}",num_gpu_blocks="100"}} 1.0\n'
+            ).encode()
+            return 200, body, {"content-type": "text/plain; version=0.0.4"}
+        return 200, body, {}
+
     async def answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Apply faults in order, then reply in the dialect `kind` speaks."""
+        self.stats.in_flight += 1
+        self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
+        try:
+            return await self._answer(kind, path, request, key)
+        finally:
+            self.stats.in_flight -= 1
+
+    async def _answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         faults, stats = self.faults, self.stats
         stats.requests += 1
         digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
@@ -290,6 +318,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             text = scripted
         elif judged:
             text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
+        elif QUESTION_MARKER in last_user:
+            text = faults.question_answer
         else:
             text = faults.reply if faults.reply is not None else rewrite(last_user)
         limit = (

@@ -20,6 +20,7 @@ from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
+    from cobe.run.progress import Progress
 
 from cobe.score.agreement import (
     RATER_ANSWER_FAILS,
@@ -318,8 +319,11 @@ def analyze_judges(
     concurrency: int | None = None,
     resamples: int = 1000,
     seed: int = 0,
+    timeout: float | None = None,
+    progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
-    """Judge a study's rated items with each judge and rank the judges by kappa against the human majority.
+    """Judge a study's rated items with each judge and rank the judges by kappa against the human majority
+    (`timeout`: seconds per call attempt; `progress`: told of each item judged, as `judge_responses` tells it).
 
     Only items with a human majority are judged (the rest could not count anyway). Calls are cached in
     `<study>/judges.sqlite`, so a second analysis of the same judges makes no model call. Price and time
@@ -346,7 +350,13 @@ def analyze_judges(
     ranked = []
     for spec in judges:
         judged = judge_responses(
-            pairs, spec, judge_prompts, store_path=store.path.parent / "judges.sqlite", concurrency=concurrency
+            pairs,
+            spec,
+            judge_prompts,
+            store_path=store.path.parent / "judges.sqlite",
+            concurrency=concurrency,
+            timeout=timeout,
+            progress=progress,
         )
         rejudged = [
             row.model_copy(update={"verdicts": item.verdicts, "passed": item.passed, "judge": spec})

@@ -19,11 +19,14 @@ from cobe.models.openai_responses import FailedReply, read_response, responses_b
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import import_sdk, pooled_http_client, request_timeout
+from cobe.models.server_capacity import Fetch, advertised_capacity
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 TOP_LOGPROBS = 5
+#: seconds a server has to say how many calls it serves at once
+CAPACITY_TIMEOUT_S = 2.0
 
 
 def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
@@ -74,19 +77,20 @@ class OpenAIChat(Provider):
         # the client's CPU per call), and the reply comes back as its JSON (`object`), read by
         # openai_chat_reply, not built into the SDK's typed ChatCompletion (another eighth); the request on
         # the wire, the reading of the body, the errors and the client's timeout are the SDK's own either way
-        self._creates = [self._poster(client, "/chat/completions", object) for client in self._clients]
-        self._responses = [self._poster(client, "/responses", object) for client in self._clients]
-        self._completions = [self._poster(client, "/completions", object) for client in self._clients]
+        self._creates = [self._poster(client, "/chat/completions") for client in self._clients]
+        self._responses = [self._poster(client, "/responses") for client in self._clients]
+        self._completions = [self._poster(client, "/completions") for client in self._clients]
         self._inflight = [0] * len(urls)
         self._base = endpoint_name(client.base_url for client in self._clients)  # the SDK's default where unset
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
-    @staticmethod
-    def _poster(client: Any, path: str, cast_to: Any) -> Any:
-        """`create` for one client and endpoint: POST the body as it is (`object`: the JSON as a dict)."""
+    def _poster(self, client: Any, path: str) -> Any:
+        """`create` for one client and endpoint: POST the body as it is, the reply read as its JSON (`object`),
+        within the command's --timeout where it gave one (the client's own otherwise)."""
 
         async def create(**body: Any) -> Any:
-            return await client.post(path, body=body, cast_to=cast_to)
+            options = {"timeout": self.attempt_timeout} if self.attempt_timeout else {}
+            return await client.post(path, body=body, cast_to=object, options=options)
 
         return create
 
@@ -198,10 +202,29 @@ class OpenAIChat(Provider):
         """Hosted APIs and local servers both take many parallel requests; 32 per server."""
         return 32 * len(self._clients)
 
+    async def server_capacity(self) -> int | None:
+        """How many calls the compatible servers serve at once, where they say (`cobe.models.server_capacity`);
+        None for OpenAI's own API."""
+        if self.provider != "openai-api":
+            return None
+        return await advertised_capacity((str(client.base_url), _fetcher(client)) for client in self._clients)
+
     async def aclose(self) -> None:
         """Close the shared HTTP connection pools."""
         for client in self._clients:
             await client.close()
+
+
+def _fetcher(client: Any) -> Fetch:
+    """GET a URL on the client's server (its key sent as on every call), without retries, in a few seconds."""
+
+    async def fetch(url: str) -> tuple[int, str]:
+        import httpx  # the SDK's HTTP library; loaded with it
+
+        response = await client.get(url, cast_to=httpx.Response, options={"timeout": CAPACITY_TIMEOUT_S})
+        return response.status_code, response.text
+
+    return fetch
 
 
 def loopback_url(url: str) -> bool:

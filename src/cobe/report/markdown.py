@@ -10,6 +10,7 @@ from cobe.judge.selftest_result import judge_check_markdown
 from cobe.report.content import ReportContent
 from cobe.report.overall_only import CHECKS_DECIDE
 from cobe.report.panel import panel_markdown
+from cobe.report.unranked import unranked_note
 from cobe.run.settings_table import settings_markdown
 from cobe.score.accuracy import SCENARIO_SPREAD_MARK, SCENARIO_SPREAD_NOTE
 from cobe.score.bootstrap import resampling_note
@@ -84,7 +85,7 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
     """Paper Table 5 with the accuracy as 'mean ± std' and the bootstrap CI."""
     shown = pd.DataFrame(
         {
-            "#": range(1, len(table) + 1),
+            "#": [str(place) if scored else "–" for place, scored in enumerate(table["scored"], 1)],
             "rank range": [rank_text(lo, hi) for lo, hi in zip(table["rank_low"], table["rank_high"])],
             "model": table["label"],
             "tier": table["tier"],
@@ -178,6 +179,9 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "respondent errors counted as failed responses.",
         "",
     ]
+    no_rank = unranked_note(tables["leaderboard"])
+    if no_rank:  # said at the top: the leaderboard lists such a model last, with no rank
+        parts += [f"> **No rank:** {no_rank}.", ""]
     note = [line for text in content.notes for line in (f"> **Note:** {text}; rank them together with care.", "")]
     if content.sample_note:  # a showcase's figures, on every table made from them
         note += [f"> **Sample:** {content.sample_note}.", ""]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cobe.core.errors import RunUnmeasured
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
@@ -185,6 +186,33 @@ def build_summary(
     return summary
 
 
+def unmeasured_models(summary: dict[str, Any]) -> list[str]:
+    """The models of a judged run with no scored row: every answer unscored or errored, so nothing was measured."""
+    if not summary.get("judge"):
+        return []
+    return [model for model, entry in summary.get("models", {}).items() if not entry.get("scored")]
+
+
+def settle_state(summary: dict[str, Any]) -> None:
+    """A finished run (`complete`) in which a model has no scored row is `unmeasured`, and the other way round
+    once every model has one (another verdict set shown): the state says whether every model was measured."""
+    if summary.get("state") not in ("complete", RunUnmeasured.state):
+        return
+    unmeasured = unmeasured_models(summary)
+    summary["state"] = RunUnmeasured.state if unmeasured else "complete"
+    if unmeasured:
+        summary["unmeasured"] = unmeasured
+
+
+def unmeasured_note(models: list[str]) -> str:
+    """The line a report opens with for models that have no scored row."""
+    named = ", ".join(f"`{model}`" for model in models)
+    return (
+        f"{named} {'has' if len(models) == 1 else 'have'} no scored row: every answer was unscored or errored "
+        "(the top reasons say what came back), so no accuracy was measured and no rank is given"
+    )
+
+
 def _epochs(models: dict[str, dict[str, Any]], df: Any) -> None:
     """summary.json's per-epoch accuracies and their sample std across epochs, per model."""
     for rec in by_epoch(df).to_dict("records"):
@@ -229,6 +257,8 @@ def _pass_rule(models: dict[str, dict[str, Any]]) -> str:
 def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     """A short Markdown report: leaderboard, counts, notices."""
     lines = [f"# CoBe run {summary['run_id']}", ""]
+    unmeasured = summary.get("unmeasured") or []
+    notices = ([unmeasured_note(unmeasured)] if unmeasured else []) + list(notices)
     lines += [f"> **Note:** {n}" for n in notices]
     if notices:
         lines.append("")
@@ -400,6 +430,10 @@ def write_exports(
         if model in summary["models"]:
             share, over = spread_of(list(per_phrasing.values()))
             summary["models"][model].update(same_scenarios=_num(share), std_over=over)
+    stated = summary.get("state")
+    settle_state(summary)
+    if summary.get("state") != stated:  # the store says what summary.json says (`cobe runs` reads either)
+        store.set_state(run_id, str(summary["state"]))
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared
     return summary
