@@ -347,17 +347,10 @@ def analyze_judges(
     if not rows:
         raise InputError(f"{store.path}: no item has a human majority yet; nothing to compare judges against")
     pairs = [(scenario_of(row), row.response or "") for row in rows]
+    asking: dict[str, Any] = {"concurrency": concurrency, "timeout": timeout, "progress": progress}
     ranked = []
     for spec in judges:
-        judged = judge_responses(
-            pairs,
-            spec,
-            judge_prompts,
-            store_path=store.path.parent / "judges.sqlite",
-            concurrency=concurrency,
-            timeout=timeout,
-            progress=progress,
-        )
+        judged = judge_responses(pairs, spec, judge_prompts, store_path=store.path.parent / "judges.sqlite", **asking)
         rejudged = [
             row.model_copy(update={"verdicts": item.verdicts, "passed": item.passed, "judge": spec})
             for row, item in zip(rows, judged)

@@ -146,16 +146,10 @@ class Caller:
         """
         if provider.endpoint is not None and provider.spec not in self._endpoints:
             self.note_endpoint(provider)
-        request, key = self._request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
         while True:
-            row = self._stored(provider, key)
-            if row is not None:
-                stored = _from_row(row)
-                if self.reask is not None and stored.error is None and self.reask(role, stored):
-                    attempt += REASK_STEP  # the next key of the chain: asked again, or what a re-ask already got
-                    request, key = self._request(provider, messages, settings, attempt, sample)
-                    continue
+            request, key, stored = self._lookup(provider, role, messages, settings, attempt, sample)
+            if stored is not None:
                 stats.calls_cached += 1
                 return stored
             pending = self._inflight.get(key) if provider.cacheable() else None
@@ -189,6 +183,28 @@ class Caller:
         if provider.cacheable():
             future.set_result(record)
         return record
+
+    def _lookup(
+        self,
+        provider: Provider,
+        role: str,
+        messages: list[Message],
+        settings: GenerateConfig,
+        attempt: int,
+        sample: int,
+    ) -> tuple[str, str, CallRecord | None]:
+        """(request, key, the stored answer that answers the call or None); with `reask`, a stored answer it calls
+        unusable moves the call on to the next key of its chain (`attempt` + REASK_STEP): asked again there, or
+        answered by what an earlier re-ask got."""
+        while True:
+            request, key = self._request(provider, messages, settings, attempt, sample)
+            row = self._stored(provider, key)
+            if row is None:
+                return request, key, None
+            stored = _from_row(row)
+            if self.reask is None or stored.error is not None or not self.reask(role, stored):
+                return request, key, stored
+            attempt += REASK_STEP
 
     async def _send(self, pair: tuple[str, str] | None, dispatch: Callable[[], Awaitable[CallRecord]]) -> CallRecord:
         """Send a call (`dispatch`); while no answer has proven its model and settings (`pair`), only a few

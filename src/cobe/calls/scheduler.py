@@ -121,6 +121,8 @@ class Scheduler:
         tokens: int,
         retry: bool = False,
     ) -> ModelOutput:
+        if not lane.capacity_read:  # the lane's first call: how many calls its server serves at once
+            await self._size(provider, lane)
         # held for the request only, never during a backoff sleep; a retry goes before calls not yet sent
         granted = await lane.slots.acquire(first=retry)
         answered = lane.slots.answered
@@ -156,8 +158,6 @@ class Scheduler:
     ) -> Outcome:
         """The call's Outcome: output on success, else the error line once retries are spent."""
         lane = self.limits(provider)
-        if not lane.capacity_read:
-            await self._size(provider, lane)
         try:  # fast path: most calls succeed first time, so tenacity is set up only after a failure
             return Outcome(await self._attempt(provider, lane, messages, config, scenario, tokens))
         except _LaneClosed:

@@ -165,6 +165,12 @@ def calibration_markdown(table: pd.DataFrame) -> list[str]:
     ]
 
 
+def _no_rank(leaderboard: pd.DataFrame) -> list[str]:
+    """The note of models given no rank, as report.md's lines (none where every model was measured)."""
+    note = unranked_note(leaderboard)
+    return [f"> **No rank:** {note}.", ""] if note else []
+
+
 def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str:
     """The whole report.md; `figure_files` maps figure name → path relative to the report."""
     tables, runs, resamples, seed = content.tables, content.runs, content.resamples, content.seed
@@ -179,9 +185,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "respondent errors counted as failed responses.",
         "",
     ]
-    no_rank = unranked_note(tables["leaderboard"])
-    if no_rank:  # said at the top: the leaderboard lists such a model last, with no rank
-        parts += [f"> **No rank:** {no_rank}.", ""]
+    parts += _no_rank(tables["leaderboard"])  # said at the top: the leaderboard lists such a model last, unranked
     note = [line for text in content.notes for line in (f"> **Note:** {text}; rank them together with care.", "")]
     if content.sample_note:  # a showcase's figures, on every table made from them
         note += [f"> **Sample:** {content.sample_note}.", ""]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -193,15 +193,19 @@ def unmeasured_models(summary: dict[str, Any]) -> list[str]:
     return [model for model, entry in summary.get("models", {}).items() if not entry.get("scored")]
 
 
-def settle_state(summary: dict[str, Any]) -> None:
+def settle_state(summary: dict[str, Any], record: Callable[[str], None]) -> None:
     """A finished run (`complete`) in which a model has no scored row is `unmeasured`, and the other way round
-    once every model has one (another verdict set shown): the state says whether every model was measured."""
-    if summary.get("state") not in ("complete", RunUnmeasured.state):
+    once every model has one (another verdict set shown): the state says whether every model was measured;
+    `record` keeps a changed state where the store keeps it (`cobe runs` reads either)."""
+    stated = summary.get("state")
+    if stated not in ("complete", RunUnmeasured.state):
         return
     unmeasured = unmeasured_models(summary)
     summary["state"] = RunUnmeasured.state if unmeasured else "complete"
     if unmeasured:
         summary["unmeasured"] = unmeasured
+    if summary["state"] != stated:
+        record(summary["state"])
 
 
 def unmeasured_note(models: list[str]) -> str:
@@ -430,10 +434,7 @@ def write_exports(
         if model in summary["models"]:
             share, over = spread_of(list(per_phrasing.values()))
             summary["models"][model].update(same_scenarios=_num(share), std_over=over)
-    stated = summary.get("state")
-    settle_state(summary)
-    if summary.get("state") != stated:  # the store says what summary.json says (`cobe runs` reads either)
-        store.set_state(run_id, str(summary["state"]))
+    settle_state(summary, lambda state: store.set_state(run_id, state))
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=2, sort_keys=False, default=str) + "\n")
     atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared
     return summary
