@@ -98,6 +98,36 @@ def test_a_timed_out_call_lowers_its_lanes_window() -> None:
     asyncio.run(main())
 
 
+class Busy(Provider):
+    """A server whose first call runs out of time in its queue while it answers the two after it."""
+
+    def __init__(self) -> None:
+        super().__init__("mock/busy", "mock", "busy")
+        self.answered_others = asyncio.Event()
+        self.calls = 0
+
+    async def generate(self, messages, config, *, scenario=None) -> ModelOutput:
+        self.calls += 1
+        if self.calls == 1:
+            await self.answered_others.wait()
+            raise TimeoutError
+        if self.calls == 3:
+            self.answered_others.set()
+        return ModelOutput(text="ok")
+
+
+def test_a_call_timed_out_in_a_busy_servers_queue_is_asked_again_without_a_backoff() -> None:
+    async def main() -> None:
+        provider = Busy()
+        scheduler = Scheduler(concurrency=3, max_retries=2, backoff=30.0)  # a backoff would stall the test
+        outcomes = await asyncio.gather(*(scheduler.run(provider, ASK, GenerateConfig()) for _ in range(3)))
+        assert all(o.output is not None for o in outcomes) and outcomes[0].attempts == 2
+        assert scheduler.timeouts == 1 and scheduler.waited_s == 0.0  # queue time is no failure to wait out
+        assert scheduler.lanes[provider.spec].slots.cuts == 1  # the window was cut once, as for a 429
+
+    asyncio.run(asyncio.wait_for(main(), timeout=20))
+
+
 @pytest.mark.parametrize(("via", "slots"), [("props", 1), ("slots", 3), ("metrics", 2)])
 def test_the_window_starts_at_what_the_server_says(openai_server, monkeypatch, via: str, slots: int) -> None:
     openai_server.control(slots=slots, slots_via=via, delay_s=0.02)

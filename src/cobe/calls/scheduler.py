@@ -51,6 +51,11 @@ class Outcome:
     closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
 
 
+class QueuedTimeout(TimeoutError):
+    """An attempt that ran out of time while its server answered other calls: it waited in the server's queue,
+    which is no failure of the server's to wait out, so it is asked again as soon as the (cut) window allows."""
+
+
 class _LaneClosed(Exception):
     """The lane closed while a call waited for its slot: the call is not sent."""
 
@@ -140,8 +145,11 @@ class Scheduler:
                 lane.slots.rate_limited(granted)
                 self.rate_limited += 1
             elif is_timeout(exc):  # time spent queued behind a busy server: fewer calls in flight, as for a 429
-                lane.slots.timed_out(granted, lane.slots.answered - answered)
+                meanwhile = lane.slots.answered - answered
+                lane.slots.timed_out(granted, meanwhile)
                 self.timeouts += 1
+                if meanwhile:
+                    raise QueuedTimeout(f"timed out queued behind {meanwhile} calls the server answered") from exc
             raise
         finally:
             lane.slots.release()
@@ -179,12 +187,13 @@ class Scheduler:
             # already backs the provider off); without one, exponential backoff with jitter
             exc = state.outcome.exception() if state.outcome else first
             asked = provider.retry_after(exc) if exc is not None else None
-            seconds = asked if asked else base_wait(state)
+            seconds = asked if asked else 0.0 if isinstance(exc, QueuedTimeout) else base_wait(state)
             self._retrying(provider, state.attempt_number + 1, seconds, exc)
             return seconds
 
         attempts = 1
-        first_wait = max(self.backoff, provider.retry_after(first) or 0.0)
+        # no backoff after a wait in a busy server's queue: the cut window, not a sleep, paces the call
+        first_wait = 0.0 if isinstance(first, QueuedTimeout) else max(self.backoff, provider.retry_after(first) or 0.0)
         self._retrying(provider, 1, first_wait, first)
         await asyncio.sleep(first_wait)
         try:
