@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Create .venv with cobe and the extras asked for ("dev" by default). llama-cpp-python compiles
 # from source (~8 min on 2 cores), so its wheel is kept in a cache outside the checkout that
-# every later install, CI included, reuses.
+# every later install, CI included, reuses; its [server] extra (in "test") comes from PyPI.
 set -euo pipefail
 extras="${1:-dev}"
 venv="${COBE_VENV:-.venv}"
@@ -13,7 +13,7 @@ mkdir -p "$wheels"
 "$venv/bin/python" -m pip install -q --upgrade pip
 
 case ",$extras," in
-  *,dev,*|*,all,*|*,local,*)
+  *,dev,*|*,all,*|*,local,*|*,test,*)  # test: the slow tests serve the GGUF with llama-cpp-python's [server] extra
     if ! ls "$wheels"/llama_cpp_python-"$llama_version"-*.whl >/dev/null 2>&1; then
       echo "building llama-cpp-python $llama_version once (about 8 minutes on 2 cores); cached in $wheels"
       CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" "$venv/bin/python" -m pip wheel -q --no-deps -w "$wheels" "llama-cpp-python==$llama_version"

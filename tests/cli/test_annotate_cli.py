@@ -213,7 +213,8 @@ def test_judges_analyze_ranks_by_kappa(tmp_path):
         "20",
     )
     assert result.exit_code == 0, result.output
-    ranked = json.loads(result.output)["judges"]  # one object, its list inside (issue 43, item 15)
+    ranked = json.loads(result.stdout)["judges"]  # one object, its list inside (issue 43, item 15)
+    assert "progress: judge " in result.stderr  # off a terminal judging prints progress lines there
     assert [r["judge"] for r in ranked] == [f"mock/file:{script}", "mock/judge-pass", "mock/fixed:maybe"]
     # a judge that passes everything has no kappa (one class on its side), and says why
     assert ranked[0]["kappa"] == 1.0 and ranked[1]["kappa"] is None and ranked[2]["kappa"] is None

@@ -174,3 +174,31 @@ def test_nothing_listening_at_the_judges_url_is_never_answered_from_the_store(tm
     r = check(tmp_path, dead, data, prompts, "--run-dir", run_dir, "--max-retries", "0")
     assert r.returncode == 5, r.stderr
     assert "judge calls: 20 made, 20 failed, 0 from the store" in r.stdout
+
+
+def test_off_a_terminal_the_self_test_prints_progress_lines_on_stderr(tmp_path, openai_server, setup):
+    """The issue's case: 16 minutes of nothing on stderr; a run prints `progress:` lines there, so does this."""
+    env, data, prompts = setup
+    openai_server.control(script=correct_script())
+    r = check(tmp_path, env, data, prompts, "--run-dir", str(tmp_path / "check-run"))
+    assert r.returncode == 0, r.stderr
+    progress = [line for line in r.stderr.splitlines() if line.startswith("progress: judge-check ")]
+    assert progress and progress[0].startswith("progress: judge-check 0/12 done (0%)")
+    assert progress[-1].startswith("progress: judge-check 12/12 done (100%), 0 failed")
+
+
+def test_a_self_test_answered_from_the_store_says_how_to_ask_again(tmp_path, openai_server, setup):
+    env, data, prompts = setup
+    openai_server.control(verdict="maybe")  # a judge that never says T or F
+    run_dir = str(tmp_path / "check-run")
+    first = check(tmp_path, env, data, prompts, "--run-dir", run_dir)
+    assert first.returncode == 5 and "no usable verdict" in first.stderr
+    openai_server.control(verdict="T")  # fixed on the server; its stored answers are the old ones
+    again = check(tmp_path, env, data, prompts, "--run-dir", run_dir)
+    # each unusable verdict was asked twice (the judge's own re-ask): 40 answers, all from the store
+    assert "judge calls: 0 made, 40 from the store (every one: to ask again, add --reask-unscored" in again.stdout
+    asked = check(tmp_path, env, data, prompts, "--run-dir", run_dir, "--reask-unscored", "--json")
+    result = json.loads(asked.stdout)
+    # each question asked again (the stored answer and its one re-ask were both unusable): the old rows kept
+    assert asked.returncode == 0 and result["calls_made"] == 20 and result["calls_cached"] == 0
+    assert all(row["share"] is not None for row in result["checks"])

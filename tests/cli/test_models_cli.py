@@ -36,7 +36,9 @@ def test_each_model_is_checked_as_respondent_and_judge_and_a_second_check_costs_
     assert (tmp_path / "cache" / "cobe" / "models-check" / "cobe.sqlite").is_file()
     assert fake.stats()["requests"] == 4
     again = run_cobe("models", "check", OPENAI, ANTHROPIC)
-    assert again.stdout.count("answered from the store") == 4 and fake.stats()["requests"] == 4
+    # from the store, and how to ask the models themselves again (issue 39, item 10)
+    assert again.stdout.count("answered from the store; another --run-dir asks again") == 4
+    assert fake.stats()["requests"] == 4
 
 
 def test_a_refusal_is_reported_beside_the_settings_that_passed(fake, tmp_path):

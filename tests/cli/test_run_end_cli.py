@@ -30,7 +30,7 @@ def test_the_table_names_the_top_reasons_for_unscored_and_errored_rows(tmp_path,
     assert lines[0].rstrip() == "r: incomplete (2 of 6 items unfinished)"
     start = lines.index("Top reasons for unscored and errored rows:")
     reasons = [line.split(None, 2) for line in lines[start + 1 : start + 3]]
-    assert reasons[0][:2] == ["4", "unscored"] and reasons[0][2].strip() == "no T/F verdict in: '…'"
+    assert reasons[0][:2] == ["4", "unscored"] and reasons[0][2].strip() == "no T/F verdict in: 'perhaps'"
     assert reasons[1][:2] == ["2", "error"] and reasons[1][2].startswith("InternalServerError")
     (row,) = [line for line in lines if line.strip().startswith(SPEC)]
     # accuracy – (nothing scored), passed 0, failed 0, unscored 4, errors 2, judge
@@ -40,8 +40,11 @@ def test_the_table_names_the_top_reasons_for_unscored_and_errored_rows(tmp_path,
 
     again = cobe(*args, "--run-dir", "r", "--json", cwd=tmp_path, server=openai_server)
     table = json.loads(again.stdout)
-    assert again.returncode == 0 and table["state"] == "complete" and table["unfinished"] == 0
-    assert table["reasons"] == [{"status": "unscored", "reason": "no T/F verdict in: '…'", "count": 6}]
+    # every item finished, and not one row scored: unmeasured (exit 8), not complete
+    assert again.returncode == 8 and table["state"] == "unmeasured" and table["unfinished"] == 0
+    assert table["reasons"] == [
+        {"status": "unscored", "reason": "no T/F verdict in: 'perhaps'", "count": 6, "others": 0}
+    ]
     (model,) = table["models"]
     assert (model["model"], model["unscored"], model["errors"], model["accuracy"]) == (SPEC, 6, 0, None)
     assert table["judge"] == "mock/fixed:perhaps" and table["judge_prompts"] == "paper" and table["report"] is None

@@ -42,7 +42,7 @@ ACCEPTED = [
     ("Checking each connector in turn.\nThe second one reverses the cause.\n**Answer: F**", "F"),
 ]
 
-EMPTY = [None, "", "   ", "\n\n"]
+EMPTY = [None, ""]
 
 UNCLEAR = [
     "maybe",
@@ -76,6 +76,25 @@ def test_empty_output_is_unscored(raw: str | None) -> None:
     assert parse_verdict(raw) == (None, "empty output")
 
 
+@pytest.mark.parametrize(("raw", "shown"), [("   ", "'   '"), ("\n\n", "'\\n\\n'")])
+def test_a_reply_of_whitespace_is_empty_and_shows_which(raw: str, shown: str) -> None:
+    assert parse_verdict(raw) == (None, f"empty output (only whitespace: {shown})")
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        # what a base model behind a chat server answered (issue 39): collapsed, both read as '<answer>'
+        ("\n\n<answer>\n", "'\\n\\n<answer>\\n'"),
+        ("\n\n<rewrite>\n\n\n\n", "'\\n\\n<rewrite>\\n\\n\\n\\n'"),
+        ("tab\there", "'tab\\there'"),
+    ],
+)
+def test_the_reason_shows_the_reply_escaped_on_one_line(raw: str, shown: str) -> None:
+    _, reason = parse_verdict(raw)
+    assert reason == f"no T/F verdict in: {shown}" and "\n" not in reason
+
+
 @pytest.mark.parametrize("raw", UNCLEAR)
 def test_unclear_output_is_unscored_with_the_text(raw: str) -> None:
     verdict, reason = parse_verdict(raw)
@@ -98,7 +117,15 @@ def test_long_text_is_truncated_in_the_reason() -> None:
     _, reason = parse_verdict(raw)
     assert reason is not None
     quoted = reason.removeprefix("no T/F verdict in: ")
-    assert len(quoted) <= 62 and quoted.endswith("...'")
+    assert len(quoted) <= 60 and quoted.endswith("...'") and quoted.startswith("'The rewrite keeps")
+
+
+def test_a_long_reply_is_cut_between_escapes_never_inside_one() -> None:
+    raw = "x" * 54 + "\n\n\n" + "y" * 40
+    _, reason = parse_verdict(raw)
+    quoted = (reason or "").removeprefix("no T/F verdict in: ")
+    assert len(quoted) <= 60 and quoted.endswith("...'")
+    assert quoted[:-4].endswith(("\\n", "x")), quoted  # never a lone backslash before the cut
 
 
 def test_the_check_list_has_one_home() -> None:

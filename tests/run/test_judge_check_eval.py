@@ -20,6 +20,8 @@ def test_eval_runs_the_self_test_first_and_ends_with_it(tmp_path, openai_server,
     args = ["eval", "--model", "mock/echo", "--judge", JUDGE, "--data", str(data_file), "--run-dir", str(run_dir)]
     r = cobe(tmp_path, openai_server, *args, "--judge-check", "3")
     assert r.returncode == 0, r.stderr
+    # the self-test is a stage of the run's progress too: 3 scenarios × 3 probes
+    assert "progress: judge-check 0/9 done (0%)" in r.stderr and "progress: judge-check 9/9 done (100%)" in r.stderr
     lines = r.stdout.strip().splitlines()
     assert lines[0].startswith(f"{run_dir}: complete")  # the run's table first
     assert "judge 36 calls" in r.stdout  # 4 scenarios × 3 templates × 3 checks

@@ -56,7 +56,8 @@ def test_eval_runs_in_waves_and_resumes_with_no_call(tmp_path, data_file, monkey
         data=str(data_file), models=["mock/echo"], judge=f"mock/file:{script}", run_dir=tmp_path / "run", executor="ray"
     )
     first = evaluate(config)
-    assert first.state == "complete" and first.stats["respondent"]["calls_made"] == 12
+    # every item finished, but every row's connectors check stayed unscored: nothing measured, not complete
+    assert first.state == "unmeasured" and first.stats["respondent"]["calls_made"] == 12
     assert waves[0] == [12, 36, 12]  # respondents, then every check, then the connectors re-asks
     again = evaluate(config)
     assert again.stats["respondent"]["calls_made"] == again.stats["judge"]["calls_made"] == 0

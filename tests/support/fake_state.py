@@ -7,6 +7,8 @@ from typing import Any
 
 #: the words that mark a judge prompt (every bundled judge prompt set ends with them)
 JUDGE_MARKER = "Answer with exactly one letter"
+#: the words that mark a plain question answered with one letter (the judge's preflight probe asks one)
+QUESTION_MARKER = "Reply with one letter: T or F"
 
 
 @dataclass
@@ -21,6 +23,9 @@ class Faults:
     verdict: str | list[str] = "T"  # judge answers; a list cycles; "hash": T or F by a hash of the request
     reply: str | None = None  # fixed answer to non-judge prompts (default: echo a short rewrite)
     judge_marker: str = JUDGE_MARKER
+    # the answer to a plain question asked for one letter (QUESTION_MARKER), as a chat model answers it; not a
+    # judge prompt, so it takes no verdict from `verdict` and counts in no judge_requests
+    question_answer: str = "T"
     batch_polls: int = 0  # a batch answers in_progress to this many status requests, then ends
     batch_status: str = "completed"  # how batches end: completed, failed (no output), expired, cancelled
     batch_errored: int = 0  # the first k requests of each Anthropic message batch answer errored
@@ -62,6 +67,11 @@ class Faults:
     # failed, error invalid_prompt), "server_error" (status failed, error server_error), "empty" (status
     # completed, output [])
     failed_responses: list[str] = field(default_factory=list)
+    # how many calls the server says it serves at once (0: it says nothing, as llama-cpp-python's server), and where:
+    # "props" (llama.cpp's GET /props total_slots), "slots" (llama.cpp's GET /slots list) or "metrics" (a vLLM
+    # config line of GET /metrics with a max_num_seqs label)
+    slots: int = 0
+    slots_via: str = "props"
 
 
 @dataclass
@@ -92,3 +102,4 @@ class Stats:
     # "<header>: <value>" of each credential a request carried (authorization, x-api-key, x-goog-api-key) → times
     credentials: dict[str, int] = field(default_factory=dict)
     queries: dict[str, int] = field(default_factory=dict)  # the query string of each API request ("" for none) → times
+    capacity_reads: int = 0  # GETs of /props, /slots or /metrics

@@ -23,6 +23,8 @@ def content_text(content: Any) -> str:
 def chat_texts(request: dict) -> tuple[list[str], str]:
     texts = [content_text(request.get("system"))] if request.get("system") else []
     last_user = ""
+    if isinstance(request.get("prompt"), str):  # a text completion: one prompt, read as the user's
+        return [request["prompt"]], request["prompt"]
     turns = request.get("messages") or request.get("input") or ()  # chat and Messages, or Responses input
     if isinstance(turns, str):
         turns = [{"role": "user", "content": turns}]
@@ -140,6 +142,35 @@ def openai_body(
                 "accepted_prediction_tokens": 0,
                 "rejected_prediction_tokens": 0,
             },
+        },
+    }
+    return json.dumps(body).encode()
+
+
+def completion_body(request: dict, model: str, text: str, truncated: bool, usage: Usage) -> bytes:
+    """A (legacy) text completion as OpenAI's /v1/completions answers: `text` per choice, with the first tokens'
+    alternatives under logprobs.top_logprobs (token → logprob dicts) where `logprobs` asked for some."""
+    logprobs = None
+    if request.get("logprobs"):
+        top = top_logprobs(text, int(request["logprobs"]))
+        logprobs = {
+            "tokens": [top[0]["token"]],
+            "token_logprobs": [top[0]["logprob"]],
+            "top_logprobs": [{alt["token"]: alt["logprob"] for alt in top}],
+            "text_offset": [0],
+        }
+    body = {
+        "id": "cmpl-fake",
+        "object": "text_completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {"text": text, "index": 0, "logprobs": logprobs, "finish_reason": "length" if truncated else "stop"}
+        ],
+        "usage": {
+            "prompt_tokens": usage.input,
+            "completion_tokens": usage.output,
+            "total_tokens": usage.input + usage.output,
         },
     }
     return json.dumps(body).encode()

@@ -1,4 +1,5 @@
-"""A fast local fake of the OpenAI (chat completions and Responses), Anthropic and Gemini APIs, with fault injection.
+"""A fast local fake of the OpenAI (chat completions, Responses and text completions), Anthropic and Gemini APIs,
+with fault injection.
 
 It also speaks a minimal OpenAI Files + Batches API (support.openai_batches) and Anthropic Message Batches
 (support.anthropic_batches): a batch's requests are answered with the same reply logic as
@@ -37,11 +38,12 @@ import pytest
 
 from support.anthropic_batches import AnthropicBatches
 from support.contracts import refusal, thinking_spend
-from support.fake_state import Faults, Stats
+from support.fake_state import QUESTION_MARKER, Faults, Stats
 from support.llm_replies import (
     Usage,
     anthropic_body,
     chat_texts,
+    completion_body,
     failed_responses_body,
     google_body,
     google_texts,
@@ -163,6 +165,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             except (ValueError, TypeError) as exc:
                 return 400, _error_body(400, str(exc)), {}
             return 200, json.dumps(asdict(self.faults)).encode(), {}
+        if method == "GET" and path in ("/props", "/slots", "/metrics"):
+            return self._capacity(path)
         if method == "GET" and path == "/v1/models":
             return (
                 200,
@@ -183,6 +187,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             return 404, _error_body(404, f"no route {method} {path}"), {}
         if path.endswith("/chat/completions"):
             kind = "openai"
+        elif path.endswith("/completions"):  # the legacy text completions a base model is asked through
+            kind = "completions"
         elif path.endswith("/responses"):
             kind = "responses"
         elif path.endswith("/messages"):
@@ -192,6 +198,24 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
         else:
             return 404, _error_body(404, f"no route {method} {path}"), {}
         return await self.answer(kind, path, json.loads(body), key)
+
+    def _capacity(self, path: str) -> tuple[int, bytes, dict[str, str]]:
+        """What a llama.cpp or vLLM server says of the calls it serves at once, where `slots` says it does."""
+        self.stats.capacity_reads += 1
+        slots, via = self.faults.slots, self.faults.slots_via
+        if not slots or path != f"/{via}":
+            return 404, _error_body(404, f"no route GET {path}"), {}
+        if via == "props":
+            body = json.dumps({"total_slots": slots, "default_generation_settings": {"n_ctx": 2048}}).encode()
+        elif via == "slots":
+            body = json.dumps([{"id": i, "is_processing": False} for i in range(slots)]).encode()
+        else:
+            body = (
+                "# HELP vllm:cache_config_info Information of the LLMEngine CacheConfig\n"
+                f'vllm:cache_config_info{{block_size="16",max_num_seqs="{slots}",num_gpu_blocks="100"}} 1.0\n'
+            ).encode()
+            return 200, body, {"content-type": "text/plain; version=0.0.4"}
+        return 200, body, {}
 
     async def answer(self, kind: str, path: str, request: dict, key: str = "") -> tuple[int, bytes, dict[str, str]]:
         """Apply faults in order, then reply in the dialect `kind` speaks."""
@@ -322,6 +346,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             text, p_true = scripted
         elif judged:
             text = hashed_verdict(texts) if faults.verdict == "hash" else next(self._verdicts)
+        elif QUESTION_MARKER in last_user:
+            text = faults.question_answer
         else:
             text = faults.reply if faults.reply is not None else rewrite(last_user)
         limit = (
@@ -348,6 +374,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
             return model, failed_responses_body(faults.failed_responses.pop(0), model, usage), judged
         if kind == "openai":
             return model, openai_body(request, model, text, truncated, usage, p_true), judged
+        if kind == "completions":
+            return model, completion_body(request, model, text, truncated, usage), judged
         if kind == "responses":
             return model, responses_body(request, model, text, truncated, usage), judged
         if kind == "anthropic":
@@ -391,8 +419,8 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
 
 
 def _dialect(kind: str) -> str:
-    """The error dialect of an endpoint kind: the Responses API answers as OpenAI does."""
-    return "openai" if kind == "responses" else kind
+    """The error dialect of an endpoint kind: the Responses API and text completions answer as OpenAI does."""
+    return "openai" if kind in ("responses", "completions") else kind
 
 
 def _model(kind: str, path: str, request: dict) -> str:

@@ -20,6 +20,7 @@ from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
+    from cobe.run.progress import Progress
 
 from cobe.score.agreement import (
     RATER_ANSWER_FAILS,
@@ -318,8 +319,11 @@ def analyze_judges(
     concurrency: int | None = None,
     resamples: int = 1000,
     seed: int = 0,
+    timeout: float | None = None,
+    progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
-    """Judge a study's rated items with each judge and rank the judges by kappa against the human majority.
+    """Judge a study's rated items with each judge and rank the judges by kappa against the human majority
+    (`timeout`: seconds per call attempt; `progress`: told of each item judged, as `judge_responses` tells it).
 
     Only items with a human majority are judged (the rest could not count anyway). Calls are cached in
     `<study>/judges.sqlite`, so a second analysis of the same judges makes no model call. Price and time
@@ -343,11 +347,10 @@ def analyze_judges(
     if not rows:
         raise InputError(f"{store.path}: no item has a human majority yet; nothing to compare judges against")
     pairs = [(scenario_of(row), row.response or "") for row in rows]
+    asking: dict[str, Any] = {"concurrency": concurrency, "timeout": timeout, "progress": progress}
     ranked = []
     for spec in judges:
-        judged = judge_responses(
-            pairs, spec, judge_prompts, store_path=store.path.parent / "judges.sqlite", concurrency=concurrency
-        )
+        judged = judge_responses(pairs, spec, judge_prompts, store_path=store.path.parent / "judges.sqlite", **asking)
         rejudged = [
             row.model_copy(update={"verdicts": item.verdicts, "passed": item.passed, "judge": spec})
             for row, item in zip(rows, judged)

@@ -32,6 +32,11 @@ AUTH_STOP_AFTER = 3
 #: calls of settings no answer has proven yet, out at once in a command: the most requests a model that
 #: refuses a setting can refuse before the command stops
 UNPROVEN_AT_ONCE = 3
+#: how far a re-ask of an unusable stored answer moves its key's `attempt` (--reask-unscored): the judge's own
+#: second ask of an unparseable verdict is attempt 1, so each chain of re-asks keeps to its own numbers
+REASK_STEP = 2
+#: whether a stored answer of a role is one to ask again instead of answering from it (--reask-unscored)
+Reask = Callable[[str, CallRecord], bool]
 
 
 @dataclass
@@ -90,6 +95,9 @@ class Caller:
     prices: PriceTable = field(default_factory=load_prices)
     budget: Budget = field(default_factory=lambda: Budget(None))
     stats: dict[str, RoleStats] = field(default_factory=lambda: defaultdict(RoleStats))
+    # --reask-unscored: a stored answer this says is unusable (empty, no verdict) is asked again under a key of its
+    # own (`attempt` moved by REASK_STEP), its row kept; None: every stored answer answers
+    reask: Reask | None = None
     # key → the result of an identical call in flight now, awaited instead of sending it twice
     _inflight: dict[str, asyncio.Future[CallRecord]] = field(default_factory=dict, init=False, repr=False)
     # spec → refused calls in a row, and the last refusal's line
@@ -111,6 +119,11 @@ class Caller:
         """A caller on the store at `store_path` (created if missing), scheduler options as keywords."""
         return cls(Store(store_path), Scheduler(**scheduler_options))
 
+    def sibling(self) -> Caller:
+        """A caller of its own on this one's store, scheduler, prices, budget and way of asking again, for calls
+        counted apart (the preflight's, the self-test's, each probe of `cobe models check`)."""
+        return Caller(self.store, self.scheduler, self.prices, self.budget, reask=self.reask)
+
     async def call(
         self,
         provider: Provider,
@@ -128,17 +141,17 @@ class Caller:
         that would not fit --max-cost, AuthenticationFailed once the provider refused the key
         AUTH_STOP_AFTER times in a row, and ModelRefused once any model refused a request for its settings
         or its name (then for every later call, sending none). `sample` > 0 repeats a call on purpose
-        (--judge-samples): same messages, a key of its own.
+        (--judge-samples): same messages, a key of its own. With `reask`, a stored answer it calls unusable is
+        asked again under the next key of its chain (`attempt` + REASK_STEP), the earlier row kept.
         """
         if provider.endpoint is not None and provider.spec not in self._endpoints:
             self.note_endpoint(provider)
-        request, key = self._request(provider, messages, settings, attempt, sample)
         stats = self.stats[role]
         while True:
-            row = self._stored(provider, key)
-            if row is not None:
+            request, key, stored = self._lookup(provider, role, messages, settings, attempt, sample)
+            if stored is not None:
                 stats.calls_cached += 1
-                return _from_row(row)
+                return stored
             pending = self._inflight.get(key) if provider.cacheable() else None
             if pending is None:
                 break
@@ -170,6 +183,28 @@ class Caller:
         if provider.cacheable():
             future.set_result(record)
         return record
+
+    def _lookup(
+        self,
+        provider: Provider,
+        role: str,
+        messages: list[Message],
+        settings: GenerateConfig,
+        attempt: int,
+        sample: int,
+    ) -> tuple[str, str, CallRecord | None]:
+        """(request, key, the stored answer that answers the call or None); with `reask`, a stored answer it calls
+        unusable moves the call on to the next key of its chain (`attempt` + REASK_STEP): asked again there, or
+        answered by what an earlier re-ask got."""
+        while True:
+            request, key = self._request(provider, messages, settings, attempt, sample)
+            row = self._stored(provider, key)
+            if row is None:
+                return request, key, None
+            stored = _from_row(row)
+            if self.reask is None or stored.error is not None or not self.reask(role, stored):
+                return request, key, stored
+            attempt += REASK_STEP
 
     async def _send(self, pair: tuple[str, str] | None, dispatch: Callable[[], Awaitable[CallRecord]]) -> CallRecord:
         """Send a call (`dispatch`); while no answer has proven its model and settings (`pair`), only a few
@@ -348,7 +383,11 @@ class Caller:
         """Per-role counters of this caller, for summaries."""
         roles = [*ROLES, *(role for role in self.stats if role not in ROLES)]  # e.g. "augment"
         stats = {role: self.stats[role].as_dict() for role in roles} | {"retries": self.scheduler.retries}
-        pacing = {"rate_limited": self.scheduler.rate_limited, "retry_wait_s": round(self.scheduler.waited_s, 3)}
+        pacing = {
+            "rate_limited": self.scheduler.rate_limited,
+            "timeouts": self.scheduler.timeouts,
+            "retry_wait_s": round(self.scheduler.waited_s, 3),
+        }
         return stats | {k: v for k, v in pacing.items() if v}  # only when some: earlier summaries read as before
 
 

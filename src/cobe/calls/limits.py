@@ -46,6 +46,13 @@ class AdaptiveConcurrency:
     limit unused (against a 600 rpm token bucket, halving kept 83-92% of it, a quarter 95-100%).
     Waiters are served first come, first served, and a call that was rate-limited and asks again goes
     before them: it is not starved by newer ones.
+
+    A timeout cuts the window too: a server with fewer slots than calls sent queues the rest, and a call that
+    waited out its timeout in that queue says the window is too wide (`timed_out`). The server answered some
+    number of calls while it waited: no more than that many can be queued and each still answered within the
+    timeout (Little's law), so the window goes down to half of them, which leaves a queue half the timeout long,
+    and at least by a 429's quarter. A server that says how many calls it serves at once starts the window there
+    (`start_at`).
     """
 
     def __init__(self, ceiling: int, backoff: float = 0.75) -> None:
@@ -54,6 +61,7 @@ class AdaptiveConcurrency:
         self.window = float(self.ceiling)
         self.in_flight = 0
         self.cuts = 0  # times the window was cut; also the round a call's slot belongs to
+        self.answered = 0  # calls answered so far: a timed-out call counts those answered while it waited
         self._waiters: deque[asyncio.Future[None]] = deque()
 
     @property
@@ -89,6 +97,7 @@ class AdaptiveConcurrency:
 
     def succeeded(self) -> None:
         """A call was answered: grow the window additively, up to the ceiling."""
+        self.answered += 1
         if self.window < self.ceiling:
             self.window = min(float(self.ceiling), self.window + 1.0 / self.window)
             self._wake()
@@ -98,6 +107,21 @@ class AdaptiveConcurrency:
         if granted == self.cuts:
             self.window = max(1.0, self.window * self.backoff)
             self.cuts += 1
+
+    def timed_out(self, granted: int, answered_since: int) -> None:
+        """A call granted in round `granted` timed out while `answered_since` others were answered: cut the window to
+        half that many (at least one) or by a 429's cut, whichever is narrower, unless this round was cut already."""
+        if granted == self.cuts:
+            self.window = max(1.0, min(self.window * self.backoff, answered_since / 2))
+            self.cuts += 1
+
+    def start_at(self, capacity: int, ceiling: bool) -> None:
+        """The server serves `capacity` calls at once: the window starts there; with `ceiling` (no --concurrency
+        given) it never grows past it either."""
+        capacity = max(1, int(capacity))
+        if ceiling:
+            self.ceiling = min(self.ceiling, capacity)
+        self.window = float(min(self.ceiling, capacity))
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
@@ -113,6 +137,8 @@ class Limits:
     def __init__(self, concurrency: int, rpm: float | None = None, tpm: float | None = None) -> None:
         self.concurrency = max(1, int(concurrency))  # the ceiling; `slots.limit` is what is allowed now
         self.slots = AdaptiveConcurrency(self.concurrency)
+        self.capacity_read = False  # the server's advertised capacity was asked for (once per lane)
+        self.sizing: asyncio.Lock | None = None  # held while it is read, so the lane's first calls wait for it
         self.rpm = TokenBucket(rpm) if rpm else None
         self.tpm = TokenBucket(tpm) if tpm else None
         self.paused_until = 0.0  # monotonic time before which no new request starts

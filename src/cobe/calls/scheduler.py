@@ -13,7 +13,7 @@ from cobe.calls.limits import Limits
 from cobe.core.secrets import scrub, scrub_cut
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider
 from cobe.models.refusals import Refusal, request_refusal
-from cobe.models.retry import status_of
+from cobe.models.retry import is_timeout, status_of
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
@@ -23,6 +23,8 @@ T = TypeVar("T")
 
 #: the longest single wait a server's Retry-After may impose before the call is given up (--max-retry-wait)
 MAX_RETRY_WAIT_S = 120.0
+#: the longest a lane's first call waits for its server to say how many calls it serves at once
+CAPACITY_WAIT_S = 5.0
 
 
 def describe(exc: BaseException) -> str:
@@ -47,6 +49,11 @@ class Outcome:
     # (`Refusal.named` false) it is this call's error, unless the call was the preflight's probe
     rejected: Refusal | None = None
     closed: bool = False  # not sent: the provider's lane was closed (it refused the key) while this call waited
+
+
+class QueuedTimeout(TimeoutError):
+    """An attempt that ran out of time while its server answered other calls: it waited in the server's queue,
+    which is no failure of the server's to wait out, so it is asked again as soon as the (cut) window allows."""
 
 
 class _LaneClosed(Exception):
@@ -91,6 +98,7 @@ class Scheduler:
         self.lanes: dict[str, Limits] = {}
         self.retries = 0  # attempts beyond the first, over all calls
         self.rate_limited = 0  # answers that were 429s
+        self.timeouts = 0  # attempts that ran out of time (each cuts its lane's window, as a 429 does)
         self.waited_s = 0.0  # seconds calls slept before a retry (backoff and Retry-After together)
         self.on_event = on_event  # told of each retry, refusal and given-up call as it happens (-v)
 
@@ -104,6 +112,8 @@ class Scheduler:
         if lane is None:
             lane = Limits(self.concurrency or provider.max_connections(), self.rpm, self.tpm)
             self.lanes[provider.spec] = lane
+        if self.timeout:  # an SDK's own request timeout (120 s) must not cut an attempt --timeout lets run longer
+            provider.attempt_timeout = self.timeout
         return lane
 
     async def _attempt(
@@ -116,8 +126,11 @@ class Scheduler:
         tokens: int,
         retry: bool = False,
     ) -> ModelOutput:
+        if not lane.capacity_read:  # the lane's first call: how many calls its server serves at once
+            await self._size(provider, lane)
         # held for the request only, never during a backoff sleep; a retry goes before calls not yet sent
         granted = await lane.slots.acquire(first=retry)
+        answered = lane.slots.answered
         try:
             await lane.admit(tokens)
             if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
@@ -131,6 +144,12 @@ class Scheduler:
             if status_of(exc) == 429:  # the provider's limit, whatever --rpm says: fewer calls in flight
                 lane.slots.rate_limited(granted)
                 self.rate_limited += 1
+            elif is_timeout(exc):  # time spent queued behind a busy server: fewer calls in flight, as for a 429
+                meanwhile = lane.slots.answered - answered
+                lane.slots.timed_out(granted, meanwhile)
+                self.timeouts += 1
+                if meanwhile:
+                    raise QueuedTimeout(f"timed out queued behind {meanwhile} calls the server answered") from exc
             raise
         finally:
             lane.slots.release()
@@ -168,12 +187,13 @@ class Scheduler:
             # already backs the provider off); without one, exponential backoff with jitter
             exc = state.outcome.exception() if state.outcome else first
             asked = provider.retry_after(exc) if exc is not None else None
-            seconds = asked if asked else base_wait(state)
+            seconds = asked if asked else 0.0 if isinstance(exc, QueuedTimeout) else base_wait(state)
             self._retrying(provider, state.attempt_number + 1, seconds, exc)
             return seconds
 
         attempts = 1
-        first_wait = max(self.backoff, provider.retry_after(first) or 0.0)
+        # no backoff after a wait in a busy server's queue: the cut window, not a sleep, paces the call
+        first_wait = 0.0 if isinstance(first, QueuedTimeout) else max(self.backoff, provider.retry_after(first) or 0.0)
         self._retrying(provider, 1, first_wait, first)
         await asyncio.sleep(first_wait)
         try:
@@ -202,6 +222,30 @@ class Scheduler:
             refused = provider.refused(exc)
             rejected = None if refused else request_refusal(exc)
             return self._ended(provider, Outcome(None, describe(exc), attempts, refused=refused, rejected=rejected))
+
+    async def _size(self, provider: Provider, lane: Limits) -> None:
+        """Before a lane's first call, read how many calls its server serves at once, where it says (a llama.cpp
+        server's slots, a vLLM server's max_num_seqs): the window starts there, and without --concurrency never
+        grows past it. A server that says nothing, or does not answer in time, keeps the provider's default."""
+        if lane.sizing is None:
+            lane.sizing = asyncio.Lock()
+        async with lane.sizing:
+            if lane.capacity_read:
+                return
+            try:
+                async with asyncio.timeout(CAPACITY_WAIT_S):
+                    capacity = await provider.server_capacity()
+            except Exception:  # noqa: BLE001 - no answer is no capacity: the default window stays
+                capacity = None
+            finally:
+                lane.capacity_read = True
+            if capacity:
+                lane.slots.start_at(capacity, ceiling=self.concurrency is None)
+                if self.on_event is not None:
+                    self.on_event(
+                        f"{provider.spec}: its server serves {capacity} call(s) at once; at most "
+                        f"{lane.slots.limit} in flight to start with"
+                    )
 
     def _retrying(self, provider: Provider, retry: int, seconds: float, exc: BaseException | None) -> None:
         """Count a retry's wait and tell the observer (-v)."""

@@ -74,17 +74,30 @@ def promote_cmd(directory: str, ids: tuple[str, ...], to: str, reason: str, acto
 @click.option("--model", required=True, help="Model spec that writes the variations, e.g. openai/gpt-5.4.")
 @click.option("--per-core", default=25, show_default=True, help="Target number of variations per core example.")
 @options.CONCURRENCY.but(env=False, default=4, show_default=True)
+@options.TIMEOUT.but(env=False)
 @click.option("--max-attempts", default=3, show_default=True, help="Tries per variation before giving up.")
 @THRESHOLD
 def augment_cmd(
-    directory: str, model: str, per_core: int, concurrency: int, max_attempts: int, threshold: float
+    directory: str,
+    model: str,
+    per_core: int,
+    concurrency: int,
+    timeout: float | None,
+    max_attempts: int,
+    threshold: float,
 ) -> None:
     """Generate variations of every core example; invalid outputs are rejected, counted and regenerated."""
     from cobe.curate.augment import augment
 
     with _open(directory) as project:
         result = augment(
-            project, model, per_core=per_core, concurrency=concurrency, max_attempts=max_attempts, threshold=threshold
+            project,
+            model,
+            per_core=per_core,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_attempts=max_attempts,
+            threshold=threshold,
         )
     rejects = ", ".join(f"{k} {v}" for k, v in sorted(result.rejects.items())) or "none"
     click.echo(
@@ -98,12 +111,13 @@ def augment_cmd(
 @click.option("--judge", default=None, help="Judge model spec for the self-consistency check.")
 @THRESHOLD
 @options.CONCURRENCY.but(env=False, default=4, show_default=True)
-def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: int) -> None:
+@options.TIMEOUT.but(env=False)
+def check_cmd(directory: str, judge: str | None, threshold: float, concurrency: int, timeout: float | None) -> None:
     """Run the automatic checks on every live item and store the results for reviewers."""
     from cobe.curate.checks import run_checks
 
     with _open(directory) as project:
-        failures = run_checks(project, judge=judge, threshold=threshold, concurrency=concurrency)
+        failures = run_checks(project, judge=judge, threshold=threshold, concurrency=concurrency, timeout=timeout)
     for failure in failures:
         click.echo(str(failure))
     click.echo(f"{len(failures)} failure(s)", err=True)

@@ -3,12 +3,16 @@ and numbers that may be missing."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from cobe.run.progress import PlainProgress, RichProgress
 
 #: the width a piped listing's one-line text column is cut to (a terminal uses its own width)
 PIPED_WIDTH = 120
@@ -53,3 +57,11 @@ def listing(header: tuple[str, ...], rows: Sequence[tuple[str, ...]], *, title: 
 def num(value: Any, digits: int = 3) -> str:
     """A float to `digits` places, anything else as text, and a dash for a missing value."""
     return "—" if value is None else f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def progress_display(verbose: bool = False) -> PlainProgress | RichProgress:
+    """How a long command shows its progress: rich bars on a terminal; elsewhere (CI logs, nohup, pipes) a plain
+    `progress:` line on stderr per stage at least every 10 s and at each 5% done."""
+    from cobe.run.progress import PlainProgress, RichProgress
+
+    return RichProgress(verbose) if sys.stdout.isatty() else PlainProgress(verbose)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,12 +13,13 @@ import click
 from cobe.cli import options
 from cobe.cli.json_end import done, end_object
 from cobe.cli.run_end import dry_run_line
-from cobe.core.errors import InputError, RunDirBusy, RunIncomplete, RunStopped, exit_code_lines
+from cobe.core.errors import InputError, RunDirBusy, RunIncomplete, RunStopped, RunUnmeasured, exit_code_lines
 from cobe.judge.specs import split_specs
 from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, RunSummary
 from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
+    from cobe.report.run_table import RunTable
     from cobe.run.progress import PlainProgress, RichProgress
 
 
@@ -58,11 +58,9 @@ def _progress(out: Output) -> PlainProgress | RichProgress | None:
     """Rich bars on a terminal; elsewhere (CI logs, nohup, pipes) a plain line on stderr every 10 s or 5%."""
     if out.quiet:
         return None
-    from cobe.run.progress import PlainProgress, RichProgress
+    from cobe.cli.display import progress_display
 
-    if not sys.stdout.isatty():
-        return PlainProgress(out.verbose)
-    return RichProgress(out.verbose)
+    return progress_display(out.verbose)
 
 
 def _run(action: Callable[[Any], RunSummary], run_dir: Path | None, out: Output) -> None:
@@ -109,7 +107,7 @@ def _finish(summary: RunSummary, out: Output) -> None:
     table = run_table(summary, report)
     check = summary.summary.get("judge_check")
     data = table.as_dict() | ({"judge_check": check} if check else {})
-    if out.as_json and summary.state != RunIncomplete.state:  # an unfinished run's object is its error's (below)
+    if out.as_json and summary.state not in (RunIncomplete.state, RunUnmeasured.state):  # those end as errors, below
         click.echo(end_object(0, None, summary.state, data))
     elif not out.as_json:
         from cobe.cli.display import plain_console
@@ -123,6 +121,8 @@ def _finish(summary: RunSummary, out: Output) -> None:
 
             for line in SelfTest.model_validate(check).lines():
                 click.echo(line)
+    if summary.state == RunUnmeasured.state:
+        raise unmeasured(table).reporting(data)
     if summary.state == RunIncomplete.state:
         again = "run the same command again to retry them"
         if summary.summary.get("command", {}).get("name") == "judge":  # it cannot redo a failed response
@@ -133,6 +133,18 @@ def _finish(summary: RunSummary, out: Output) -> None:
             f"{summary.unfinished} of {summary.items} items unfinished: calls failed after their retries"
             f"{most_common_error(summary)}; {again}"
         ).reporting(data)
+
+
+def unmeasured(table: RunTable) -> RunUnmeasured:
+    """The one line of a run that finished without measuring a model: which, what came back most, what to do."""
+    empty = [line for line in table.models if line.passed + line.failed == 0]
+    named = "; ".join(f"{line.model} ({line.unscored} unscored, {line.errors} errors)" for line in empty)
+    said = table.reasons[0]["reason"] if table.reasons else "no reason recorded"
+    return RunUnmeasured(
+        f"{table.run_dir}: every item finished, but no row of {named} was scored, so the run measured nothing of "
+        f"{'it' if len(empty) == 1 else 'them'} (most often: {said}); once the model or its server is fixed, run "
+        "the same command with --reask-unscored to ask those calls again, or use a new run directory"
+    )
 
 
 def _where(run_dir: Path | None) -> dict[str, Any]:
@@ -251,6 +263,7 @@ def generate_cmd(**params: Any) -> None:
 @options.PACING
 @options.BUDGET
 @options.PREFLIGHT
+@options.REASK_UNSCORED
 @options.EXECUTOR
 @options.QUIET
 @options.VERBOSE

@@ -16,7 +16,7 @@ from rich.table import Table
 from cobe.annotate.agreement_report import analyze_judges
 from cobe.cli import options
 from cobe.cli.audit import audit_cmd
-from cobe.cli.display import num, plain_console, print_table
+from cobe.cli.display import num, plain_console, print_table, progress_display
 from cobe.cli.json_end import done, end_object
 from cobe.core.errors import RunIncomplete
 
@@ -44,8 +44,11 @@ judges.add_command(audit_cmd)
 @options.SEED.but(env=False)
 @options.CALL_STORE
 @options.CONCURRENCY.but(env=False)
+@options.TIMEOUT
 @options.MAX_RETRIES
 @options.MAX_RETRY_WAIT
+@options.REASK_UNSCORED
+@options.MODEL_ARG
 @options.JSON
 def check_cmd(
     judge_specs: tuple[str, ...],
@@ -56,8 +59,11 @@ def check_cmd(
     seed: int,
     run_dir: Path | None,
     concurrency: int | None,
+    timeout: float | None,
     max_retries: int,
     max_retry_wait: float,
+    reask_unscored: bool,
+    model_args: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Self-test a judge with judge calls only: the unchanged story must fail the change check, the
@@ -65,19 +71,25 @@ def check_cmd(
     preserve. Prints the share of expected verdicts per check with an exact 95% CI, and a verdict."""
     from cobe.judge.selftest import judge_check
 
-    result = judge_check(
-        list(judge_specs),
-        judge_prompts,
-        data,
-        n=n,
-        seed=seed,
-        run_dir=run_dir,
-        samples=judge_samples,
-        concurrency=concurrency,
-        max_retries=max_retries,
-        max_retry_wait=max_retry_wait,
-        on_wait=lambda line: click.echo(f"note: {line}", err=True),
-    )
+    progress = progress_display()
+    with progress:  # a progress line on stderr off a terminal, as a run's: judge calls can take minutes each
+        result = judge_check(
+            list(judge_specs),
+            judge_prompts,
+            data,
+            n=n,
+            seed=seed,
+            run_dir=run_dir,
+            samples=judge_samples,
+            model_args=list(model_args),
+            concurrency=concurrency,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+            reask_unscored=reask_unscored,
+            progress=progress,
+            on_wait=lambda line: click.echo(f"note: {line}", err=True),
+        )
     stopped = _unfinished_self_test(result)
     if as_json:  # one object, whichever way it ended
         report = json.loads(result.model_dump_json())
@@ -102,7 +114,9 @@ def _unfinished_self_test(result: SelfTest) -> RunIncomplete | None:
     if not any(row.share is not None for row in result.checks):  # answers, none of them a T or an F
         return RunIncomplete(
             f"{result.judge} gave no usable verdict (T or F) on any probe, so the self-test says nothing about it; "
-            "check that the spec names a judge model"
+            "check that the spec names a judge model (a base model behind a server without a chat template: ask it "
+            "through the completions endpoint, -M SPEC:api=completions), and once it is fixed ask again with "
+            "--reask-unscored"
         )
     return None
 
@@ -114,15 +128,30 @@ def _unfinished_self_test(result: SelfTest) -> RunIncomplete | None:
 )
 @options.JUDGE_PROMPTS.but(env=False)
 @options.CONCURRENCY.but(env=False)
+@options.TIMEOUT
 @options.RESAMPLES_OPTION
 @options.JSON
 def analyze_cmd(
-    study: str, judge_specs: tuple[str, ...], judge_prompts: str, concurrency: int | None, resamples: int, as_json: bool
+    study: str,
+    judge_specs: tuple[str, ...],
+    judge_prompts: str,
+    concurrency: int | None,
+    timeout: float | None,
+    resamples: int,
+    as_json: bool,
 ) -> None:
     """Run each judge on STUDY's rated items and rank them by Cohen's kappa vs. the human majority."""
-    ranked = analyze_judges(
-        study, list(judge_specs), judge_prompts=judge_prompts, concurrency=concurrency, resamples=resamples
-    )
+    progress = progress_display()
+    with progress:
+        ranked = analyze_judges(
+            study,
+            list(judge_specs),
+            judge_prompts=judge_prompts,
+            concurrency=concurrency,
+            timeout=timeout,
+            resamples=resamples,
+            progress=progress,
+        )
     if as_json:
         click.echo(done({"judges": ranked}))
         return
@@ -162,6 +191,7 @@ def analyze_cmd(
 @options.JUDGE.but(env=False, dest="judge_specs", show_default="the run's judge, and nothing is called")
 @options.JUDGE_SAMPLES.but(env=False, default=None, show_default="the run's; 1 with --judge")
 @options.CONCURRENCY.but(env=False)
+@options.TIMEOUT
 @options.MAX_COST.but(env=False)
 @options.JSON
 def diff_cmd(
@@ -170,6 +200,7 @@ def diff_cmd(
     judge_specs: tuple[str, ...],
     judge_samples: int | None,
     concurrency: int | None,
+    timeout: float | None,
     max_cost: float | None,
     as_json: bool,
 ) -> None:
@@ -181,14 +212,18 @@ def diff_cmd(
     """
     from cobe.run.rejudge import judges_diff
 
-    result = judges_diff(
-        run_dir,
-        prompts,
-        list(judge_specs) or None,
-        judge_samples=judge_samples,
-        concurrency=concurrency,
-        max_cost=max_cost,
-    )
+    progress = progress_display()
+    with progress:
+        result = judges_diff(
+            run_dir,
+            prompts,
+            list(judge_specs) or None,
+            judge_samples=judge_samples,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_cost=max_cost,
+            progress=progress,
+        )
     made = sum(stats.get("calls_made", 0) for stats in result.judged.values())
     failed = sum(stats.get("errors", 0) for stats in result.judged.values())
     stopped = None

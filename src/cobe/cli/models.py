@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cobe.cli import options
-from cobe.core.errors import AuthenticationFailed, ModelRefused, RunIncomplete, exit_code_lines
+from cobe.core.errors import AuthenticationFailed, ModelRefused, RunIncomplete, UnusableReplies, exit_code_lines
 
 
 @click.group("models")
@@ -34,15 +34,21 @@ def models() -> None:
 @options.JUDGE_TEMPERATURE.but(env=False)
 @options.CALL_STORE
 @options.PRICES.but(env=False)
+@options.CONCURRENCY.but(env=False)
+@options.TIMEOUT
 @options.MAX_RETRIES
 @options.MAX_RETRY_WAIT
+@options.REASK_UNSCORED
 def check_cmd(
     specs: tuple[str, ...],
     role: str,
     run_dir: Path | None,
     prices: Path | None,
+    concurrency: int | None,
+    timeout: float | None,
     max_retries: int,
     max_retry_wait: float,
+    reask_unscored: bool,
     **settings: object,
 ) -> None:
     """Send each SPEC one minimal call with the settings a run would send it, and say, one line each,
@@ -61,6 +67,9 @@ def check_cmd(
         prices=prices,
         max_retries=max_retries,
         max_retry_wait=max_retry_wait,
+        timeout=timeout,
+        concurrency=concurrency,
+        reask_unscored=reask_unscored,
         **settings,
     )
     for result in results:
@@ -71,6 +80,11 @@ def check_cmd(
     refused = [r for r in results if r.refused is not None]
     if refused:
         raise ModelRefused(f"{len(refused)} of {len(results)} checks refused; the first: {refused[0].refused}")
+    unusable = [r for r in results if r.unusable is not None]
+    if unusable:  # exit 2, as a run's preflight: the run's answers would come back alike
+        raise UnusableReplies(
+            f"{len(unusable)} of {len(results)} checks answered nothing a run can use; the first: {unusable[0].unusable}"
+        )
     failed = [r for r in results if not r.ok]
     if failed:
         raise RunIncomplete(

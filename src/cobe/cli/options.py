@@ -202,7 +202,9 @@ CONCURRENCY = option(
     env="COBE_CONCURRENCY",
     type=click.IntRange(min=1),
     show_default="the provider's own",
-    help="Parallel requests per provider at most; a provider answering 429 gets fewer until its calls succeed again.",
+    help="Parallel requests per provider at most; a provider answering 429, or whose calls time out queued behind "
+    "others, gets fewer until its calls succeed again. A server that says how many calls it serves at once (a "
+    "llama.cpp server's slots) starts there, and without this flag never gets more.",
 )
 RPM = option(
     "--rpm",
@@ -211,7 +213,13 @@ RPM = option(
     help="Requests per minute per provider: a hard cap, whatever the provider answers.",
 )
 TPM = option("--tpm", env="COBE_TPM", type=POSITIVE, help="Tokens per minute per provider: a hard cap.")
-TIMEOUT = option("--timeout", env="COBE_TIMEOUT", type=POSITIVE, help="Seconds per call attempt.")
+TIMEOUT = option(
+    "--timeout",
+    env="COBE_TIMEOUT",
+    type=POSITIVE,
+    help="Seconds per call attempt (an API client's own limit, 120 s, gives way to it); an attempt that runs out "
+    "is retried, and lowers the provider's parallel requests as a 429 does.",
+)
 MAX_RETRIES = option(
     "--max-retries",
     env="COBE_MAX_RETRIES",
@@ -269,6 +277,14 @@ PREFLIGHT = option(
     default=True,
     help="First send one minimal call per distinct API model and settings, stored and priced like any call: "
     "a model that refuses a setting stops the run there (exit 2) before any item is sent.",
+)
+REASK_UNSCORED = option(
+    "--reask-unscored",
+    env="COBE_REASK_UNSCORED",
+    is_flag=True,
+    help="Ask again the stored calls that gave nothing usable (an empty reply; a judge's reply without T or F), "
+    "the preflight's included, once the model or its server is fixed; the earlier answers stay in the store. "
+    "Without it a finished call is answered from the store and costs nothing.",
 )
 QUIET = option(
     "--quiet",
@@ -482,6 +498,7 @@ RUN_OPTIONS = together(
     EXECUTOR,
     DRY_RUN,
     PREFLIGHT,
+    REASK_UNSCORED,
     TEMPERATURE,
     EPOCHS,
     REASONING_EFFORT,

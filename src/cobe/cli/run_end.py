@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.table import Table
@@ -67,7 +67,7 @@ def footer_lines(table: RunTable) -> list[str]:
     if table.reasons:
         lines.append("Top reasons for unscored and errored rows:")
         width = max(len(str(r["count"])) for r in table.reasons)
-        lines += [f"  {r['count']:>{width}}  {r['status']:<8}  {r['reason']}" for r in table.reasons]
+        lines += [f"  {r['count']:>{width}}  {r['status']:<8}  {r['reason']}{_others(r)}" for r in table.reasons]
     calls = "; ".join(
         f"{role} {s['calls_made']} calls ({s['calls_cached']} from store, {s['errors']} failed)"
         for role, s in table.calls.items()
@@ -77,6 +77,9 @@ def footer_lines(table: RunTable) -> list[str]:
         calls += f"; judge batch {table.calls['judge-batch']['calls_made']} answers"
     waits = f"{table.rate_limited} rate-limited answers" if table.rate_limited else "no rate limit met"
     lines.append(f"Calls: {calls or 'none'}")
+    roles = [s for role, s in table.calls.items() if role != "judge-batch"]
+    if roles and not sum(s["calls_made"] for s in roles) and sum(s["calls_cached"] for s in roles):
+        lines.append(STORE_ONLY)
     lines.append(
         f"Retries: {table.retries} ({waits}; {table.retry_wait_s:.1f} s waited before retrying, summed over calls)"
     )
@@ -84,6 +87,20 @@ def footer_lines(table: RunTable) -> list[str]:
     if table.report:
         lines.append(f"Report: {table.report}")
     return lines
+
+
+#: what the end of a command says when every call it needed was answered from the store
+STORE_ONLY = (
+    "Every call was answered from the store, none sent: a finished call costs nothing again. To ask again, use a "
+    "new --run-dir, or add --reask-unscored to ask the calls that gave nothing usable (an empty reply, a judge's "
+    "without T or F) once the model or its server is fixed."
+)
+
+
+def _others(reason: dict[str, Any]) -> str:
+    """' (3 of them said something else)' after a reason shown by its commonest wording."""
+    others = int(reason.get("others") or 0)
+    return f" ({others} of them said something else)" if others else ""
 
 
 def state_line(table: RunTable) -> str:

@@ -72,6 +72,23 @@ class ModelRefused(RunStopped):
     state = "incomplete"
 
 
+class UnusableReplies(RunStopped):
+    """A model's preflight reply could not be used (an empty answer; a judge's answer with no T or F): every call
+    of the run would answer alike, so it stopped before the spend."""
+
+    exit_code = 2
+    state = "incomplete"
+
+
+class RunUnmeasured(CobeError):
+    """Every item finished, but a model of the run has no scored row (every answer empty, unjudgeable or
+    unscored): its accuracy measures nothing, so the run is not complete."""
+
+    exit_code = 8
+    #: the state the run records
+    state = "unmeasured"
+
+
 class DiskFull(RunStopped):
     """The disk (or the user's quota) filled up: the command stopped sending calls, and what was answered is saved."""
 
@@ -95,14 +112,18 @@ EXIT_CODES: tuple[tuple[int, str], ...] = (
     (
         InputError.exit_code,
         "bad input: a flag, file, field or id that is not what was expected "
-        "(also a damaged store, one a newer cobe made, a setting or model name the provider refused, or a "
-        "preflight call it refused)",
+        "(also a damaged store, one a newer cobe made, a setting or model name the provider refused, a "
+        "preflight call it refused, or a preflight reply that cannot be used: empty, or a judge's without T or F)",
     ),
     (ProviderUnavailable.exit_code, "a provider's package, weights or hardware is missing"),
     (BudgetExceeded.exit_code, "stopped by --max-cost; run again (with a higher cap) to resume"),
     (RunIncomplete.exit_code, "incomplete: calls failed after their retries; run again to resume"),
     (AuthenticationFailed.exit_code, "a provider refused the API key; check the variable named"),
     (RunDirBusy.exit_code, "the run directory is in use by another command"),
+    (
+        RunUnmeasured.exit_code,
+        "unmeasured: every item finished, but a model has no scored row (its replies were empty or unjudgeable)",
+    ),
     (INTERRUPTED, "interrupted (Ctrl-C); finished work is saved"),
 )
 

@@ -255,8 +255,10 @@ async def augment_async(
     max_attempts: int = 3,
     threshold: float = DEFAULT_THRESHOLD,
     core_ids: list[str] | None = None,
+    timeout: float | None = None,
 ) -> AugmentResult:
-    """Bring every core example up to `per_core` generated variations (already made ones count)."""
+    """Bring every core example up to `per_core` generated variations (already made ones count); `timeout`:
+    seconds per call attempt."""
     from cobe.calls import Caller
     from cobe.models import get_provider
 
@@ -268,7 +270,7 @@ async def augment_async(
     provider = get_provider(model)
     run = _Run(project, model, threshold, max_attempts)
     gate = asyncio.Semaphore(concurrency)
-    caller = Caller.open(project.calls_path, concurrency=concurrency)
+    caller = Caller.open(project.calls_path, concurrency=concurrency, timeout=timeout)
 
     async def guarded(core: Item, slot: int) -> None:
         async with gate:

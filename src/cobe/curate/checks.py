@@ -76,14 +76,21 @@ def leakage_failures(project: Project) -> list[CheckFailure]:
 
 
 def consistency_failures(
-    items: list[Item], judge: str, store_path: str, concurrency: int = 4, judge_prompts: str = DEFAULT_JUDGE_PROMPTS
+    items: list[Item],
+    judge: str,
+    store_path: str,
+    concurrency: int = 4,
+    judge_prompts: str = DEFAULT_JUDGE_PROMPTS,
+    timeout: float | None = None,
 ) -> list[CheckFailure]:
     """With a judge: the illustrative answer must pass all three checks; the unchanged story must fail `change`."""
     from cobe.judge.pairs import judge_responses
 
     pairs = [(item.scenario, item.scenario.illustrative_answer) for item in items]
     pairs += [(item.scenario, item.scenario.story) for item in items]
-    judged = judge_responses(pairs, judge, judge_prompts=judge_prompts, store_path=store_path, concurrency=concurrency)
+    judged = judge_responses(
+        pairs, judge, judge_prompts=judge_prompts, store_path=store_path, concurrency=concurrency, timeout=timeout
+    )
     found = []
     for item, answer, story in zip(items, judged[: len(items)], judged[len(items) :]):
         found.extend(_answer_failures(item.id, answer))
@@ -132,14 +139,18 @@ def _answer_failures(item_id: str, judged: JudgedItem) -> list[CheckFailure]:
 
 
 def run_checks(
-    project: Project, judge: str | None = None, threshold: float = DEFAULT_THRESHOLD, concurrency: int = 4
+    project: Project,
+    judge: str | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    concurrency: int = 4,
+    timeout: float | None = None,
 ) -> list[CheckFailure]:
     """Run every automatic check on the live items, store the results, and return the failures."""
     items = project.items(*LIVE)
     failures = schema_failures(items) + duplicate_failures(items, threshold) + leakage_failures(project)
     ran = ["schema", "template", "graph", "near_duplicate", "leakage"]
     if judge:
-        failures += consistency_failures(items, judge, str(project.calls_path), concurrency)
+        failures += consistency_failures(items, judge, str(project.calls_path), concurrency, timeout=timeout)
         ran.append("self_consistency")
     stamp = now()
     by_item: dict[tuple[str, str], list[str]] = defaultdict(list)

@@ -19,6 +19,7 @@ from cobe.judge.checks import row_status
 from cobe.judge.judge_plan import plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.judge.selftest import StageProgress
 from cobe.store.store import Store
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ async def ajudge_responses(
     temperature: float | None = None,
     samples: int = 1,
     batch_poll_s: float | None = None,
+    progress: StageProgress | None = None,
     **scheduler_options: Any,
 ) -> JudgedItems:
     """Async form of `judge_responses`."""
@@ -104,9 +106,13 @@ async def ajudge_responses(
         async with gate:  # bounds open tasks, not calls (the scheduler bounds those)
             start = time.perf_counter()
             checks = await panel.checks(scenario, response)
-            return JudgedItem(scenario.id, response, checks, time.perf_counter() - start)
+        if progress is not None:
+            progress.advance("judge", error=any(r.verdict is None for r in checks.values()))
+        return JudgedItem(scenario.id, response, checks, time.perf_counter() - start)
 
     start = time.perf_counter()
+    if progress is not None:
+        progress.start("judge", len(items), 0)
     try:
         await panel.prefetch((s, r, panel.asks()) for s, r in items)  # --judge-batch: one provider batch first
         out = JudgedItems(await asyncio.gather(*(one(s, r) for s, r in items)))
@@ -130,6 +136,6 @@ judge_responses = blocking(
 
     `judge` is one spec or a panel's (each check: the judges' strict majority), each judge asked `samples`
     times per check (the majority of its samples); with `batch_poll_s` the calls first go through each
-    judge's provider batch API.
+    judge's provider batch API; `progress` hears of each pair as it is judged (stage `judge`).
     """,
 )

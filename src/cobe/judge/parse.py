@@ -18,10 +18,17 @@ _LEAD_IN = re.compile(
 _REASON_CHARS = 60
 
 
-def _short(text: str) -> str:
-    """Raw text for a reason line: whitespace collapsed, cut to about 60 characters."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _REASON_CHARS else flat[: _REASON_CHARS - 3] + "..."
+def shown_reply(text: str, limit: int = _REASON_CHARS) -> str:
+    """A reply as a reason line shows it: quoted and escaped as Python writes a string (newlines as \\n, so
+    `'\\n\\n<answer>\\n'` stays visible and on one line), cut to about `limit` characters with '...'."""
+    quoted = repr(text)
+    if len(quoted) <= limit:
+        return quoted
+    cut = text[:limit]
+    while cut and len(repr(cut)) > limit - 3:  # cut the text, never an escape in two
+        cut = cut[:-1]
+    quoted = repr(cut)
+    return f"{quoted[:-1]}...{quoted[-1]}"
 
 
 def _line_verdict(line: str) -> Verdict | None:
@@ -37,15 +44,17 @@ def parse_verdict(text: str | None) -> tuple[Verdict | None, str | None]:
     The verdict is the first line, which an explanation may follow; or, where the first line is not a verdict,
     the last one, as a model that reasons aloud ends with its letter. Never both letters as answers.
     """
-    if text is None or not text.strip():
+    if not text:
         return None, "empty output"
+    if not text.strip():
+        return None, f"empty output (only whitespace: {shown_reply(text)})"
     lines = [line for line in text.strip().splitlines() if line.strip()]
     verdict = _line_verdict(lines[0]) or _line_verdict(lines[-1])
     if verdict is None:
-        return None, f"no T/F verdict in: {_short(text)!r}"
+        return None, f"no T/F verdict in: {shown_reply(text)}"
     answers = {_line_verdict(line) for line in lines} - {None}
     if answers - {verdict}:
-        return None, f"conflicting T/F verdicts in: {_short(text)!r}"
+        return None, f"conflicting T/F verdicts in: {shown_reply(text)}"
     return verdict, None
 
 

@@ -28,7 +28,10 @@ from cobe.judge.judge_plan import JudgePlan, plan_judges
 from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
 from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
+from cobe.judge.specs import split_specs
+from cobe.judge.usable import reask
 from cobe.models.base import Provider
+from cobe.models.model_args import ModelArgs
 from cobe.models.registry import get_provider
 from cobe.store.store import STORE_NAME
 
@@ -41,6 +44,20 @@ DEFAULT_N = 20
 #: the self-test's probes, the judge audit's first three (`cobe.judge.audit_probes`), asked only the checks they
 #: must pass or fail
 PROBES: tuple[Probe, ...] = tuple(BY_NAME[name] for name in SELF_TEST)
+
+
+#: the stage the self-test reports its progress under
+STAGE = "judge-check"
+
+
+class StageProgress(Protocol):
+    """What the self-test tells of its progress: the part of `cobe.run.progress.Progress` it uses."""
+
+    def start(self, stage: str, total: int, done: int) -> None:
+        """A stage of `total` items, `done` of them already done."""
+
+    def advance(self, stage: str, error: bool = False) -> None:
+        """One more item done (`error`: without a usable verdict)."""
 
 
 class ChecksJudge(Protocol):
@@ -94,8 +111,10 @@ async def self_test(
     seed: int = 0,
     level: float = 0.95,
     concurrency: int = 8,
+    progress: StageProgress | None = None,
 ) -> SelfTest:
-    """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict."""
+    """Ask `judge` the probes' checks on `n` of `scenarios` and count how often it gave the expected verdict;
+    `progress` hears of each probe × scenario as it ends (stage `judge-check`)."""
     chosen = select_scenarios(scenarios, n, seed)
     pool = Pool.of(scenarios)
     gate = asyncio.Semaphore(max(1, concurrency))  # bounds open tasks; the caller's scheduler bounds calls
@@ -105,10 +124,15 @@ async def self_test(
         if isinstance(case, str):  # every drawn scenario has an illustrative answer and a partner
             raise InputError(f"scenario {scenario.id}: {case}")
         async with gate:
-            return await judge.checks(case.scenario, case.answer, tuple(probe.expected))
+            results = await judge.checks(case.scenario, case.answer, tuple(probe.expected))
+        if progress is not None:
+            progress.advance(STAGE, error=any(r.verdict is None for r in results.values()))
+        return results
 
     # scenario by scenario: a local model then re-reads little, the probes of one scenario sharing its text
     jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
+    if progress is not None:
+        progress.start(STAGE, len(jobs), 0)
     answers = await asyncio.gather(*(ask(probe, scenario) for probe, scenario in jobs))
     verdicts: dict[tuple[str, str], list[str | None]] = {}
     for (probe, _), results in zip(jobs, answers):
@@ -143,6 +167,7 @@ async def run_self_test(
     data: str,
     n: int = DEFAULT_N,
     seed: int = 0,
+    progress: StageProgress | None = None,
 ) -> SelfTest:
     """The self-test of a command's judging (one judge, or a panel whose strict majority is tested, each
     member asked `samples` times) through `caller`; give it a caller of its own (it may share a run's
@@ -162,6 +187,7 @@ async def run_self_test(
             n=n,
             seed=seed,
             concurrency=concurrency,
+            progress=progress,
         )
     finally:
         await panel.aclose()
@@ -186,26 +212,36 @@ async def ajudge_check(
     temperature: float | None = None,
     samples: int = 1,
     on_wait: Callable[[str], None] | None = None,
+    reask_unscored: bool = False,
+    progress: StageProgress | None = None,
+    model_args: Sequence[str] = (),
     **scheduler_options: Any,
 ) -> SelfTest:
     """Async form of `judge_check`."""
     from cobe.dataset.loaders import spool_dataset
     from cobe.store.directory import open_run_store
 
-    judging, _ = plan_judges(judge, judge_prompts, temperature=temperature, samples=samples)
+    models = ModelArgs.parse(model_args)  # -M SPEC:FIELD=VALUE: a judge's settings or its capability row
+    unknown = sorted(set(models.specs()) - set(split_specs([judge] if isinstance(judge, str) else judge)))
+    if unknown:
+        raise InputError(f"--model-arg {unknown[0]}: names no judge of the command; expected one of its --judge specs")
+    judging, _ = plan_judges(judge, judge_prompts, temperature=temperature, samples=samples, models=models)
     scenarios = spool_dataset(data)
     select_scenarios(scenarios, n, seed)  # bad data or --n fails before a provider or a store is opened
     providers: dict[str, Provider] = {}
     try:
         for member in judging.members:  # a judge that cannot be built fails before the store is opened
-            providers[member.spec] = get_provider(member.spec)
+            providers[member.spec] = get_provider(member.spec, models.capabilities(member.spec))
         path = Path(run_dir) / STORE_NAME if run_dir is not None else cache_store("judge-check")
         # one self-test at a time per cache: a second one waits, then finds the first one's answers stored
         with directory_lock(path.parent, "judges check", wait=on_wait or _quietly):
             store, _ = open_run_store(path.parent, force_new=False)
             try:
-                caller = Caller(store, Scheduler(**scheduler_options))
-                test = await run_self_test(caller, judging, providers, scenarios, data=data, n=n, seed=seed)
+                # --reask-unscored: a stored verdict that is neither T nor F is asked again, its row kept
+                caller = Caller(store, Scheduler(**scheduler_options), reask=reask if reask_unscored else None)
+                test = await run_self_test(
+                    caller, judging, providers, scenarios, data=data, n=n, seed=seed, progress=progress
+                )
                 return test.model_copy(update={"notices": list(caller.notices)})
             finally:
                 store.close()
@@ -220,6 +256,7 @@ def _quietly(line: str) -> None:
 judge_check = blocking(
     ajudge_check,
     """Self-test a judge, or a panel's majority (`judge` a list), on `n` scenarios of `data`: judge calls
-    only, cached in `run_dir`'s store or a cache dir. Another command using that store is waited for
-    (`on_wait` gets one line saying so), so two self-tests never pay for the same call twice.""",
+    only, cached in `run_dir`'s store or a cache dir, each judge asked as `model_args` (SPEC:FIELD=VALUE) say.
+    Another command using that store is waited for (`on_wait` gets one line saying so), so two self-tests never
+    pay for the same call twice; `progress` hears of each probe as it is judged.""",
 )

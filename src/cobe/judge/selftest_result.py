@@ -69,6 +69,16 @@ class SelfTest(BaseModel):
         samples = f", {self.samples} samples per check" if self.samples > 1 else ""
         return f"(prompts {self.judge_prompts}{samples})"
 
+    @property
+    def store_only(self) -> str:
+        """What the calls line adds when every call came from the store: how to ask again."""
+        if self.calls_made or not self.calls_cached:
+            return ""
+        return (
+            " (every one: to ask again, add --reask-unscored for the verdicts that were neither T nor F, "
+            "or give another --run-dir)"
+        )
+
     def lines(self) -> list[str]:
         """The result as plain text lines: one per probe × check, then the verdict."""
         out = [
@@ -78,7 +88,9 @@ class SelfTest(BaseModel):
         for row in self.checks:
             out.append(f"  {probe_label(row)}: {share_text(row, self.level)}")
         failed = f", {self.calls_failed} failed" if self.calls_failed else ""
-        out.append(f"  judge calls: {self.calls_made} made{failed}, {self.calls_cached} from the store")
+        out.append(
+            f"  judge calls: {self.calls_made} made{failed}, {self.calls_cached} from the store{self.store_only}"
+        )
         out.extend(f"  {notice}" for notice in self.notices)
         out.append(f"Judge self-test verdict: {self.verdict}")
         return out

@@ -146,6 +146,9 @@ class Provider(ABC):
     #: every call's key, so a spec pointed at another server is not answered with the first one's replies.
     #: None for the in-process providers (mock, local, llamacpp, vllm).
     endpoint: str | None = None
+    #: the command's limit on one call attempt (--timeout), where it gave one (the scheduler sets it): a provider
+    #: whose client gives up on its own (an SDK's request timeout) waits this long instead, so the command's holds
+    attempt_timeout: float | None = None
 
     def __init__(self, spec: str, provider: str, model: str) -> None:
         self.spec, self.provider, self.model = spec, provider, model
@@ -204,6 +207,11 @@ class Provider(ABC):
     def max_connections(self) -> int:
         """Default concurrency for this provider when --concurrency is not given."""
         return 8
+
+    async def server_capacity(self) -> int | None:
+        """How many calls its server serves at once, where the server says (a llama.cpp server's slots); None where
+        it cannot say. The scheduler starts the provider's window there (`cobe.calls.limits`)."""
+        return None
 
     def cacheable(self) -> bool:
         """Whether identical calls may be answered from the store (false for scripted mocks that count)."""

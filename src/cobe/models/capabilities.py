@@ -39,11 +39,18 @@ _TABLE_PROVIDERS = frozenset(get_args(TableProvider))
 #: YAML of tens of megabytes takes minutes and gigabytes before any row could be refused
 MAX_MODELS_FILE_BYTES = 1024 * 1024
 
-Api = Literal["chat", "responses", "messages", "generate_content", "local"]
+Api = Literal["chat", "responses", "completions", "messages", "generate_content", "local"]
 #: what an API fixes whichever model it serves, laid over the model's rows: the Responses API takes its limit as
-#: max_output_tokens of 16 or more, and has neither seed nor stop (a model switched to it keeps what it can)
+#: max_output_tokens of 16 or more, and has neither seed nor stop (a model switched to it keeps what it can); the
+#: completions endpoint (a base model's plain prompt) takes max_tokens and no thinking setting
 API_FIXED: dict[str, dict[str, Any]] = {
-    "responses": {"token_param": "max_output_tokens", "min_output_tokens": 16, "without": ("seed", "stop")}
+    "responses": {"token_param": "max_output_tokens", "min_output_tokens": 16, "without": ("seed", "stop")},
+    "completions": {
+        "token_param": "max_tokens",
+        "min_output_tokens": 1,
+        "without": (),
+        "fields": {"reasoning": "none", "efforts": (), "provider_default": "none", "default_effort": None},
+    },
 }
 TokenParam = Literal["max_tokens", "max_completion_tokens", "max_output_tokens"]
 Reasoning = Literal["none", "effort", "budget", "adaptive", "level", "fixed"]
@@ -276,6 +283,7 @@ def capabilities(
         fields["min_output_tokens"] = max(int(fields.get("min_output_tokens") or 1), fixed["min_output_tokens"])
         for name in ("sampling", "sampling_when_thinking"):
             fields[name] = tuple(s for s in fields.get(name) or () if s not in fixed["without"])
+        fields.update(fixed.get("fields", {}))
     try:
         return ModelCapabilities(spec=spec, rows=tuple(f"{r.provider} {r.match}" for r in rows), **fields)
     except ValidationError as exc:

@@ -19,6 +19,7 @@ from cobe.core.errors import InputError, ProviderUnavailable
 from cobe.core.jsonfile import FileProblem, open_regular
 from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, sampling_fields
 from cobe.models.llama_prefix import PrefixStates
+from cobe.models.plain_text import PLAIN_STOPS, first_paragraph, plain_prompt
 from cobe.models.registry import register
 
 if TYPE_CHECKING:
@@ -32,25 +33,8 @@ N_CTX = 2048
 #: the first bytes of every GGUF file
 GGUF_MAGIC = b"GGUF"
 DEFAULT_MAX_TOKENS = 256  # llama-cpp's own default (16) cuts every rewrite short
-# base models have no chat template: these stop them from inventing the next turn
-PLAIN_STOPS = ("\nUser:",)
 
 _construct_lock = threading.Lock()
-
-
-def plain_prompt(messages: list[Message]) -> str:
-    """A template-free prompt for base models: system text, then User/Assistant turns."""
-    parts = [m.content for m in messages if m.role == "system"]
-    turns = [m for m in messages if m.role != "system"]
-    if len(turns) == 1 and turns[0].role == "user":
-        # one request (the common case): no speaker labels, which confuse small base models
-        parts.append(turns[0].content)
-        prompt = "\n\n".join(parts)
-        # a completion-format prompt ends with its own answer cue ("Rewritten story:"): send it as it is
-        return prompt.rstrip() if prompt.rstrip().endswith(":") else prompt + "\n\nAnswer:"
-    for m in turns:
-        parts.append(f"{'User' if m.role == 'user' else 'Assistant'}: {m.content}")
-    return "\n\n".join(parts) + "\n\nAssistant:"
 
 
 def sampling_kwargs(config: GenerateConfig, *, plain: bool) -> dict[str, Any]:
@@ -203,7 +187,7 @@ class LlamaCppProvider(Provider):
             self._states[config.logprobs].read(llm, tokens[:-1])
             response = llm.create_completion(tokens, **kwargs)
             choice = response["choices"][0]
-            text = choice["text"].strip().split("\n\n", 1)[0]
+            text, _ = first_paragraph(choice["text"])
             top = (choice.get("logprobs") or {}).get("top_logprobs") or [None]
             first = {str(k): float(v) for k, v in top[0].items()} if top[0] else None
         else:

@@ -2,7 +2,8 @@
 
 A submission's ref is its input file id: a run killed between creating the batch and noting its
 id lists the provider's batches and adopts the one made from that file. A model the Responses API
-serves is batched through `/v1/responses`, every other through `/v1/chat/completions`.
+serves is batched through `/v1/responses`, one asked through the completions endpoint through `/v1/completions`,
+every other through `/v1/chat/completions`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from cobe.models.base import GenerateConfig, Provider
 from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
 from cobe.models.openai_chat_reply import read_chat
+from cobe.models.openai_completions import read_completion
 from cobe.models.openai_responses import FailedReply, read_response
 
 WINDOW = "24h"
@@ -79,9 +81,12 @@ class OpenAIBatch(BatchAPI):
 
     def _answer(self, body: dict[str, Any]) -> Answer | None:
         """One answer of a chat completion or a Responses reply, as the normal path records it."""
-        reader = read_response if self.endpoint.endswith("/responses") else read_chat
         try:
-            read = reader(body, logprobs=self.settings.logprobs)
+            if self.endpoint == "/v1/completions":  # a base model's plain prompt: its choice read as a live call's
+                read = read_completion(body, logprobs=self.settings.logprobs, choices=self.settings.choices)
+            else:
+                reader = read_response if self.endpoint.endswith("/responses") else read_chat
+                read = reader(body, logprobs=self.settings.logprobs)
         except FailedReply:
             return None  # failed or empty: the normal path asks it again, and records what it says
         return Answer(

@@ -14,15 +14,19 @@ from cobe.models.base import GenerateConfig, Message, ModelOutput, Provider, end
 from cobe.models.fitting import Fitted, fit
 from cobe.models.openai_batch import OpenAIBatch
 from cobe.models.openai_chat_reply import read_chat
+from cobe.models.openai_completions import completions_body, read_completion
 from cobe.models.openai_responses import FailedReply, read_response, responses_body
 from cobe.models.registry import register
 from cobe.models.retry import retry_after_from, sdk_error_is_transient
 from cobe.models.sdk import client_url, import_sdk, pooled_http_client, request_timeout
+from cobe.models.server_capacity import Fetch, advertised_capacity
 
 if TYPE_CHECKING:
     from cobe.dataset.schema import Scenario
 
 TOP_LOGPROBS = 5
+#: seconds a server has to say how many calls it serves at once
+CAPACITY_TIMEOUT_S = 2.0
 
 
 def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
@@ -47,7 +51,7 @@ def chat_body(messages: list[Message], fitted: Fitted) -> dict[str, Any]:
 
 def sent_settings(api: str, body: dict[str, Any]) -> dict[str, Any]:
     """What a call record keeps of a request body: the API and every setting, without the messages."""
-    return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "model")}
+    return {"api": api} | {k: v for k, v in body.items() if k not in ("messages", "input", "prompt", "model")}
 
 
 class OpenAIChat(Provider):
@@ -73,19 +77,21 @@ class OpenAIChat(Provider):
         # the client's CPU per call), and the reply comes back as its JSON (`object`), read by
         # openai_chat_reply, not built into the SDK's typed ChatCompletion (another eighth); the request on
         # the wire, the reading of the body, the errors and the client's timeout are the SDK's own either way
-        self._creates = [self._poster(client, "/chat/completions", object) for client in self._clients]
-        self._responses = [self._poster(client, "/responses", object) for client in self._clients]
+        self._creates = [self._poster(client, "/chat/completions") for client in self._clients]
+        self._responses = [self._poster(client, "/responses") for client in self._clients]
+        self._completions = [self._poster(client, "/completions") for client in self._clients]
         self._inflight = [0] * len(urls)
         # the URL as given (its query too, hidden), the SDK's default where unset
-        self.endpoint = endpoint_name(url or client.base_url for url, client in zip(urls, self._clients))
+        self._base = endpoint_name(url or client.base_url for url, client in zip(urls, self._clients))
         self.served = [0] * len(urls)  # requests sent to each server, for summaries and tests
 
-    @staticmethod
-    def _poster(client: Any, path: str, cast_to: Any) -> Any:
-        """`create` for one client and endpoint: POST the body as it is (`object`: the JSON as a dict)."""
+    def _poster(self, client: Any, path: str) -> Any:
+        """`create` for one client and endpoint: POST the body as it is, the reply read as its JSON (`object`),
+        within the command's --timeout where it gave one (the client's own otherwise)."""
 
         async def create(**body: Any) -> Any:
-            return await client.post(path, body=body, cast_to=cast_to)
+            options = {"timeout": self.attempt_timeout} if self.attempt_timeout else {}
+            return await client.post(path, body=body, cast_to=object, options=options)
 
         return create
 
@@ -112,7 +118,24 @@ class OpenAIChat(Provider):
     @property
     def api_path(self) -> str:
         """The API path its calls (and its batch lines) go to."""
-        return "/v1/responses" if self.capabilities.api == "responses" else "/v1/chat/completions"
+        return {"responses": "/v1/responses", "completions": "/v1/completions"}.get(
+            self.capabilities.api, "/v1/chat/completions"
+        )
+
+    @property
+    def chat_template(self) -> bool:  # type: ignore[override]  # read from the capability row, never set
+        """False for a base model asked through the completions endpoint: its requests come in the plain completion
+        format (`cobe.prompts.completion`), as the embedded base model's do."""
+        return self.capabilities.api != "completions"
+
+    @property
+    def endpoint(self) -> str:  # type: ignore[override]  # read from the capability row, never set
+        """The base URL its calls go to; the completions endpoint's own URL for a model asked there, so a model
+        switched between chat and completions is never answered with the other endpoint's replies."""
+        if self.capabilities.api != "completions":
+            return self._base
+        # the path gains /completions before a (hidden) query, as the request itself goes
+        return " ".join(_with_path(url, "/completions") for url in self._base.split(" "))
 
     def _fitted(self, config: GenerateConfig) -> Fitted:
         fitted = fit(self.capabilities, config)
@@ -125,6 +148,8 @@ class OpenAIChat(Provider):
         fitted = self._fitted(config)
         if self.capabilities.api == "responses":
             return responses_body(messages, fitted)
+        if self.capabilities.api == "completions":
+            return completions_body(messages, fitted, config.choices)
         return chat_body(messages, fitted)
 
     async def generate(
@@ -134,6 +159,8 @@ class OpenAIChat(Provider):
         kwargs = self.request_kwargs(messages, config)
         if self.capabilities.api == "responses":
             return await self._respond(kwargs, config)
+        if self.capabilities.api == "completions":
+            return await self._complete(kwargs, config)
         start = time.perf_counter()
         reply = await self._create(model=self.model, **kwargs)
         latency = time.perf_counter() - start
@@ -147,6 +174,16 @@ class OpenAIChat(Provider):
         latency = time.perf_counter() - start
         fields = read_response(reply if isinstance(reply, dict) else reply.json(), logprobs=config.logprobs)
         return ModelOutput.model_construct(**fields, latency_s=latency, sent=sent_settings("responses", body), raw=None)
+
+    async def _complete(self, body: dict[str, Any], config: GenerateConfig) -> ModelOutput:
+        """One completion of a plain prompt: its first paragraph, or the likelier of the config's choices."""
+        start = time.perf_counter()
+        reply = await self._send(self._completions, {"model": self.model, **body})
+        latency = time.perf_counter() - start
+        fields = read_completion(reply, logprobs=config.logprobs, choices=config.choices)
+        return ModelOutput.model_construct(
+            **fields, latency_s=latency, sent=sent_settings("completions", body), raw=None
+        )
 
     def should_retry(self, exc: BaseException) -> bool:
         """Rate limits, timeouts, lost connections, 5xx, malformed bodies and a Responses reply failed by a
@@ -167,10 +204,29 @@ class OpenAIChat(Provider):
         """Hosted APIs and local servers both take many parallel requests; 32 per server."""
         return 32 * len(self._clients)
 
+    async def server_capacity(self) -> int | None:
+        """How many calls the compatible servers serve at once, where they say (`cobe.models.server_capacity`);
+        None for OpenAI's own API."""
+        if self.provider != "openai-api":
+            return None
+        return await advertised_capacity((str(client.base_url), _fetcher(client)) for client in self._clients)
+
     async def aclose(self) -> None:
         """Close the shared HTTP connection pools."""
         for client in self._clients:
             await client.close()
+
+
+def _fetcher(client: Any) -> Fetch:
+    """GET a URL on the client's server (its key sent as on every call), without retries, in a few seconds."""
+
+    async def fetch(url: str) -> tuple[int, str]:
+        import httpx  # the SDK's HTTP library; loaded with it
+
+        response = await client.get(url, cast_to=httpx.Response, options={"timeout": CAPACITY_TIMEOUT_S})
+        return response.status_code, response.text
+
+    return fetch
 
 
 def loopback_url(url: str) -> bool:
@@ -223,3 +279,8 @@ def _openai_api_factory(spec: str, model: str) -> Provider:
     provider = OpenAIChat(spec, "openai-api", name, api_key=key, base_url=base_urls)
     provider.key_env = key_var
     return provider
+
+
+def _with_path(url: str, tail: str) -> str:
+    base, sep, query = url.partition("?")
+    return f"{base}{tail}{sep}{query}"

@@ -56,6 +56,27 @@ def is_transport_error(exc: BaseException) -> bool:
     )
 
 
+#: the exception classes that say a request ran out of time, matched by name so this module imports no SDK
+_TIMEOUT_NAMES = frozenset(
+    {"APITimeoutError", "TimeoutException", "ReadTimeout", "WriteTimeout", "PoolTimeout", "ServerTimeoutError"}
+)
+#: a proxy's or a gateway's word for the same: its request to the server ran out of time
+_TIMEOUT_STATUSES = frozenset({408, 504})
+
+
+def is_timeout(exc: BaseException) -> bool:
+    """Whether a call ran out of time: cobe's own per-attempt limit, the SDK's or its HTTP library's timeout
+    (wherever in the cause chain), or a 408 / 504 from a proxy in front of the server."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, TimeoutError) or {cls.__name__ for cls in type(current).__mro__} & _TIMEOUT_NAMES:
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return status_of(exc) in _TIMEOUT_STATUSES
+
+
 def is_malformed_body(exc: BaseException) -> bool:
     """A response body that was not the JSON promised: a server glitch worth retrying."""
     seen: set[int] = set()

@@ -26,6 +26,7 @@ from cobe.report.overall_only import overall_only
 from cobe.report.panel import panel_payload
 from cobe.report.published import published_payload
 from cobe.report.tables import CHECK_LABELS, FAILURE_LABELS
+from cobe.report.unranked import unranked_note
 from cobe.run.settings_table import settings_rows
 from cobe.score.accuracy import EPOCH, several_epochs
 from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
@@ -298,6 +299,7 @@ def write_html(
         epochs=_table_records(tables["epochs"]) if "epochs" in tables else None,
         run_judges=_run_judges(content),
         notes=content.notes,
+        unranked_note=unranked_note(tables["leaderboard"]),
         no_checks_note=content.no_checks_note,
         sample_note=content.sample_note,
         figures=figure_list,

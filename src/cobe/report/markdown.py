@@ -11,6 +11,7 @@ from cobe.report.against_view import against_markdown
 from cobe.report.content import ReportContent
 from cobe.report.overall_only import CHECKS_DECIDE
 from cobe.report.panel import panel_markdown
+from cobe.report.unranked import unranked_note
 from cobe.run.settings_table import settings_markdown
 from cobe.score.bootstrap import EXACT_NOTE, exact_rows, interval_text, resampling_note
 from cobe.score.calibration import PER_CHECK_NOTE
@@ -87,7 +88,7 @@ def leaderboard_markdown(table: pd.DataFrame) -> str:
     """Paper Table 5 with the accuracy as 'mean ± std' or 'x (pooled)' (its rule) and the 95% CI."""
     shown = pd.DataFrame(
         {
-            "#": range(1, len(table) + 1),
+            "#": [str(place) if scored else "–" for place, scored in enumerate(table["scored"], 1)],
             "rank range": [rank_text(lo, hi) for lo, hi in zip(table["rank_low"], table["rank_high"])],
             "model": table["label"],
             "tier": table["tier"],
@@ -166,6 +167,12 @@ def calibration_markdown(table: pd.DataFrame) -> list[str]:
     ]
 
 
+def _no_rank(leaderboard: pd.DataFrame) -> list[str]:
+    """The note of models given no rank, as report.md's lines (none where every model was measured)."""
+    note = unranked_note(leaderboard)
+    return [f"> **No rank:** {note}.", ""] if note else []
+
+
 def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str:
     """The whole report.md; `figure_files` maps figure name → path relative to the report."""
     tables, runs, resamples, seed = content.tables, content.runs, content.resamples, content.seed
@@ -180,6 +187,7 @@ def render_markdown(content: ReportContent, figure_files: dict[str, str]) -> str
         "respondent errors counted as failed responses.",
         "",
     ]
+    parts += _no_rank(tables["leaderboard"])  # said at the top: the leaderboard lists such a model last, unranked
     note = [line for text in content.notes for line in (f"> **Note:** {text}; rank them together with care.", "")]
     if content.sample_note:  # a showcase's figures, on every table made from them
         note += [f"> **Sample:** {content.sample_note}.", ""]

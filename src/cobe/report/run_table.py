@@ -89,25 +89,42 @@ def _num(value: Any) -> float | None:
 def top_reasons(frame: pd.DataFrame, limit: int = TOP_REASONS) -> list[dict[str, Any]]:
     """The commonest reasons rows were errored (the respondent's call failed) or unscored, with their counts.
 
-    A reason names its kind, not its instance: quoted text (an unparseable verdict's words) is left out,
-    so one cause counts once however its rows worded it; a row counts once per distinct reason it holds.
+    Reasons count by kind, not by instance (quoted text, such as an unparseable verdict's words, is set aside),
+    so one cause counts once however its rows worded it; a row counts once per distinct kind it holds. Each kind
+    is shown by its commonest instance, the reply itself escaped on one line (`no T/F verdict in: '\\n\\n<answer>\\n'`),
+    with `others` the count of its rows that said something else.
     """
     counts: Counter[tuple[str, str]] = Counter()
+    instances: dict[tuple[str, str], Counter[str]] = {}
     for rec in frame.to_dict("records"):
         status = rec.get("status")
         if status == "error":
-            counts[("error", _kind(rec.get("response_error") or "respondent call failed"))] += 1
+            reasons = {str(rec.get("response_error") or "respondent call failed")}
         elif status == "unscored":
             # a reply never judged (cut off) carries its reason on every check, like any other
-            reasons = {_kind(r) for r in (rec.get("unscored") or {}).values() if r}
-            for reason in reasons or {"a verdict is missing"}:
-                counts[("unscored", reason)] += 1
+            reasons = {str(r) for r in (rec.get("unscored") or {}).values() if r} or {"a verdict is missing"}
+        else:
+            continue
+        kinds: dict[str, str] = {}
+        for reason in sorted(reasons):
+            kinds.setdefault(_kind(reason), reason)  # one instance per kind and row
+        for kind, reason in kinds.items():
+            counts[(str(status), kind)] += 1
+            instances.setdefault((str(status), kind), Counter())[_cut(reason)] += 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-    return [{"status": status, "reason": reason, "count": count} for (status, reason), count in ranked]
+    out = []
+    for (status, kind), count in ranked:
+        shown, times = instances[(status, kind)].most_common(1)[0]
+        out.append({"status": status, "reason": shown, "count": count, "others": count - times})
+    return out
 
 
 def _kind(reason: str) -> str:
-    text = " ".join(_QUOTED.sub("'…'", str(reason)).split())
+    return _cut(_QUOTED.sub("'…'", str(reason)))
+
+
+def _cut(reason: str) -> str:
+    text = " ".join(str(reason).split())
     return text if len(text) <= 160 else text[:157] + "..."
 
 

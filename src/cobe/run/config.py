@@ -77,6 +77,8 @@ class EvalConfig(BaseModel):
     judge_repeats: bool = False
     judge_check: int | None = Field(default=None, ge=1)  # scenarios of the judge self-test run first
     preflight: bool = True  # first one minimal call per distinct (API model, settings), before money is spent
+    # ask again the stored calls that gave nothing usable (an empty reply, a judge's without T or F), rows kept
+    reask_unscored: bool = False
     # where the calls run: local (here), ray (a private Ray instance) or ray:ADDRESS (a cluster); docs/SCALE.md
     executor: str = "local"
 
@@ -172,7 +174,8 @@ class EvalConfig(BaseModel):
         """The configuration as recorded in the store: JSON-safe, no secret (keys come from the environment)."""
         # where the calls ran is not what they were: a run resumes under either executor
         return self.model_dump(
-            mode="json", exclude={"run_dir", "runs_root", "force_new", "dry_run", "preflight", "executor"}
+            mode="json",
+            exclude={"run_dir", "runs_root", "force_new", "dry_run", "preflight", "executor", "reask_unscored"},
         )
 
 
@@ -221,6 +224,7 @@ class EvalOptions(TypedDict, total=False):
     judge_samples: int
     judge_repeats: bool
     preflight: bool
+    reask_unscored: bool
     executor: str
 
 

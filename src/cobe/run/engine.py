@@ -20,6 +20,7 @@ from cobe.judge.checker import CheckResult
 from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
 from cobe.judge.selftest import check_pool, run_self_test
+from cobe.judge.usable import probe_problem, reask
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
@@ -80,6 +81,7 @@ class Session:
             stats = self.caller.stats_dict() | self.preflight_stats
             try:
                 summary = self._close_out(session_id, state, stats, wall)
+                state = str(summary.get("state", state))  # a finished run may have measured nothing of a model
             finally:
                 await asyncio.gather(*(p.aclose() for p in self.plan.providers.values()), return_exceptions=True)
                 self.store.close()
@@ -162,7 +164,7 @@ class Session:
         def done(failed: bool) -> None:
             self.progress.advance("preflight", error=failed)
 
-        await run_preflight(self.caller, probes, self.preflight_stats, done)
+        await run_preflight(self.caller, probes, self.preflight_stats, done, probe_problem)
 
     async def _judge_check(self) -> None:
         """--judge-check N: the self-test of the run's judge (a panel: its majority, as the run shows it)
@@ -170,9 +172,9 @@ class Session:
         judge, n = self.plan.judge, self.plan.config.judge_check
         if judge is None or not n or not self.check_pool:
             return
-        caller = Caller(self.store, self.caller.scheduler, self.caller.prices, self.caller.budget)
+        caller = self.caller.sibling()
         result = await run_self_test(
-            caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n
+            caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n, progress=self.progress
         )
         self.judge_check = result.model_dump(mode="json")
 
@@ -188,7 +190,11 @@ class Session:
         plan = self.plan
         judge = plan.judge
         self.done = StoredWork(
-            self.store, self.run_id, judge.ref if judge else None, judge.settings.temperature if judge else None
+            self.store,
+            self.run_id,
+            judge.ref if judge else None,
+            judge.settings.temperature if judge else None,
+            reask=plan.config.reask_unscored,
         )
         generated = sum(1 for i in plan.items if self.done.response(i) is not None)
         if plan.respondent is not None:
@@ -368,7 +374,8 @@ def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | 
         from cobe.calls.ray_waves import WaveScheduler  # only the Ray executor needs it
 
         scheduler = WaveScheduler(ray, store, **options)
-    return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost))
+    again = reask if config.reask_unscored else None  # --reask-unscored: unusable stored answers are asked again
+    return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost), reask=again)
 
 
 def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, ray: Any = None) -> Session:

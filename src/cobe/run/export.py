@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from cobe.core.errors import RunUnmeasured
 from cobe.core.files import atomic_open, atomic_write
 from cobe.core.results import CHECKS, ResultRow, Status
 from cobe.judge.checks import row_status
@@ -203,6 +204,39 @@ def build_summary(
     return summary
 
 
+def unmeasured_models(summary: dict[str, Any]) -> list[str]:
+    """The models of a judged run with no scored row: every answer unscored or errored, so nothing was measured
+    (a model whose rows wait outside the part a verdict set judged is pending, not unmeasured)."""
+    if not summary.get("judge"):
+        return []
+    models = summary.get("models", {}).items()
+    return [model for model, entry in models if not entry.get("scored") and not entry.get("pending")]
+
+
+def settle_state(summary: dict[str, Any], record: Callable[[str], None]) -> None:
+    """A finished run (`complete`) in which a model has no scored row is `unmeasured`, and the other way round
+    once every model has one (another verdict set shown): the state says whether every model was measured;
+    `record` keeps a changed state where the store keeps it (`cobe runs` reads either)."""
+    stated = summary.get("state")
+    if stated not in ("complete", RunUnmeasured.state):
+        return
+    unmeasured = unmeasured_models(summary)
+    summary["state"] = RunUnmeasured.state if unmeasured else "complete"
+    if unmeasured:
+        summary["unmeasured"] = unmeasured
+    if summary["state"] != stated:
+        record(summary["state"])
+
+
+def unmeasured_note(models: list[str]) -> str:
+    """The line a report opens with for models that have no scored row."""
+    named = ", ".join(f"`{model}`" for model in models)
+    return (
+        f"{named} {'has' if len(models) == 1 else 'have'} no scored row: every answer was unscored or errored "
+        "(the top reasons say what came back), so no accuracy was measured and no rank is given"
+    )
+
+
 def _epochs(models: dict[str, dict[str, Any]], df: Any) -> None:
     """summary.json's per-epoch accuracies and their sample std across epochs, per model."""
     for rec in by_epoch(df).to_dict("records"):
@@ -248,6 +282,8 @@ def _pass_rule(models: dict[str, dict[str, Any]]) -> str:
 def build_report(summary: dict[str, Any], notices: list[str]) -> str:
     """A short Markdown report: leaderboard, counts, notices."""
     lines = [f"# CoBe run {summary['run_id']}", ""]
+    unmeasured = summary.get("unmeasured") or []
+    notices = ([unmeasured_note(unmeasured)] if unmeasured else []) + list(notices)
     lines += [f"> **Note:** {n}" for n in notices]
     if notices:
         lines.append("")
@@ -430,6 +466,7 @@ def write_exports(
     for model, (share, over, _) in overlaps.items():
         if model in summary["models"]:
             summary["models"][model].update(same_scenarios=_num(share), std_over=over)
+    settle_state(summary, lambda state: store.set_state(run_id, state))
     write_summary(run_dir / "summary.json", summary)
     atomic_write(run_dir / "report.md", build_report(summary, notices), shared=True)  # made to be shared
     return summary

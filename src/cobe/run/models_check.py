@@ -22,6 +22,7 @@ from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
 from cobe.judge.judge_plan import plan_judges
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
+from cobe.judge.usable import probe_problem, reask
 from cobe.models.base import Provider
 from cobe.models.model_args import ModelArgs
 from cobe.models.registry import get_provider, refuse_as_judge
@@ -85,6 +86,9 @@ async def acheck(
     prices: str | Path | None = None,
     max_retries: int = 6,
     max_retry_wait: float = MAX_RETRY_WAIT_S,
+    timeout: float | None = None,
+    concurrency: int | None = None,
+    reask_unscored: bool = False,
     **settings: Any,
 ) -> list[ProbeResult]:
     """Async form of `check`."""
@@ -104,8 +108,11 @@ async def acheck(
         with directory_lock(path.parent, "models check"):
             store, _ = open_run_store(path.parent, force_new=False)
             try:
-                scheduler = Scheduler(max_retries=max_retries, max_retry_wait=max_retry_wait)
-                return await check_models(Caller(store, scheduler, table), probes)
+                scheduler = Scheduler(
+                    max_retries=max_retries, max_retry_wait=max_retry_wait, timeout=timeout, concurrency=concurrency
+                )
+                caller = Caller(store, scheduler, table, reask=reask if reask_unscored else None)
+                return await check_models(caller, probes, probe_problem)
             finally:
                 store.close()
     finally:
@@ -115,6 +122,8 @@ async def acheck(
 check = blocking(
     acheck,
     """One minimal call per model and role with the settings a run would send (`settings`: temperature,
-    reasoning_effort, max_tokens, judge_prompts, judge_temperature, model_args, models_file), retried as a run's
-    calls are (`max_retries`, `max_retry_wait`); each probe's result, refusals included.""",
+    reasoning_effort, max_tokens, judge_prompts, judge_temperature, model_args, models_file), retried and paced as
+    a run's calls are (`max_retries`, `max_retry_wait`, `timeout`, `concurrency`); each probe's result, refusals and
+    answers a run could not use (an empty reply, a judge's without T or F) included; `reask_unscored` asks such
+    stored answers again.""",
 )

@@ -26,11 +26,19 @@ class StoredWork:
     """
 
     def __init__(
-        self, store: Store | None, run_id: str | None, judge: JudgeRef | None, temperature: float | None = None
+        self,
+        store: Store | None,
+        run_id: str | None,
+        judge: JudgeRef | None,
+        temperature: float | None = None,
+        *,
+        reask: bool = False,
     ) -> None:
         self.store, self.run_id, self.judge = store, run_id, judge
         # with several samples a verdict asked at another temperature is no sample of this judging
         self.temperature = temperature if judge is not None and judge.samples > 1 else None
+        # --reask-unscored: an empty response and a verdict that is neither T nor F are work left, not work done
+        self.reask = reask
 
     def _row(self, item: Item) -> sqlite3.Row | None:
         if self.store is None or self.run_id is None:
@@ -40,7 +48,9 @@ class StoredWork:
     def response(self, item: Item) -> sqlite3.Row | None:
         """The item's stored response row when it finished without error; None means: generate it."""
         row = self._row(item)
-        return row if row is not None and row["error"] is None else None
+        if row is None or row["error"] is not None:
+            return None
+        return None if self.reask and not (row["text"] or "").strip() else row
 
     def reworded(self, items: Iterable[Item]) -> Item | None:
         """The first item whose stored response answered other prompt text (a template reworded since)."""
@@ -53,10 +63,13 @@ class StoredWork:
     def _done(self, row: sqlite3.Row | None) -> bool:
         if row is None or row["error"] is not None:
             return False
+        if self.reask and row["verdict"] is None:
+            return False
         return self.temperature is None or row["temperature"] == self.temperature
 
     def asks_left(self, response_id: int) -> list[Ask]:
-        """The (judge, check, sample) questions of a response with no verdict yet, or whose judge call failed."""
+        """The (judge, check, sample) questions of a response with no verdict yet, or whose judge call failed
+        (with `reask`: or whose verdict is neither T nor F)."""
         if self.judge is None or is_published(self.judge):  # a source's published verdicts are never asked
             return []
         stored = [

@@ -191,6 +191,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             }
             notices = list(plan.notices)
             summary = write_exports(run_dir, store, plan.run_id, plan.items, ref, fields, notices)
+            state = str(summary.get("state", state))  # the set shown now may measure a model the last did not
             left = StoredWork(store, plan.run_id, ref)
             unfinished = sum(1 for item in plan.items if not left.judged(item))
         finally:

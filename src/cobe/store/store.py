@@ -328,8 +328,17 @@ class Store:
     @makes_room
     def put_response(self, row: dict[str, Any]) -> int:
         """Insert or replace one response (epoch 1 unless the row says) and commit; returns its id (stable
-        across replacement)."""
+        across replacement). A response answered by another call than before (asked again: --reask-unscored)
+        loses the verdicts that judged the answer it replaces; their calls stay in the store."""
+        row = {"epoch": 1} | row
         with self._transaction():
+            before = self.db.execute(
+                "SELECT id, call_key FROM responses WHERE run_id = :run_id AND model = :model"
+                " AND scenario_id = :scenario_id AND template = :template AND epoch = :epoch",
+                row,
+            ).fetchone()
+            if before is not None and before["call_key"] != row["call_key"]:
+                self.db.execute("DELETE FROM verdicts WHERE response_id = ?", (before["id"],))
             cur = self.db.execute(
                 "INSERT INTO responses (run_id, model, scenario_id, template, epoch, call_key, prompt, text, error,"
                 " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
@@ -339,7 +348,7 @@ class Store:
                 " prompt = excluded.prompt, text = excluded.text, error = excluded.error,"
                 " finish_reason = excluded.finish_reason, input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,"
                 " cost_usd = excluded.cost_usd, created = excluded.created RETURNING id",
-                {"epoch": 1} | row,
+                row,
             )
             (response_id,) = cur.fetchall()[0]  # read to the end, so the statement is done before COMMIT
         return int(response_id)

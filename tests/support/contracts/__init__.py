@@ -15,6 +15,7 @@ from support.contracts.common import LEVEL_SPEND, Refusal
 _RULES = {
     "openai": (openai_rules.chat_refusal, openai_rules.spend),
     "responses": (openai_rules.responses_refusal, openai_rules.spend),
+    "completions": (openai_rules.completions_refusal, openai_rules.spend),
     "anthropic": (anthropic_rules.refusal, anthropic_rules.spend),
     "google": (google_rules.refusal, google_rules.spend),
 }

@@ -6,7 +6,11 @@ temperature or top_p but the default and logprobs; each model takes only its own
 minimal-high, no none; GPT-5.1: none-high; GPT-5.2 on: none-xhigh, GPT-5.6: and max; o-series: low-high);
 GPT-5.1 to 5.4 reason only when asked, GPT-5.5 on by default; -pro models are served by the Responses API only
 (404 on chat completions), which takes `max_output_tokens` (16 or more) and `reasoning.effort`, and has
-neither stop nor seed. Names of no OpenAI family (an OpenAI-compatible server's models) take everything.
+neither stop nor seed. The (legacy) completions endpoint, `POST /v1/completions`, takes a `prompt` and only its own
+documented parameters (`logprobs` an integer of at most 5 alternatives, `stop` at most 4 sequences, no `messages`,
+`max_completion_tokens`, `top_logprobs` or `reasoning_effort`), and OpenAI serves it only for its completion models
+(gpt-3.5-turbo-instruct, davinci-002, babbage-002): a chat model is refused with 404. Names of no OpenAI family
+(an OpenAI-compatible server's models) take everything the endpoint defines.
 """
 
 from __future__ import annotations
@@ -161,3 +165,45 @@ def spend(model: str, request: dict) -> int:
         return 0
     effort = request.get("reasoning_effort") or (request.get("reasoning") or {}).get("effort") or fam.default
     return 0 if effort == "none" else LEVEL_SPEND.get(effort, LEVEL_SPEND["medium"])
+
+
+#: what POST /v1/completions defines, from OpenAI's API reference for the legacy completions endpoint
+COMPLETIONS_PARAMETERS = frozenset(
+    {
+        *("model", "prompt", "best_of", "echo", "frequency_penalty", "logit_bias", "logprobs", "max_tokens", "n"),
+        *("presence_penalty", "seed", "stop", "stream", "stream_options", "suffix", "temperature", "top_p", "user"),
+    }
+)
+#: the models OpenAI serves on the completions endpoint
+COMPLETION_MODELS = ("gpt-3.5-turbo-instruct", "davinci-002", "babbage-002")
+
+
+def completions_refusal(model: str, request: dict) -> Refusal | None:
+    """POST /v1/completions."""
+    for name in request:
+        if name not in COMPLETIONS_PARAMETERS:
+            return openai_error(f"Unrecognized request argument supplied: {name}", name, None)
+    prompt = request.get("prompt")
+    if not prompt or not isinstance(prompt, (str, list)):
+        return openai_error("Missing required parameter: 'prompt'.", "prompt", "missing_required_parameter")
+    logprobs = request.get("logprobs")
+    if logprobs is not None and (not isinstance(logprobs, int) or isinstance(logprobs, bool) or not 0 <= logprobs <= 5):
+        return openai_error(
+            f"Invalid value for 'logprobs': expected an integer from 0 to 5, got {logprobs!r}.", "logprobs", None
+        )
+    stop = request.get("stop")
+    if isinstance(stop, list) and len(stop) > 4:
+        return openai_error(f"Invalid 'stop': array too long. Expected at most 4, got {len(stop)}.", "stop", None)
+    limit = request.get("max_tokens")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+        return openai_error(f"Invalid 'max_tokens': expected a positive integer, got {limit!r}.", "max_tokens", None)
+    name = model.lower()
+    if family(model) is not None and not name.startswith(COMPLETION_MODELS):
+        return openai_error(
+            "This is a chat model and not supported in the v1/completions endpoint. Did you mean to use "
+            "v1/chat/completions?",
+            "model",
+            None,
+            404,
+        )
+    return None
