@@ -71,3 +71,22 @@ def test_httpx_where_the_sdk_lacks_aiohttp(monkeypatch):
     assert type(pooled_http_client(openai)._transport).__name__ != "AiohttpTransport"
     monkeypatch.delattr(openai, "DefaultAioHttpClient")  # an SDK older than the transport
     assert type(pooled_http_client(openai)._transport).__name__ != "AiohttpTransport"
+
+
+async def test_each_transport_keeps_its_connections_alive_for_the_next_calls(fake_env, openai_server, http_transport):
+    import asyncio
+
+    openai_server.control(delay_s=0.02)  # long enough that the four lanes overlap
+    provider = get_provider("openai-api/localfake/fake-model")
+    lane = asyncio.Semaphore(4)  # as the scheduler's window would
+
+    async def one():
+        async with lane:
+            return await provider.generate(ASK, GenerateConfig(max_tokens=8))
+
+    outs = await asyncio.gather(*(one() for _ in range(20)))
+    await provider.aclose()
+    stats = openai_server.stats()
+    assert all(o.text for o in outs) and stats["requests"] == 20
+    # a connection opened only while every open one was busy: as many as the calls ever in flight, reused after
+    assert 2 <= stats["peak_connections"] <= 4
