@@ -18,6 +18,8 @@ each figure is the median over rounds of one part's CPU per call divided by a fl
 
 The parts:
 - `bare`: the same calls written as a short asyncio loop over the official SDK (prompts of its own).
+- `bare-aio`: that loop over the SDK's aiohttp transport (`http_client=DefaultAioHttpClient(...)`, the
+  `openai[aiohttp]` extra), the floor a careful user reaches; cobe talks through it where it is installed.
 - `replay`: a floor that sends cobe's own requests byte for byte: every call the round's `cobe` part
   stored (its messages and the settings it sent, `calls.sent`), through the same SDK loop. Against it the
   ratio holds nothing of prompt lengths or settings, only what the harness spends per call.
@@ -31,7 +33,8 @@ and the end-of-run table, beside the replay floor's whole process (`--no-breakdo
 is compiled first, as an install leaves a package: a checkout run with PYTHONDONTWRITEBYTECODE would
 otherwise compile it again in every cobe part, which neither an installed cobe nor the floor pays.
 
-Targets (issues 13, 28): every ratio <= 1.2x, the whole command against the replayed floor included; a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
+Targets (issues 13, 28, 42): every ratio <= 1.2x, the whole command against the replayed floor included; evaluate()
+<= 1.0x the default-transport loop and its wall <= 1.1x that loop's at zero latency (--latency S: a slower server); a repeat of the finished run makes 0 calls in < 5 s; cobe's peak RSS
 at the large N within 15% of the small N. `--scale-models K` adds a scale point that reaches the large N
 with K respondent models on N/K scenarios: the same number of calls with the dataset held fixed, which
 separates what a run holds per item from what holding the dataset itself costs.
@@ -100,15 +103,19 @@ JUDGE_TEXT = (
 )
 
 
-async def bare(url: str, data: Path, concurrency: int) -> dict:
-    """The same calls with the official SDK, no cache, no store, no retries: the floor."""
-    import openai
-
+def sdk_http_client(openai: Any, aio: bool) -> Any:
+    """The SDK's own async HTTP client with a pool of 1,024: its default httpx transport, or its aiohttp one."""
     # the limits class of the HTTP library this SDK version is built on
     limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(max_connections=1024, max_keepalive_connections=1024)
-    client = openai.AsyncOpenAI(
-        api_key="EMPTY", base_url=url, max_retries=0, http_client=openai.DefaultAsyncHttpxClient(limits=limits)
-    )
+    return (openai.DefaultAioHttpClient if aio else openai.DefaultAsyncHttpxClient)(limits=limits)
+
+
+async def bare(url: str, data: Path, concurrency: int, aio: bool = False) -> dict:
+    """The same calls with the official SDK, no cache, no store, no retries: the floor (`aio`: over the SDK's
+    aiohttp transport, `DefaultAioHttpClient`, instead of its default httpx one)."""
+    import openai
+
+    client = openai.AsyncOpenAI(api_key="EMPTY", base_url=url, max_retries=0, http_client=sdk_http_client(openai, aio))
     sem = asyncio.Semaphore(concurrency)
     calls = 0
 
@@ -171,9 +178,8 @@ async def replay(url: str, store: Path, concurrency: int) -> dict:
     import openai
 
     requests = stored_requests(store)
-    limits = type(openai._constants.DEFAULT_CONNECTION_LIMITS)(max_connections=1024, max_keepalive_connections=1024)
     client = openai.AsyncOpenAI(
-        api_key="EMPTY", base_url=url, max_retries=0, http_client=openai.DefaultAsyncHttpxClient(limits=limits)
+        api_key="EMPTY", base_url=url, max_retries=0, http_client=sdk_http_client(openai, aio=False)
     )
     pending = iter(requests)
     calls = 0
@@ -283,8 +289,8 @@ def breakdown_part(args: argparse.Namespace) -> dict:
 def run_part(args: argparse.Namespace) -> None:
     """One measured part in this (fresh) process; prints a JSON line."""
     wall0 = time.perf_counter()
-    if args.part == "bare":
-        out = asyncio.run(bare(args.url, args.data, args.concurrency))
+    if args.part in ("bare", "bare-aio"):
+        out = asyncio.run(bare(args.url, args.data, args.concurrency, aio=args.part == "bare-aio"))
     elif args.part == "replay":
         out = asyncio.run(replay(args.url, args.store, args.concurrency))
     elif args.part == "cli":
@@ -323,8 +329,11 @@ def run_part(args: argparse.Namespace) -> None:
 class Bench:
     """The server process, the data files and one subprocess per measured part."""
 
-    def __init__(self, tmp: Path, concurrency: int, profile: Path | None, profiled: str = "cli") -> None:
+    def __init__(
+        self, tmp: Path, concurrency: int, profile: Path | None, profiled: str = "cli", latency_s: float = 0.0
+    ) -> None:
         self.tmp, self.concurrency, self.profile, self.profiled = tmp, concurrency, profile, profiled
+        self.latency_s = latency_s
         self.server = subprocess.Popen(
             [sys.executable, "-m", "support.openai_server", "--port", "0", "--unique"],
             stdout=subprocess.PIPE,
@@ -376,14 +385,18 @@ class Bench:
         cmd += ["--run-dir", str(run_dir), "--concurrency", str(self.concurrency)]
         if store is not None:
             cmd += ["--store", str(store)]
-        before = self.client.stats()["requests"]
+        # counters from zero, so the part's own peak of calls in flight at the server is read after it
+        self.client.control(reset=True, unique=True, delay_s=self.latency_s)
         done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
         if done.returncode != 0:
             raise SystemExit(f"part {part} failed:\n{done.stderr[-3000:]}")
         out = json.loads(done.stdout.strip().splitlines()[-1])
         if importtime:
             out["import_s"] = import_seconds(done.stderr)
-        out["served"] = self.client.stats()["requests"] - before
+        stats = self.client.stats()
+        # a zero-latency server answers each request before reading the next, so its own in-flight count stays at
+        # one; the client's pool opens a connection only when all it has are busy: the most calls it had in flight
+        out["served"], out["peak_in_flight"] = stats["requests"], stats["peak_connections"]
         out["run_dir"] = str(run_dir)
         out["us_per_call"] = out["cpu_s"] / max(out["served"], 1) * 1e6
         return out
@@ -419,11 +432,33 @@ def print_breakdown(part: dict, floor: dict) -> None:
     print(f"  {'the replay floor, whole process (median round)':<50} {floor['cpu_s']:6.2f} s")
 
 
+#: the CPU-per-call ratios of each round, (part, floor)
+RATIOS = (
+    ("bare-aio", "bare"),
+    ("cobe", "bare"),
+    ("cobe", "bare-aio"),
+    ("cli", "bare"),
+    ("cli", "replay"),
+    ("cobe", "replay"),
+)
+#: each ratio's median as printed, and its target (issues 13, 28, 42); None: shown, no target
+TARGETS: tuple[tuple[str, str, float | None], ...] = (
+    ("bare-aio/bare", "CPU per call, bare loop on the SDK's aiohttp transport / on its default httpx one", None),
+    ("cobe/bare", "CPU per call, evaluate() in-process / bare loop", 1.0),
+    ("cobe/bare-aio", "CPU per call, evaluate() in-process / bare loop on aiohttp", 1.2),
+    ("cli/bare", "CPU per call, whole `cobe eval` / bare loop", 1.2),
+    ("cli/replay", "CPU per call, whole `cobe eval` / replay of its own requests", 1.2),
+    ("cobe/replay", "CPU per call, evaluate() in-process / replay of its own requests", 1.2),
+    ("cobe wall/bare wall", "wall, evaluate() in-process / bare loop", 1.1),
+)
+
+
 def line(label: str, r: dict) -> str:
     """One measured part as a line of the report."""
     return (
         f"  {label:<14} {r['served']:>6} calls, {r['errors']} failed, CPU {r['cpu_s']:6.2f} s = "
-        f"{r['us_per_call']:5.0f} us/call, wall {r['wall_s']:6.1f} s, peak RSS {r['rss_mb']:5.0f} MB"
+        f"{r['us_per_call']:5.0f} us/call, wall {r['wall_s']:6.1f} s, peak RSS {r['rss_mb']:5.0f} MB, "
+        f"peak in flight {r['peak_in_flight']}"
     )
 
 
@@ -439,6 +474,9 @@ def main() -> None:
         "--concurrency", type=int, default=64, help="calls in flight, the same on every side (default 64)"
     )
     parser.add_argument("--quick", action="store_true", help="N = 300 and a scale point of 3000")
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="seconds the fake server waits before each reply (default 0)"
+    )
     parser.add_argument("--profile", type=Path, help="write a cProfile of one more part here, after the rounds")
     parser.add_argument(
         "--profile-part", choices=["cli", "cobe"], default="cli", help="the part --profile profiles (default cli)"
@@ -458,7 +496,9 @@ def main() -> None:
         help="also reach the scale point with K respondent models on N/K scenarios (the dataset held fixed)",
     )
     parser.add_argument("--models", type=int, default=1, help=argparse.SUPPRESS)
-    parser.add_argument("--part", choices=["bare", "cobe", "replay", "cli", "breakdown"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--part", choices=["bare", "bare-aio", "cobe", "replay", "cli", "breakdown"], help=argparse.SUPPRESS
+    )
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
@@ -472,40 +512,40 @@ def main() -> None:
     n, calls = args.samples, args.samples * 4
     print(
         f"N = {n} samples = {n} respondent + {3 * n} judge calls, {args.concurrency} in flight on both sides, "
-        f"{args.pairs} interleaved rounds; server in its own process, unique replies"
+        f"{args.pairs} interleaved rounds; server in its own process, unique replies, {args.latency:g} s latency"
     )
     failures: list[str] = []
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        bench = Bench(Path(tmp), args.concurrency, args.profile, args.profile_part)
+        bench = Bench(Path(tmp), args.concurrency, args.profile, args.profile_part, args.latency)
         try:
             rounds: list[dict[str, dict]] = []
             for i in range(args.pairs):
-                r = {"bare": bench.measure("bare", n), "cobe": bench.measure("cobe", n)}
+                r = {"bare": bench.measure("bare", n), "bare-aio": bench.measure("bare-aio", n)}
+                r["cobe"] = bench.measure("cobe", n)
                 r["replay"] = bench.measure("replay", n, store=Path(r["cobe"]["run_dir"]) / "cobe.sqlite")
                 r["cli"] = bench.measure("cli", n)
                 rounds.append(r)
-                for part, floor in (("cobe", "bare"), ("cli", "bare"), ("cli", "replay"), ("cobe", "replay")):
+                for part, floor in RATIOS:
                     r[f"{part}/{floor}"] = r[part]["us_per_call"] / r[floor]["us_per_call"]  # type: ignore[assignment]
-                for part in ("bare", "replay", "cobe", "cli"):
-                    shown = {"cobe": "cobe/bare", "cli": "cli/replay"}.get(part)
+                r["cobe wall/bare wall"] = r["cobe"]["wall_s"] / r["bare"]["wall_s"]  # type: ignore[assignment]
+                for part in ("bare", "bare-aio", "replay", "cobe", "cli"):
+                    shown = {"bare-aio": "bare-aio/bare", "cobe": "cobe/bare", "cli": "cli/replay"}.get(part)
                     print(line(f"round {i + 1} {part}", r[part]) + (f"   {shown} {r[shown]:.2f}x" if shown else ""))
                     if r[part]["served"] != calls or r[part]["errors"]:
                         failures.append(
                             f"{part} served {r[part]['served']} calls with {r[part]['errors']} failed; expected {calls}"
                         )
             medians = {}
-            for key, what in (
-                ("cobe/bare", "evaluate() in-process / bare loop"),
-                ("cli/bare", "whole `cobe eval` / bare loop"),
-                ("cli/replay", "whole `cobe eval` / replay of its own requests"),
-                ("cobe/replay", "evaluate() in-process / replay of its own requests"),
-            ):
+            for key, what, target in TARGETS:
                 medians[key] = statistics.median(float(r[key]) for r in rounds)  # type: ignore[arg-type]
-                verdict = "OK" if medians[key] <= 1.2 else "OVER"
-                print(f"CPU per call, {what} (median of {args.pairs}): {medians[key]:.2f}x (target <= 1.2x) {verdict}")
-                if medians[key] > 1.2:
-                    failures.append(f"CPU ratio {key} {medians[key]:.2f}x")
+                if target is None:
+                    print(f"{what} (median of {args.pairs}): {medians[key]:.2f}x")
+                    continue
+                verdict = "OK" if medians[key] <= target else "OVER"
+                print(f"{what} (median of {args.pairs}): {medians[key]:.2f}x (target <= {target}x) {verdict}")
+                if medians[key] > target:
+                    failures.append(f"ratio {key} {medians[key]:.2f}x")
             pairs = [(r["bare"], r["cobe"]) for r in rounds]
             ratio = medians["cobe/bare"]
             ratios = [float(r["cobe/bare"]) for r in rounds]  # type: ignore[arg-type]

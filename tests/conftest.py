@@ -1,6 +1,7 @@
 """Shared pytest fixtures; each lives in tests/support/ and is imported here."""
 
 # pytest finds fixtures by name, so these imports are the registration
+from support.http_transport import http_transport  # noqa: F401
 from support.openai_server import openai_server, strict_server  # noqa: F401
 from support.scenarios import bare_scenario, scenario, scenario_factory  # noqa: F401
 

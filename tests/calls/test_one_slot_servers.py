@@ -17,6 +17,10 @@ from cobe.models.retry import is_timeout
 from cobe.models.server_capacity import capacity_from, server_root
 from support.cli import run_cobe
 
+# every behaviour here holds on both HTTP transports (support.http_transport)
+pytestmark = pytest.mark.usefixtures("http_transport")
+
+
 ASK = [Message(role="user", content="Rewrite the story.")]
 
 

@@ -74,9 +74,11 @@ async def test_a_judge_writes_its_head_once_then_reads_it_at_the_cached_rate(fak
     store = Store(tmp_path / "cobe.sqlite")
     caller = Caller(store, prices=load_prices(prices))
     plan, _ = plan_judges(JUDGE, "paper", prompt_cache=cache)
-    judge = JudgePanel.from_plan(plan, caller).members[0]
+    panel = JudgePanel.from_plan(plan, caller)
+    judge = panel.members[0]
     for rewrite in ("Instead, Ravi caught the ferry.", "Instead, Ravi caught the early ferry and ate lunch there."):
         await judge.check("preserve", scenario, rewrite)
+    await panel.aclose()  # its HTTP pool: aiohttp warns of a session left open
     store.close()
     first, second = call_rows(tmp_path / "cobe.sqlite")
     head = len(constant_head(load_judge_prompts("paper").texts["preserve"]).split())  # the fake counts words
@@ -95,9 +97,11 @@ async def test_openai_caches_long_shared_prefixes_without_a_mark(fake, prices, t
     store = Store(tmp_path / "cobe.sqlite")
     caller = Caller(store, prices=load_prices(prices))
     plan, _ = plan_judges("openai/fake-model", "paper", prompt_cache=False)
-    judge = JudgePanel.from_plan(plan, caller).members[0]
+    panel = JudgePanel.from_plan(plan, caller)
+    judge = panel.members[0]
     for rewrite in ("Instead, Ravi caught the ferry.", "Instead, Ravi caught the early ferry."):
         await judge.check("change", scenario, rewrite)
+    await panel.aclose()  # its HTTP pool: aiohttp warns of a session left open
     store.close()
     records = call_rows(tmp_path / "cobe.sqlite")
     assert records[0]["cached_input_tokens"] == 0

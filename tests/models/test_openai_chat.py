@@ -13,6 +13,10 @@ from cobe.models.capabilities import capabilities
 from cobe.models.fitting import fit
 from cobe.models.openai_chat import chat_body
 
+# every behaviour here holds on both HTTP transports (support.http_transport)
+pytestmark = pytest.mark.usefixtures("http_transport")
+
+
 USER = [Message(role="user", content="Rewrite the story had the rain stopped early.")]
 JUDGE = [Message(role="user", content="Story: x\nAnswer with exactly one letter: T or F.")]
 

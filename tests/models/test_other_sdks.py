@@ -12,6 +12,10 @@ from cobe.models.capabilities import capabilities
 from cobe.models.fitting import fit
 from cobe.models.google_chat import contents_and_config as google_body
 
+# every behaviour here holds on both HTTP transports (support.http_transport)
+pytestmark = pytest.mark.usefixtures("http_transport")
+
+
 CHAT = [
     Message(role="system", content="Be brief."),
     Message(role="user", content="Story: a b c. Answer with exactly one letter."),

@@ -59,7 +59,9 @@ ENV_VALUES = [  # (variable, value, what the error line names)
     ("COBE_MAX_RETRY_WAIT", "inf", "--max-retry-wait"),
     ("COBE_MOCK_LATENCY", "-1", "COBE_MOCK_LATENCY"),
     ("COBE_REQUEST_TIMEOUT", "nan", "COBE_REQUEST_TIMEOUT"),  # read by the SDK providers
+    ("COBE_HTTP_TRANSPORT", "curl", "COBE_HTTP_TRANSPORT"),  # read by the SDK providers
 ]
+SDK_ENV = ("COBE_REQUEST_TIMEOUT", "COBE_HTTP_TRANSPORT")
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -103,7 +105,7 @@ def test_a_hostile_environment_value_is_refused(finished, tmp_path, name, value,
     data, run_dir = finished
     before = snapshot(run_dir)
     fresh = tmp_path / "fresh"  # a new run dir, so cached answers cannot hide the provider's check
-    models = ("-m", "openai-api/fake/x", "-j", "mock/judge-pass") if name == "COBE_REQUEST_TIMEOUT" else MOCKS
+    models = ("-m", "openai-api/fake/x", "-j", "mock/judge-pass") if name in SDK_ENV else MOCKS
     env = {name: value, "FAKE_BASE_URL": "http://127.0.0.1:9/v1"}
     result = run_cobe("eval", *models, "--data", str(data), "--run-dir", str(fresh), cwd=tmp_path, env=env)
     assert_usage_or_input_error(result, needle)

@@ -17,6 +17,10 @@ from reliability_helpers import cobe_at, eval_args, provider_env
 
 from cobe.core.errors import RunIncomplete
 
+# every behaviour here holds on both HTTP transports (support.http_transport)
+pytestmark = pytest.mark.usefixtures("http_transport")
+
+
 CODE = "from cobe.cli.main import main; main()"
 
 

@@ -16,6 +16,9 @@ from cobe.models.base import endpoint_name
 from support.cli import run_cobe
 from support.openai_server import contract_env
 
+# every behaviour here holds on both HTTP transports (support.http_transport)
+pytestmark = pytest.mark.usefixtures("http_transport")
+
 
 def stored_endpoints(run_dir: Path) -> tuple[list[str], list[str]]:
     """(the endpoints table, every calls.request) of a run's store."""

@@ -92,6 +92,10 @@ class Stats:
     held: int = 0  # chat requests waiting now for hold_after to be lifted
     in_flight: int = 0  # chat requests received and not yet answered (held and delayed ones included)
     peak_in_flight: int = 0  # the most chat requests in flight at once so far
+    # open client connections now and at most so far: a keep-alive pool opens one only when every one it has is
+    # busy, so the peak is the most calls a client had in flight at once, even where the server answers each at once
+    connections: int = 0
+    peak_connections: int = 0
     failed: int = 0  # chat requests answered with fail_status
     bodies: dict[str, int] = field(default_factory=dict)  # sha256 of each chat request body → times received
     first_ok_s: float | None = None  # server clock (monotonic) of the first and the latest 2xx chat answer

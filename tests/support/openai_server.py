@@ -114,6 +114,9 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
     # ---- HTTP plumbing -------------------------------------------------------------------
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve keep-alive HTTP/1.1 requests on one connection until the client hangs up."""
+        stats = self.stats
+        stats.connections += 1
+        stats.peak_connections = max(stats.peak_connections, stats.connections)
         try:
             while True:
                 try:
@@ -153,6 +156,7 @@ class FakeLLMServer(AnthropicBatches, OpenAIBatches):
                     break
                 await writer.drain()
         finally:
+            stats.connections -= 1  # the counters it was counted in, even where a reset replaced them since
             writer.close()
 
     async def route(self, method: str, path: str, body: bytes, key: str = "") -> tuple[int, bytes, dict[str, str]]:

@@ -21,15 +21,39 @@ def import_sdk(spec: str, module: str, extra: str) -> ModuleType:
     return require(module, extra, spec)
 
 
+#: COBE_HTTP_TRANSPORT's values; the first is the default
+TRANSPORTS = ("aiohttp", "httpx")
+
+
+def http_transport() -> str:
+    """The HTTP transport COBE_HTTP_TRANSPORT names: aiohttp (the default) or httpx."""
+    raw = os.environ.get("COBE_HTTP_TRANSPORT", "").strip().lower()
+    if not raw:
+        return TRANSPORTS[0]
+    if raw not in TRANSPORTS:
+        raise InputError(f"COBE_HTTP_TRANSPORT={raw!r}: expected one of {', '.join(TRANSPORTS)}")
+    return raw
+
+
 def pooled_http_client(sdk: Any) -> Any:
     """The SDK's own async HTTP client with a pool large enough for cobe's concurrency.
 
-    The limits class comes from the SDK's constants, so this works whichever HTTP library
-    that SDK version is built on.
+    aiohttp (the SDK's `DefaultAioHttpClient`, its `[aiohttp]` extra) where it is installed: about a third
+    less CPU per call than httpx's pool, which scans its connections on every request; httpx otherwise, or
+    where COBE_HTTP_TRANSPORT=httpx asks. Either way the client is httpx's interface (the aiohttp one
+    is an httpx client over an aiohttp transport), so requests, timeouts, errors and closing are the SDK's
+    own; the limits class comes from the SDK's constants, whichever HTTP library that version is built on.
     """
     limits = type(sdk._constants.DEFAULT_CONNECTION_LIMITS)(
         max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE
     )
+    aiohttp_client = getattr(sdk, "DefaultAioHttpClient", None)  # absent from SDKs older than the transport
+    if aiohttp_client is not None and http_transport() == "aiohttp":
+        try:
+            # the transport's aiohttp connector takes max_connections as its limit
+            return aiohttp_client(limits=limits)
+        except RuntimeError:  # the SDK's stand-in when aiohttp is not installed: httpx it is
+            pass
     return sdk.DefaultAsyncHttpxClient(limits=limits)
 
 
