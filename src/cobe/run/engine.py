@@ -14,6 +14,7 @@ from cobe.calls.preflight import run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import DiskFull, InputError, RunStopped
 from cobe.core.lock import directory_lock
+from cobe.core.progress import NoProgress, Progress
 from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
@@ -27,7 +28,6 @@ from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
-from cobe.run.progress import NoProgress, Progress
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import open_run
 from cobe.run.verdict_sets import describe_judge, make_current, replaced_notice, stored_judge

@@ -12,13 +12,13 @@ from cobe.calls.cost import load_prices
 from cobe.calls.executor import cluster, parse_executor
 from cobe.core.aio import blocking
 from cobe.core.lock import directory_lock
+from cobe.core.progress import Progress
 from cobe.core.reserve import disk_reserve
 from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.run.config import RunSummary
 from cobe.run.engine import open_session
 from cobe.run.plan import plan_rejudge
-from cobe.run.progress import Progress
 from cobe.store.directory import find_store
 from cobe.store.store import Store
 
