@@ -446,9 +446,7 @@ def open_session(
     replaced = make_current(store, run_id, plan.judge.ref, plan.part) if plan.judge is not None and shows else None
     if plan.run_id is not None:
         store.set_state(run_id, "running")
-    return Session(
-        plan, store, run_id, caller, progress, notices=setup.notices, check_pool=pool, replaced=replaced
-    )
+    return Session(plan, store, run_id, caller, progress, notices=setup.notices, check_pool=pool, replaced=replaced)
 
 
 async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummary:
