@@ -16,7 +16,7 @@ from cobe.dataset.spool import RECENT, ScenarioSpool
 from cobe.models.base import Message
 from cobe.run import EvalConfig, evaluate, generate, judge_run
 from cobe.run.config import EvalOptions
-from cobe.run.engine import open_session
+from cobe.run.engine import RunSetUp, open_session
 from cobe.run.plan import plan_rejudge, plan_run
 from cobe.store.store import STORE_NAME, Store
 from support.run_data import scenario, write_dataset
@@ -149,7 +149,7 @@ def test_a_session_judges_with_the_plans_settings(data_file):
     plan = plan_run(
         EvalConfig(data=str(data_file), models=["mock/echo"], judge="mock/judge-pass", judge_temperature=0.4)
     )
-    session = open_session(plan, Store(plan.run_dir / STORE_NAME))
+    session = open_session(plan, RunSetUp(Store(plan.run_dir / STORE_NAME)))
     try:
         assert session.panel is not None and plan.judge is not None
         assert [judge.settings for judge in session.panel.members] == [plan.judge.settings]

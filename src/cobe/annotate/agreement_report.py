@@ -19,8 +19,8 @@ from cobe.core.results import CHECKS, ResultRow
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 
 if TYPE_CHECKING:
+    from cobe.core.progress import Progress
     from cobe.dataset.schema import Scenario
-    from cobe.run.progress import Progress
 
 from cobe.score.agreement import (
     RATER_ANSWER_FAILS,

@@ -12,7 +12,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from cobe.run.progress import PlainProgress, RichProgress
+    from cobe.core.progress import PlainProgress, RichProgress
 
 #: the width a piped listing's one-line text column is cut to (a terminal uses its own width)
 PIPED_WIDTH = 120
@@ -62,6 +62,6 @@ def num(value: Any, digits: int = 3) -> str:
 def progress_display(verbose: bool = False) -> PlainProgress | RichProgress:
     """How a long command shows its progress: rich bars on a terminal; elsewhere (CI logs, nohup, pipes) a plain
     `progress:` line on stderr per stage at least every 10 s and at each 5% done."""
-    from cobe.run.progress import PlainProgress, RichProgress
+    from cobe.core.progress import PlainProgress, RichProgress
 
     return RichProgress(verbose) if sys.stdout.isatty() else PlainProgress(verbose)

@@ -19,8 +19,8 @@ from cobe.run.config import EMBEDDED_JUDGE_CHECK, EMBEDDED_MODEL, EvalConfig, Ru
 from cobe.run.rundir import default_run_dir
 
 if TYPE_CHECKING:
+    from cobe.core.progress import PlainProgress, RichProgress
     from cobe.report.run_table import RunTable
-    from cobe.run.progress import PlainProgress, RichProgress
 
 
 #: the longest stretch of an error the end-of-run line repeats

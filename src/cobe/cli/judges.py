@@ -21,9 +21,9 @@ from cobe.cli.json_end import done, end_object
 from cobe.core.errors import RunIncomplete
 
 if TYPE_CHECKING:
+    from cobe.diagnostics.judges_agree import SetAgreementReport, SetComparison
     from cobe.judge.prompt_diff import JudgeDiff
     from cobe.judge.selftest_result import SelfTest
-    from cobe.run.set_agreement import SetAgreementReport, SetComparison
 
 
 @click.group("judges")
@@ -291,7 +291,7 @@ def agree_cmd(run_dir: Path, reference: str | None, resamples: int, seed: int, a
     bootstrap over core examples, and the 2×2 counts; then the rows left out, by why, and the rows where
     the two differ (--json lists them all).
     """
-    from cobe.run.set_agreement import agree_verdict_sets
+    from cobe.diagnostics.judges_agree import agree_verdict_sets
 
     report = agree_verdict_sets(run_dir, reference, resamples=resamples, seed=seed)
     if as_json:
@@ -302,7 +302,7 @@ def agree_cmd(run_dir: Path, reference: str | None, resamples: int, seed: int, a
 
 def _print_agreement(report: SetAgreementReport) -> None:
     """The tables of `cobe judges agree`: one per verdict set, with what it left out and where it differs."""
-    from cobe.run.set_agreement import set_name
+    from cobe.diagnostics.judges_agree import set_name
 
     plain_console(soft_wrap=True).print(
         f"Agreement with {set_name(report.reference.ref)} on {report.run_dir} ({report.rows} rows): overall "
@@ -313,7 +313,7 @@ def _print_agreement(report: SetAgreementReport) -> None:
 
 
 def _print_comparison(comparison: SetComparison, report: SetAgreementReport) -> None:
-    from cobe.run.set_agreement import SHOWN_DIFFERENCES, set_name
+    from cobe.diagnostics.judges_agree import SHOWN_DIFFERENCES, set_name
 
     name = set_name(comparison.verdict_set.ref)
     table = Table(title=f"{name} vs. {set_name(report.reference.ref)}")

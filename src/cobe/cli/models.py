@@ -57,7 +57,7 @@ def check_cmd(
     Calls are stored: checking again answers from the store and costs nothing.
     """
     from cobe.core.secrets import scrub
-    from cobe.run.models_check import ROLES, check
+    from cobe.diagnostics.models_check import ROLES, check
 
     roles = ROLES if role == "both" else (role,)
     results = check(

@@ -184,43 +184,64 @@ def _aggregate(
         "generation_config": {"generation_args": generation},
     }
     judge = _judge_block(run.judge)
-    results = []
-    if scores.get("accuracy") is not None:
-        uncertainty: dict[str, Any] = {"num_samples": scores["scored"]}
-        if scores.get("ci_low") is not None:
-            uncertainty["confidence_interval"] = {
-                "lower": scores["ci_low"],
-                "upper": scores["ci_high"],
-                "confidence_level": 0.95,
-                "method": scores.get("ci_method") or "percentile bootstrap",
-            }
-            uncertainty["num_bootstrap_samples"] = scores["resamples"]
-        # a pooled accuracy has no std across phrasings (cobe.score.rule): its rule says so instead
-        spread = {"std_across_phrasings": str(scores["std"]), "std_ddof": "1"} if scores.get("std") is not None else {}
-        details = {
-            **spread,
-            "rule": str(scores.get("rule") or MEAN_RULE),
-            "n": str(scores["n"]),
-            "passes": str(scores["passes"]),
-            "unscored": str(scores["unscored"]),
-            "errors": str(scores["errors"]),
-            **{f"accuracy_{t}": str(v) for t, v in (scores.get("per_template") or {}).items()},
+    accuracy = _accuracy_result(run, scores, common, judge) if scores.get("accuracy") is not None else None
+    results = [*([accuracy] if accuracy else []), *_check_results(run, scores, common, judge)]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "evaluation_id": evaluation_id,
+        "evaluation_timestamp": str(run.summary.get("updated") or stamp.isoformat(timespec="seconds")),
+        "retrieved_timestamp": str(int(stamp.timestamp())),
+        "source_metadata": _source_metadata(run, organization),
+        "eval_library": {"name": "cobe", "version": __version__},
+        "model_info": _model_info(spec, identity),
+        "evaluation_results": results,
+    }
+
+
+def _accuracy_result(
+    run: RunExport, scores: dict[str, Any], common: dict[str, Any], judge: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The record's CoBe accuracy result: the score, its counts and per-template accuracies, its interval."""
+    uncertainty: dict[str, Any] = {"num_samples": scores["scored"]}
+    if scores.get("ci_low") is not None:
+        uncertainty["confidence_interval"] = {
+            "lower": scores["ci_low"],
+            "upper": scores["ci_high"],
+            "confidence_level": 0.95,
+            "method": scores.get("ci_method") or "percentile bootstrap",
         }
-        results.append(
-            {
-                "evaluation_result_id": ACCURACY_ID,
-                "evaluation_name": "CoBe",
-                **common,
-                "metric_config": _metric(
-                    ACCURACY_ID,
-                    "CoBe accuracy",
-                    rule_definition(scores.get("rule")) + "; " + _pass_rule(run),
-                    judge,
-                    run.judge.source,
-                ),
-                "score_details": {"score": scores["accuracy"], "details": details, "uncertainty": uncertainty},
-            }
-        )
+        uncertainty["num_bootstrap_samples"] = scores["resamples"]
+    # a pooled accuracy has no std across phrasings (cobe.score.rule): its rule says so instead
+    spread = {"std_across_phrasings": str(scores["std"]), "std_ddof": "1"} if scores.get("std") is not None else {}
+    details = {
+        **spread,
+        "rule": str(scores.get("rule") or MEAN_RULE),
+        "n": str(scores["n"]),
+        "passes": str(scores["passes"]),
+        "unscored": str(scores["unscored"]),
+        "errors": str(scores["errors"]),
+        **{f"accuracy_{t}": str(v) for t, v in (scores.get("per_template") or {}).items()},
+    }
+    return {
+        "evaluation_result_id": ACCURACY_ID,
+        "evaluation_name": "CoBe",
+        **common,
+        "metric_config": _metric(
+            ACCURACY_ID,
+            "CoBe accuracy",
+            rule_definition(scores.get("rule")) + "; " + _pass_rule(run),
+            judge,
+            run.judge.source,
+        ),
+        "score_details": {"score": scores["accuracy"], "details": details, "uncertainty": uncertainty},
+    }
+
+
+def _check_results(
+    run: RunExport, scores: dict[str, Any], common: dict[str, Any], judge: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """One result per check with a satisfied rate."""
+    results = []
     for check in CHECKS:
         rate = (scores.get("checks") or {}).get(check) or {}
         if rate.get("satisfied_rate") is None:
@@ -236,16 +257,7 @@ def _aggregate(
                 "score_details": {"score": rate["satisfied_rate"], "uncertainty": {"num_samples": rate["judged"]}},
             }
         )
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "evaluation_id": evaluation_id,
-        "evaluation_timestamp": str(run.summary.get("updated") or stamp.isoformat(timespec="seconds")),
-        "retrieved_timestamp": str(int(stamp.timestamp())),
-        "source_metadata": _source_metadata(run, organization),
-        "eval_library": {"name": "cobe", "version": __version__},
-        "model_info": _model_info(spec, identity),
-        "evaluation_results": results,
-    }
+    return results
 
 
 def _source_metadata(run: RunExport, organization: str) -> dict[str, Any]:

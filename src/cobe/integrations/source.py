@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.core.errors import InputError
 from cobe.core.jsonfile import read_json
+from cobe.judge.verdict_source import imported_verdicts
 from cobe.report.load import read_results, results_path
-from cobe.run.verdict_source import imported_verdicts
 from cobe.store import STORE_NAME, Store
 from cobe.store.damage import json_object
 

@@ -51,7 +51,7 @@ STAGE = "judge-check"
 
 
 class StageProgress(Protocol):
-    """What the self-test tells of its progress: the part of `cobe.run.progress.Progress` it uses."""
+    """What the self-test tells of its progress: the part of `cobe.core.progress.Progress` it uses."""
 
     def start(self, stage: str, total: int, done: int) -> None:
         """A stage of `total` items, `done` of them already done."""

@@ -11,24 +11,21 @@ check is met check by check as well. The tables are `cobe.judge.audit_result.che
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from cobe.core.errors import InputError
-from cobe.core.lock import lock_holder
 from cobe.core.results import CHECKS, ResultRow
+from cobe.diagnostics.judges_agree import set_name, stored_verdict_sets
 from cobe.judge.audit_result import PASS, CheckCalibration, ReferenceCalibration, check_calibration
 from cobe.judge.judge_plan import JudgeRef
 from cobe.run.export import iter_rows
-from cobe.run.set_agreement import set_name
-from cobe.run.verdict_sets import VerdictSet, choose, verdict_sets
+from cobe.run.verdict_sets import VerdictSet, choose
 from cobe.score.agreement import human_fail
 from cobe.score.reliability import pass_probability
-from cobe.store.directory import find_store
-from cobe.store.store import ReadOnlyStore, Store
+from cobe.store.store import Store
 
 #: why a response of the run is not compared, in the order they are tested
 LEFT_OUT = ("errors", "not_judged", "unscored_judge", "not_rated", "no_human_majority", "unscored_reference")
@@ -138,12 +135,7 @@ def reference_calibration(
     from cobe.run.plan import plan_exports  # the plan module loads the providers' registry; only when needed
 
     run_dir = Path(run_dir)
-    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
-    try:
-        row = store.latest_run()
-        if row is None:
-            raise InputError(f"{run_dir}: the store holds no run")
-        sets = verdict_sets(store, row["id"])
+    with stored_verdict_sets(run_dir) as (store, run_id, sets):
         mine = _judge_set(sets, judge, run_dir)
         chosen: VerdictSet | HumanReference = (
             reference
@@ -155,12 +147,8 @@ def reference_calibration(
         name = chosen.name if isinstance(chosen, HumanReference) else set_name(chosen.ref)
         items = plan_exports(store, run_dir).items
         pairs = _Pairs()
-        for judged, outcome in _outcomes(store, row["id"], items, chosen, iter_rows(store, row["id"], items, mine.ref)):
+        for judged, outcome in _outcomes(store, run_id, items, chosen, iter_rows(store, run_id, items, mine.ref)):
             pairs.add(judged, outcome)
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
-    finally:
-        store.close()
     return _calibration(run_dir, set_name(mine.ref), name, chosen, pairs)
 
 

@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -18,6 +19,10 @@ from cobe.report.judged import Judged, require_alike, run_judges
 from cobe.report.load import HumanLabels, RunSet, load_runs, read_judge_check, sample_note
 from cobe.report.overall_only import no_checks_note, pass_rule
 from cobe.report.tables import build_tables, primary_rows, write_tables
+
+if TYPE_CHECKING:
+    from cobe.report.against import Against
+    from cobe.report.paper import PaperFigures
 
 # "parquet" writes every result row as results.parquet (needs pyarrow: pip install 'cobe[parquet]')
 FORMATS: frozenset[str] = frozenset({"md", "html", "csv", "json", "png", "svg", "parquet"})
@@ -116,8 +121,6 @@ def build_report(
     eval-statistics.json, or the folder `cobe import` kept it in) adds the run's accuracy beside the published
     totals, overall, per domain and per graph type. `against` (`paper`, the figures cobe ships, or a file of them)
     sets the runs' models beside the paper's nine (cobe.report.against)."""
-    from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
-
     chosen = parse_formats(formats)
     paper = None
     if against is not None:  # a file that is not the paper's figures is refused before any work
@@ -139,17 +142,7 @@ def build_report(
         from cobe.report.published import beside_published, read_published
 
         tables.update(beside_published(primary_rows(runs.frame), read_published(published)))
-    labels = tables["leaderboard"]["label"].tolist()
-    for label in runs.labels:  # labels with no row at their lowest tier still get a colour
-        if label not in labels:
-            labels.append(label)
-    beside = None
-    if paper is not None:
-        from cobe.report.against import build_against
-
-        beside = build_against(paper, primary_rows(runs.frame), tables)
-        tables.update(beside.tables)
-        labels += beside.paper_labels  # after the runs' own: a run's model keeps its colour in every figure
+    labels, beside = _labels_and_paper(runs, tables, paper)
     shown_sample = sample_note(runs.samples)
     report = Report(
         runs=runs, tables=tables, out=out_dir, judge_note=judge_note, sample_note=shown_sample, data_note=data_note
@@ -172,26 +165,37 @@ def build_report(
         pass_rule=pass_rule(primary),
         against=beside,
     )
+    _write_files(report, content, chosen, labels)
+    return report
 
+
+def _labels_and_paper(
+    runs: RunSet, tables: dict[str, pd.DataFrame], paper: PaperFigures | None
+) -> tuple[list[str], Against | None]:
+    """Every label a figure colours, in order, and the runs beside the paper's figures (None without `--against`);
+    the comparison's tables are added to `tables`."""
+    labels = tables["leaderboard"]["label"].tolist()
+    for label in runs.labels:  # labels with no row at their lowest tier still get a colour
+        if label not in labels:
+            labels.append(label)
+    if paper is None:
+        return labels, None
+    from cobe.report.against import build_against
+
+    beside = build_against(paper, primary_rows(runs.frame), tables)
+    tables.update(beside.tables)
+    labels += beside.paper_labels  # after the runs' own: a run's model keeps its colour in every figure
+    return labels, beside
+
+
+def _write_files(report: Report, content: ReportContent, chosen: set[str], labels: list[str]) -> None:
+    """Write the chosen formats under the report's directory: tables, Parquet, figures, report.md, report.html."""
+    out_dir, tables, frame = report.out, content.tables, report.runs.frame
     if chosen & {"csv", "json"}:
         report.files += write_tables(tables, out_dir / "tables", chosen)
     if "parquet" in chosen:
-        report.files.append(_write_parquet(runs.frame, out_dir / "results.parquet"))
-
-    # each figure is drawn once; the HTML reuses the SVG bytes
-    figure_formats = tuple(f for f in ("svg", "png") if f in chosen or (f == "svg" and "html" in chosen))
-    figures = render_figures(tables, labels, figure_formats, against=beside) if figure_formats else {}
-    figure_files: dict[str, str] = {}
-    for name, data in figures.items():
-        for fmt, payload in data.items():
-            if fmt not in chosen:
-                continue
-            path = out_dir / "figures" / f"{name}.{fmt}"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(payload)
-            report.files.append(path)
-            figure_files.setdefault(name, f"figures/{name}.{fmt}")
-
+        report.files.append(_write_parquet(frame, out_dir / "results.parquet"))
+    figures, figure_files = _write_figures(report, content, chosen, labels)
     if "md" in chosen:
         from cobe.report.markdown import render_markdown
 
@@ -204,9 +208,32 @@ def build_report(
         path = out_dir / "report.html"
         # written as it is made (the response data streamed in), then renamed: never half a report, never whole in memory
         with atomic_open(path, shared=True) as handle:
-            write_html(handle, content, frame=runs.frame, figures=figures, labels=labels)
+            write_html(handle, content, frame=frame, figures=figures, labels=labels)
         report.files.append(path)
-    return report
+
+
+def _write_figures(
+    report: Report, content: ReportContent, chosen: set[str], labels: list[str]
+) -> tuple[dict[str, dict[str, bytes]], dict[str, str]]:
+    """Draw each figure once (the HTML reuses the SVG bytes) and write the chosen formats under figures/;
+    returns (name → format → bytes, name → the path report.md links)."""
+    from cobe.report.figures import render_figures  # matplotlib loads only when a report is drawn
+
+    figure_formats = tuple(f for f in ("svg", "png") if f in chosen or (f == "svg" and "html" in chosen))
+    if not figure_formats:
+        return {}, {}
+    figures = render_figures(content.tables, labels, figure_formats, against=content.against)
+    figure_files: dict[str, str] = {}
+    for name, data in figures.items():
+        for fmt, payload in data.items():
+            if fmt not in chosen:
+                continue
+            path = report.out / "figures" / f"{name}.{fmt}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(payload)
+            report.files.append(path)
+            figure_files.setdefault(name, f"figures/{name}.{fmt}")
+    return figures, figure_files
 
 
 # SVG only: it is what a paper takes, the HTML embeds it, and drawing PNGs too doubles the figures' cost on

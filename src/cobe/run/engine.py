@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from cobe.calls.caller import Caller
@@ -14,6 +17,7 @@ from cobe.calls.preflight import run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.errors import DiskFull, InputError, RunStopped
 from cobe.core.lock import directory_lock
+from cobe.core.progress import NoProgress, Progress
 from cobe.core.reserve import disk_reserve, is_disk_full, out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
@@ -27,7 +31,6 @@ from cobe.run.config import EvalConfig, RunSummary
 from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
-from cobe.run.progress import NoProgress, Progress
 from cobe.run.resume import StoredWork, shown
 from cobe.run.rundir import open_run
 from cobe.run.verdict_sets import describe_judge, make_current, replaced_notice, stored_judge
@@ -39,11 +42,20 @@ class Session:
     """One command carrying out its plan on one run: the pipeline, its bookkeeping and its exports."""
 
     def __init__(
-        self, plan: RunPlan, store: Store, run_id: str, caller: Caller, progress: Progress | None = None
+        self,
+        plan: RunPlan,
+        store: Store,
+        run_id: str,
+        caller: Caller,
+        progress: Progress | None = None,
+        *,
+        notices: Sequence[str] = (),
+        check_pool: Sequence[Scenario] = (),
+        replaced: JudgeRef | None = None,
     ) -> None:
         self.plan, self.store, self.run_id, self.caller = plan, store, run_id, caller
         self.progress: Progress = progress or NoProgress()
-        self.notices = list(plan.notices)
+        self.notices = [*plan.notices, *notices]  # the plan's, then the set-up's (a store set aside)
         self.stopped: RunStopped | None = None  # a budget or authentication stop
         judge = plan.judge
         # one judge is a panel of one; the plan's providers are lent, and closed with the others in `run`
@@ -52,11 +64,11 @@ class Session:
         self.shown_judge = judge.ref if judge and judge.show else stored_judge(store)
         self.done = StoredWork(None, None, None)
         self.judged_at_start: set[tuple[str, str, str, int]] = set()  # items the judge progress counted as done
-        self.check_pool: Sequence[Scenario] = []  # --judge-check: the scenarios the self-test draws from
+        self.check_pool = check_pool  # --judge-check: the scenarios the self-test draws from
         self.judge_check: dict[str, Any] | None = None
         self.preflight_stats: dict[str, Any] = {}  # {"preflight": counts} once the preflight asked something
         self.store_failures: dict[str, int] = {}  # error → the run's failed calls that ended with it
-        self.replaced: JudgeRef | None = None  # the verdict set this command's judge took the place of
+        self.replaced = replaced  # the verdict set this command's judge took the place of
 
     async def run(self) -> RunSummary:
         """Run the pipeline; on any ending (done, budget, Ctrl-C) record the state and rewrite the exports."""
@@ -378,39 +390,63 @@ def _caller(store: Store, config: EvalConfig, on_event: Callable[[str], None] | 
     return Caller(store, scheduler, load_prices(config.prices), Budget(config.max_cost), reask=again)
 
 
-def open_session(plan: RunPlan, store: Store, progress: Progress | None = None, ray: Any = None) -> Session:
-    """The session of a plan on its store: the run opened (or resumed), its scenarios and judge recorded;
-    with `ray`, its calls run on that Ray cluster (`cobe.calls.executor.cluster`).
+@dataclass(frozen=True)
+class RunSetUp:
+    """What a command holds on its run directory while it runs: the store, Ray's cluster where `--executor ray`
+    asks for one, and what opening the store had to say (a store set aside by `--force-new`)."""
 
-    The store is closed if anything here fails; once the session exists, `Session.run` closes it.
+    store: Store
+    ray: Any = None
+    notices: Sequence[str] = ()
+
+
+@contextmanager
+def set_up_run(
+    run_dir: Path, command: str, executor: str | None, open_store: Callable[[], tuple[Store, list[str]]]
+) -> Iterator[RunSetUp]:
+    """The one set-up of every command that writes a run (`evaluate`, `generate`, `judge_run`), held for its whole run.
+
+    Ray missing, or no cluster at the address, is refused before the run directory is touched; then the directory's
+    lock (one writer per run directory), the room kept for its last writes on a full disk (`cobe.core.reserve`)
+    and the store `open_store` opens, given that room. However the command ends, the store is closed, the
+    reserve removed and the lock released.
     """
-    try:
-        if plan.run_id is None:
-            run_id, _ = open_run(store, plan.config, plan.stored_config)
-            store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
-        else:
-            run_id = plan.run_id
-        caller = _caller(store, plan.config, getattr(progress, "event", None), ray)  # -v: retries as they happen
-        if plan.respondent is not None:
-            # a stored response is reused by (model, scenario, template): if that template's words have
-            # changed since, resuming would mix answers to two different prompts in one run
-            changed = StoredWork(store, run_id, None).reworded(plan.items)
-            if changed is not None:
-                raise InputError(
-                    f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
-                    f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
-                )
-        # the set shown before stays in the store: `cobe judge RUN --show` makes it current again
-        shows = plan.judge is not None and plan.judge.show
-        replaced = make_current(store, run_id, plan.judge.ref, plan.part) if plan.judge is not None and shows else None
-        if plan.run_id is not None:
-            store.set_state(run_id, "running")
-        session = Session(plan, store, run_id, caller, progress)
-        session.replaced = replaced
-        return session
-    except BaseException:
-        store.close()
-        raise
+    with cluster(parse_executor(executor)) as ray, directory_lock(run_dir, command), disk_reserve(run_dir) as reserve:
+        store, notices = open_store()
+        store.reserve = reserve
+        try:
+            yield RunSetUp(store, ray, notices)
+        finally:
+            store.close()
+
+
+def open_session(
+    plan: RunPlan, setup: RunSetUp, progress: Progress | None = None, pool: Sequence[Scenario] = ()
+) -> Session:
+    """The session of a plan on the store `setup` holds: the run opened (or resumed), its scenarios and judge
+    recorded; with `setup.ray`, its calls run on that Ray cluster (`cobe.calls.executor.cluster`)."""
+    store = setup.store
+    if plan.run_id is None:
+        run_id, _ = open_run(store, plan.config, plan.stored_config)
+        store.put_scenarios(run_id, zip(plan.scenarios.ids, plan.scenario_json()))
+    else:
+        run_id = plan.run_id
+    caller = _caller(store, plan.config, getattr(progress, "event", None), setup.ray)  # -v: retries as they happen
+    if plan.respondent is not None:
+        # a stored response is reused by (model, scenario, template): if that template's words have
+        # changed since, resuming would mix answers to two different prompts in one run
+        changed = StoredWork(store, run_id, None).reworded(plan.items)
+        if changed is not None:
+            raise InputError(
+                f"{plan.run_dir}: its stored responses to template {changed.template.name} answered other "
+                f"prompt wording (scenario {changed.scenario_id}); use --force-new or another --run-dir"
+            )
+    # the set shown before stays in the store: `cobe judge RUN --show` makes it current again
+    shows = plan.judge is not None and plan.judge.show
+    replaced = make_current(store, run_id, plan.judge.ref, plan.part) if plan.judge is not None and shows else None
+    if plan.run_id is not None:
+        store.set_state(run_id, "running")
+    return Session(plan, store, run_id, caller, progress, notices=setup.notices, check_pool=pool, replaced=replaced)
 
 
 async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummary:
@@ -422,19 +458,11 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
     pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
-    # Ray missing, or no cluster at the address, is refused before the run directory is touched; then one
-    # writer per run directory for the whole command, with room kept for its last writes on a full disk
-    with (
-        cluster(parse_executor(plan.config.executor)) as ray,
-        directory_lock(plan.run_dir, plan.command),
-        disk_reserve(plan.run_dir) as reserve,
-    ):
-        store, set_aside = open_run_store(plan.run_dir, plan.config.force_new)
-        store.reserve = reserve
-        session = open_session(plan, store, progress, ray)
-        session.notices.extend(set_aside)
-        session.check_pool = pool
-        return await session.run()
+    force_new = plan.config.force_new
+    with set_up_run(
+        plan.run_dir, plan.command, plan.config.executor, lambda: open_run_store(plan.run_dir, force_new)
+    ) as setup:
+        return await open_session(plan, setup, progress, pool).run()
 
 
 async def aevaluate(

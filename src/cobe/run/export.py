@@ -17,12 +17,12 @@ from cobe.judge.panel_analysis import PANEL, panel_summary
 from cobe.judge.published import SOURCE_DECIDES
 from cobe.judge.selftest_result import judge_check_markdown
 from cobe.judge.shown import ShownVerdicts
+from cobe.judge.verdict_source import imported_verdicts
 from cobe.prompts.render import UNJUDGED_REASONS, query_text, respondent_messages
 from cobe.run.items import Item
 from cobe.run.judged_part import shown_part
 from cobe.run.resume import shown
 from cobe.run.settings_table import settings_markdown
-from cobe.run.verdict_source import imported_verdicts
 from cobe.score.accuracy import (
     accuracy,
     by_epoch,

@@ -9,16 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from cobe.calls.cost import load_prices
-from cobe.calls.executor import cluster, parse_executor
 from cobe.core.aio import blocking
-from cobe.core.lock import directory_lock
-from cobe.core.reserve import disk_reserve
+from cobe.core.progress import Progress
 from cobe.judge.prompt_diff import JudgeDiff, compare_prompt_sets
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.run.config import RunSummary
-from cobe.run.engine import open_session
+from cobe.run.engine import open_session, set_up_run
 from cobe.run.plan import plan_rejudge
-from cobe.run.progress import Progress
 from cobe.store.directory import find_store
 from cobe.store.store import Store
 
@@ -36,18 +33,10 @@ async def ajudge_run(
     run_dir = Path(run_dir)
     path = find_store(run_dir)
     load_prices(options.get("prices"))  # refused before the store is touched
-    executor = parse_executor(options.get("executor"))
-    with cluster(executor) as ray, directory_lock(run_dir, "judge"), disk_reserve(run_dir) as reserve:
-        store = Store(path)
-        store.reserve = reserve
-        try:
-            plan = plan_rejudge(
-                store, run_dir, judge if isinstance(judge, str) else list(judge), judge_prompts, options, show=show
-            )
-        except BaseException:
-            store.close()
-            raise
-        return await open_session(plan, store, progress, ray).run()
+    specs = judge if isinstance(judge, str) else list(judge)
+    with set_up_run(run_dir, "judge", options.get("executor"), lambda: (Store(path), [])) as setup:
+        plan = plan_rejudge(setup.store, run_dir, specs, judge_prompts, options, show=show)
+        return await open_session(plan, setup, progress).run()
 
 
 async def ajudges_diff(

@@ -11,7 +11,7 @@ import threading
 import time
 from pathlib import Path
 
-from cobe.run.progress import PLAIN_EVERY_S, PlainProgress
+from cobe.core.progress import PLAIN_EVERY_S, PlainProgress
 from support.run_data import write_dataset
 
 SPEC = "openai-api/fake/fake-model"

@@ -11,6 +11,8 @@ arithmetic is `cobe.score.set_agreement`.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,6 +91,22 @@ class SetAgreementReport:
         }
 
 
+@contextmanager
+def stored_verdict_sets(run_dir: Path) -> Iterator[tuple[Store, str, list[VerdictSet]]]:
+    """A run directory's store opened read-only, with its run's id and verdict sets (what `cobe judges agree` and
+    the audit's `--reference` read); a store without a run, or one that cannot be read, is one line."""
+    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
+    try:
+        row = store.latest_run()
+        if row is None:
+            raise InputError(f"{run_dir}: the store holds no run")
+        yield store, row["id"], verdict_sets(store, row["id"])
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
+    finally:
+        store.close()
+
+
 def _statuses(store: Store, run_id: str, items: list[Item], ref: JudgeRef) -> Statuses:
     return {
         (row.model, row.scenario_id, row.template, row.epoch): (row.core_id, row.status)
@@ -159,12 +177,7 @@ def agree_verdict_sets(
     from cobe.run.plan import plan_exports  # the plan module loads the providers' registry; only when needed
 
     run_dir = Path(run_dir)
-    store = ReadOnlyStore(find_store(run_dir), idle=lock_holder(run_dir) is None)
-    try:
-        row = store.latest_run()
-        if row is None:
-            raise InputError(f"{run_dir}: the store holds no run")
-        sets = verdict_sets(store, row["id"])
+    with stored_verdict_sets(run_dir) as (store, run_id, sets):
         if not sets:
             raise InputError(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
         chosen = _reference(sets, reference, run_dir)
@@ -175,13 +188,9 @@ def agree_verdict_sets(
                 f"`cobe judge {run_dir} --judge SPEC` and compare again"
             )
         items = plan_exports(store, run_dir).items
-        ref_rows = _statuses(store, row["id"], items, chosen.ref)
+        ref_rows = _statuses(store, run_id, items, chosen.ref)
         report = SetAgreementReport(run_dir, chosen, len(ref_rows), resamples=resamples, seed=seed)
         for other in others:
-            statuses = _statuses(store, row["id"], items, other.ref)
+            statuses = _statuses(store, run_id, items, other.ref)
             report.comparisons.append(_compare(ref_rows, statuses, other, resamples, seed))
         return report
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
-    finally:
-        store.close()
