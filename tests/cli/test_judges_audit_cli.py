@@ -115,3 +115,11 @@ def test_max_cost_stops_the_audit_and_the_same_command_resumes_it(tmp_path, open
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["calls_made"] == 524 - paid  # what the stopped audit paid for is not asked again
     assert openai_server.stats()["judge_requests"] == 524
+
+
+def test_the_preflight_stops_a_judge_whose_reply_holds_no_verdict(tmp_path, openai_server, setup):
+    env, args, run_dir = setup
+    openai_server.control(question_answer="This is a connection check")
+    r = run_cobe(*args, "--run-dir", str(run_dir), cwd=tmp_path, env=env)
+    assert_one_line_error(r, "the preflight call's reply cannot be used", "no T/F verdict in")
+    assert r.returncode == 2 and openai_server.stats()["judge_requests"] == 0

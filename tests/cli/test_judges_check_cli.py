@@ -202,3 +202,18 @@ def test_a_self_test_answered_from_the_store_says_how_to_ask_again(tmp_path, ope
     # each question asked again (the stored answer and its one re-ask were both unusable): the old rows kept
     assert asked.returncode == 0 and result["calls_made"] == 20 and result["calls_cached"] == 0
     assert all(row["share"] is not None for row in result["checks"])
+
+
+def test_a_judge_whose_reply_holds_no_verdict_stops_at_the_preflight(tmp_path, openai_server, setup):
+    """The issue's real server with a gemma chat format answered the probe in words: a self-test then asked all
+    its questions of a judge that gives no verdict; the preflight stops it before they are sent, as a run's does."""
+    env, data, prompts = setup
+    openai_server.control(question_answer="This is a connection check")
+    r = check(tmp_path, env, data, prompts, "--run-dir", str(tmp_path / "check-run"), "--json")
+    assert r.returncode == 2, r.stderr
+    end = json.loads(r.stdout)
+    assert (
+        end["state"] == "incomplete" and f"{JUDGE} (judge): the preflight call's reply cannot be used" in end["message"]
+    )
+    assert "no T/F verdict in: 'This is a connection check'" in end["message"]
+    assert openai_server.stats()["requests"] == 1  # the probe, and not one of the self-test's questions

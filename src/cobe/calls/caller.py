@@ -158,7 +158,9 @@ class Caller:
     def sibling(self) -> Caller:
         """A caller of its own on this one's store, scheduler, prices, budget and way of asking again, for calls
         counted apart (the preflight's, the self-test's, each probe of `cobe models check`)."""
-        return Caller(self.store, self.scheduler, self.prices, self.budget, reask=self.reask)
+        own = Caller(self.store, self.scheduler, self.prices, self.budget, reask=self.reask)
+        own.notices = self.notices  # what its calls find (a spec at another endpoint) is the command's to say
+        return own
 
     async def call(
         self,

@@ -49,6 +49,7 @@ from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS
 from cobe.judge.selftest import select_scenarios
 from cobe.judge.selftest_result import probe_check, self_test_verdict
 from cobe.judge.specs import split_specs
+from cobe.judge.usable import probe_problem
 from cobe.models.capabilities import capabilities
 from cobe.models.fitting import effective_settings
 from cobe.models.registry import get_provider
@@ -360,7 +361,7 @@ async def _audit(
     member = plan.judging.members[0]
     stats: dict[str, Any] = {}
     if preflight and needs_preflight(provider):
-        await run_preflight(caller, [Preflight(provider, member.settings, "judge")], stats)
+        await run_preflight(caller, [Preflight(provider, member.settings, "judge")], stats, check=probe_problem)
     panel = JudgePanel.from_plan(plan.judging, caller, {member.spec: provider})
     concurrency = 2 * caller.scheduler.limits(provider).concurrency
     answers = await ask_all(panel.members[0], plan, concurrency)

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cobe.calls.caller import Caller
+from cobe.calls.preflight import Probe as Preflight
+from cobe.calls.preflight import needs_preflight, run_preflight
 from cobe.calls.scheduler import Scheduler
 from cobe.core.aio import blocking
 from cobe.core.errors import InputError
@@ -29,7 +31,7 @@ from cobe.judge.panel import JudgePanel
 from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS, JudgePromptSet
 from cobe.judge.selftest_result import SelfTest, probe_check, self_test_verdict
 from cobe.judge.specs import split_specs
-from cobe.judge.usable import reask
+from cobe.judge.usable import probe_problem, reask
 from cobe.models.base import Provider
 from cobe.models.model_args import ModelArgs
 from cobe.models.registry import get_provider
@@ -174,10 +176,14 @@ async def run_self_test(
     store and scheduler) to keep its calls out of a run's judge counts. `providers` lends the ones the
     command already holds."""
     panel = JudgePanel.from_plan(judging, caller, providers)
+    # a judge whose reply to the preflight holds no T or F (a base model asked through chat, say) stops the
+    # self-test before its calls are spent, in the line a run's preflight gives
+    probes = [Preflight(m.provider, m.settings, "judge") for m in panel.members if needs_preflight(m.provider)]
     stats = caller.stats["judge"]
     made, cached, failed = stats.calls_made, stats.calls_cached, stats.errors
     concurrency = 2 * max(caller.scheduler.limits(member.provider).concurrency for member in panel.members)
     try:
+        await run_preflight(caller, probes, {}, check=probe_problem)
         result = await self_test(
             panel,
             scenarios,
