@@ -143,7 +143,7 @@ def reference_calibration(
         row = store.latest_run()
         if row is None:
             raise InputError(f"{run_dir}: the store holds no run")
-        sets = verdict_sets(store, row["id"])
+        sets = verdict_sets(store, row.id)
         mine = _judge_set(sets, judge, run_dir)
         chosen: VerdictSet | HumanReference = (
             reference
@@ -155,7 +155,7 @@ def reference_calibration(
         name = chosen.name if isinstance(chosen, HumanReference) else set_name(chosen.ref)
         items = plan_exports(store, run_dir).items
         pairs = _Pairs()
-        for judged, outcome in _outcomes(store, row["id"], items, chosen, iter_rows(store, row["id"], items, mine.ref)):
+        for judged, outcome in _outcomes(store, row.id, items, chosen, iter_rows(store, row.id, items, mine.ref)):
             pairs.add(judged, outcome)
     except sqlite3.DatabaseError as exc:
         raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None

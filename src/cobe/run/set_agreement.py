@@ -164,7 +164,7 @@ def agree_verdict_sets(
         row = store.latest_run()
         if row is None:
             raise InputError(f"{run_dir}: the store holds no run")
-        sets = verdict_sets(store, row["id"])
+        sets = verdict_sets(store, row.id)
         if not sets:
             raise InputError(f"{run_dir}: no verdict set yet; judge it with `cobe judge {run_dir} --judge SPEC`")
         chosen = _reference(sets, reference, run_dir)
@@ -175,10 +175,10 @@ def agree_verdict_sets(
                 f"`cobe judge {run_dir} --judge SPEC` and compare again"
             )
         items = plan_exports(store, run_dir).items
-        ref_rows = _statuses(store, row["id"], items, chosen.ref)
+        ref_rows = _statuses(store, row.id, items, chosen.ref)
         report = SetAgreementReport(run_dir, chosen, len(ref_rows), resamples=resamples, seed=seed)
         for other in others:
-            statuses = _statuses(store, row["id"], items, other.ref)
+            statuses = _statuses(store, row.id, items, other.ref)
             report.comparisons.append(_compare(ref_rows, statuses, other, resamples, seed))
         return report
     except sqlite3.DatabaseError as exc:
