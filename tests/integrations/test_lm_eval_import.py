@@ -57,8 +57,8 @@ def test_the_judge_sees_the_raw_generation_and_the_store_keeps_the_prompt(tmp_pa
 
     store = Store(tmp_path / "run" / "cobe.sqlite")
     try:
-        stored = next(iter(store.responses(store.latest_run()["id"]).values()))
-        assert stored["prompt"] == first["arguments"]["gen_args_0"]["arg_0"]
+        stored = next(iter(store.responses(store.latest_run().id).values()))
+        assert stored.prompt == first["arguments"]["gen_args_0"]["arg_0"]
     finally:
         store.close()
 

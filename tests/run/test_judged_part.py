@@ -131,7 +131,7 @@ def test_runs_lists_the_judge_whose_numbers_it_prints_while_another_judges(run_d
     try:
         row = store.latest_run()
         assert row is not None
-        make_current(store, row["id"], JudgeRef("mock/judge-fail", "paper", "f" * 12))
+        make_current(store, row.id, JudgeRef("mock/judge-fail", "paper", "f" * 12))
     finally:
         store.close()
     r = run_cobe("runs", str(tmp_path), cwd=tmp_path)

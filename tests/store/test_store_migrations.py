@@ -35,9 +35,9 @@ def test_store_made_by_the_first_migration_is_upgraded_in_place(tmp_path):
     store = Store(path)
     applied = [row[0] for row in store.db.execute("SELECT version FROM schema_migrations ORDER BY version")]
     assert applied == [v for v, _, _ in _migrations()]
-    assert store.get_call("old")["response"] == "T"
+    assert store.get_call("old").response == "T"
     store.put_call(call_row("new", "augment"))
-    assert store.get_call("new")["role"] == "augment"
+    assert store.get_call("new").role == "augment"
     store.close()
     assert Store(path).get_call("new") is not None  # reopening applies nothing twice
 
@@ -68,7 +68,7 @@ def test_a_store_made_by_the_old_runner_is_adopted_as_it_is(tmp_path):
     store = Store(path)
     recorded = store.db.execute("SELECT version, name, applied FROM schema_migrations ORDER BY version").fetchall()
     assert [tuple(r) for r in recorded] == [(v, n, "2025-01-01T00:00:00Z") for v, n, _ in _migrations()]
-    assert store.latest_run()["id"] == "r1"
+    assert store.latest_run().id == "r1"
     store.put_call(call_row("k", "augment"))
     store.close()
 
@@ -137,7 +137,7 @@ def test_responses_stored_before_0004_take_their_finish_reason_from_theircall_ro
     db.commit()
     db.close()
     store = Store(path)
-    reasons = {key[1]: row["finish_reason"] for key, row in store.responses("r1").items()}
+    reasons = {key[1]: row.finish_reason for key, row in store.responses("r1").items()}
     store.close()
     assert reasons == {"cutv1": "length", "wholev1": "stop"}
 
@@ -168,14 +168,14 @@ def test_verdicts_stored_before_0006_become_the_first_sample_and_samples_sit_bes
     db.close()
     store = Store(path)
     old = store.verdicts("r1", "mock/j", "fp")[(7, "preserve")]
-    assert (old["verdict"], old["sample"]) == ("T", 0)
-    assert store.latest_run()["judge_members"] is None  # one judge asked once, as recorded
-    row = dict(old) | {"sample": 1, "verdict": "F"}
+    assert (old.verdict, old.sample) == ("T", 0)
+    assert store.latest_run().judge_members is None  # one judge asked once, as recorded
+    row = old._asdict() | {"sample": 1, "verdict": "F"}
     del row["id"]
     store.put_verdicts([row])
     samples = store.response_verdicts(7, "mock/j", "fp")
-    assert {key: r["verdict"] for key, r in samples.items()} == {("preserve", 0): "T", ("preserve", 1): "F"}
-    assert samples[("preserve", 0)]["temperature"] == 0
+    assert {key: r.verdict for key, r in samples.items()} == {("preserve", 0): "T", ("preserve", 1): "F"}
+    assert samples[("preserve", 0)].temperature == 0
     store.close()
 
 
@@ -234,19 +234,19 @@ def test_responses_stored_before_0009_are_the_first_epoch_and_the_shown_judge_is
     db.close()
     store = Store(path)
     first = store.response("r1", "m", "s", "A")
-    assert (first["id"], first["epoch"], first["text"], first["finish_reason"]) == (7, 1, "an answer", "stop")
+    assert (first.id, first.epoch, first.text, first.finish_reason) == (7, 1, "an answer", "stop")
     assert store.response("r1", "m", "s", "A", epoch=2) is None
-    assert store.verdicts("r1", "mock/j", "fp")[(7, "preserve")]["verdict"] == "T"  # still points at response 7
+    assert store.verdicts("r1", "mock/j", "fp")[(7, "preserve")].verdict == "T"  # still points at response 7
     (shown,) = store.verdict_sets("r1")
-    assert (shown["judge"], shown["judge_prompts"], shown["identity"], shown["shown"]) == (
+    assert (shown.judge, shown.judge_prompts, shown.identity, shown.shown) == (
         "mock/j",
         "paper",
         "fp",
         "2025-01-02T00:00:00Z",
     )
-    second = dict(first) | {"epoch": 2, "text": "another answer"}
+    second = first._asdict() | {"epoch": 2, "text": "another answer"}
     del second["id"]
     assert store.put_response(second) != 7  # a second epoch sits beside the first
-    assert store.response("r1", "m", "s", "A", epoch=2)["text"] == "another answer"
+    assert store.response("r1", "m", "s", "A", epoch=2).text == "another answer"
     assert list(store.responses("r1")) == [("m", "s", "A")]  # the first epoch's, keyed as before
     store.close()

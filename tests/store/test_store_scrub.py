@@ -21,7 +21,7 @@ def test_a_key_in_any_text_of_a_call_is_scrubbed_before_it_is_stored(tmp_path, m
         logprobs = json.dumps({"T": -0.1, f"key {KEY}": -4.0})
         fields = {"response": f"T {KEY}", "finish_reason": f"stop {KEY}", "first_token_logprobs": logprobs}
         store.put_call(call_row("k1", **fields))
-        row = dict(store.get_call("k1"))
+        row = store.get_call("k1")._asdict()
     finally:
         store.close()
     assert not [name for name, value in row.items() if KEY in str(value)]

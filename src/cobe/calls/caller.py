@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -21,6 +20,7 @@ from cobe.core.secrets import scrub
 from cobe.models.base import CallRecord, GenerateConfig, Message, ModelOutput, Provider, endpoint_name
 from cobe.models.refusals import Refusal
 from cobe.store.endpoints import note_endpoint
+from cobe.store.rows import CallRow, NewCall
 from cobe.store.store import Store, now
 
 if TYPE_CHECKING:
@@ -397,12 +397,12 @@ class Caller:
 
     def stored(
         self, provider: Provider, messages: list[Message], settings: GenerateConfig, attempt: int = 0, sample: int = 0
-    ) -> sqlite3.Row | None:
+    ) -> CallRow | None:
         """The stored row of an identical earlier call that `call` would answer from, or None."""
         self.note_endpoint(provider)
         return self._stored(provider, self._request(provider, messages, settings, attempt, sample)[1])
 
-    def _stored(self, provider: Provider, key: str) -> sqlite3.Row | None:
+    def _stored(self, provider: Provider, key: str) -> CallRow | None:
         # answers of order-dependent providers (cycling scripts) are never replayed
         return self.store.get_call(key) if provider.cacheable() else None
 
@@ -466,28 +466,26 @@ def scrubbed(output: ModelOutput) -> ModelOutput:
     return output.model_copy(update=changed) if changed else output
 
 
-def _from_row(row: Any) -> CallRecord:
-    logprobs = row["first_token_logprobs"]
+def _from_row(row: CallRow) -> CallRecord:
+    logprobs = row.first_token_logprobs
     return CallRecord(
-        key=row["key"],
-        text=row["response"],
-        error=row["error"],
-        finish_reason=row["finish_reason"],
-        input_tokens=row["input_tokens"],
-        output_tokens=row["output_tokens"],
-        cached_input_tokens=row["cached_input_tokens"],
-        cache_write_tokens=row["cache_write_tokens"],
-        latency_s=row["latency_s"],
-        attempts=row["attempts"],
+        key=row.key,
+        text=row.response,
+        error=row.error,
+        finish_reason=row.finish_reason,
+        input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens,
+        cached_input_tokens=row.cached_input_tokens,
+        cache_write_tokens=row.cache_write_tokens,
+        latency_s=row.latency_s,
+        attempts=row.attempts,
         first_token_logprobs=json.loads(logprobs) if logprobs else None,
-        cost_usd=row["cost_usd"],
+        cost_usd=row.cost_usd,
         cached=True,
     )
 
 
-def _call_row(
-    key: str, role: str, spec: str, request: str, record: CallRecord, output: ModelOutput | None
-) -> dict[str, Any]:
+def _call_row(key: str, role: str, spec: str, request: str, record: CallRecord, output: ModelOutput | None) -> NewCall:
     """A finished call as the store's `calls` row."""
     logprobs = record.first_token_logprobs
     return {

@@ -100,7 +100,7 @@ def stored_verdict_sets(run_dir: Path) -> Iterator[tuple[Store, str, list[Verdic
         row = store.latest_run()
         if row is None:
             raise InputError(f"{run_dir}: the store holds no run")
-        yield store, row["id"], verdict_sets(store, row["id"])
+        yield store, row.id, verdict_sets(store, row.id)
     except sqlite3.DatabaseError as exc:
         raise InputError(f"{run_dir}: its store cannot be read ({exc})") from None
     finally:

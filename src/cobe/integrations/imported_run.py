@@ -25,6 +25,7 @@ from cobe.judge.published import OVERALL
 from cobe.prompts import Template, select_templates, unphrased_reason
 from cobe.run.config import EvalConfig
 from cobe.run.rundir import data_fingerprint
+from cobe.store.rows import NewResponse, NewVerdict
 from cobe.store.store import STORE_NAME, Store, now
 
 
@@ -190,7 +191,7 @@ def _no_repeats(responses: list[ExternalResponse], source: str) -> None:
         seen.add(key)
 
 
-def _row(run_id: str, response: ExternalResponse) -> dict[str, Any]:
+def _row(run_id: str, response: ExternalResponse) -> NewResponse:
     return {
         "run_id": run_id,
         "model": response.model,
@@ -208,7 +209,7 @@ def _row(run_id: str, response: ExternalResponse) -> dict[str, Any]:
     }
 
 
-def _verdicts(run_id: str, response_id: int, response: ExternalResponse, ref: JudgeRef) -> list[dict[str, Any]]:
+def _verdicts(run_id: str, response_id: int, response: ExternalResponse, ref: JudgeRef) -> list[NewVerdict]:
     """The store's rows of a response's own verdicts: one per check where the source judged each, else one under
     the check name `overall`; none for a response the source never scored or that failed."""
     if not response.scored or response.error is not None:
@@ -223,7 +224,7 @@ def _verdicts(run_id: str, response_id: int, response: ExternalResponse, ref: Ju
 
 def _verdict(
     run_id: str, response_id: int, ref: JudgeRef, check: str, verdict: Verdict | None, reason: str | None
-) -> dict[str, Any]:
+) -> NewVerdict:
     return {
         "run_id": run_id,
         "response_id": response_id,

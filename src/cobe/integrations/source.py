@@ -151,22 +151,22 @@ def _read_store(run: RunExport, path: Path) -> None:
         responses = store.responses(run.run_id)
         by_id: dict[int, ResponseKey] = {}
         for response_key, row in responses.items():
-            by_id[int(row["id"])] = response_key
-            run.respondent_usage[response_key] = Usage(row["input_tokens"], row["output_tokens"], row["cost_usd"])
+            by_id[row.id] = response_key
+            run.respondent_usage[response_key] = Usage(row.input_tokens, row.output_tokens, row.cost_usd)
         judge = run.judge = _imported_source(store, run.run_id, run.judge)
         if judge.spec and judge.fingerprint:
             totals: dict[ResponseKey, list[float]] = {}
             settings: dict[str, Any] = {}
             for (response_id, _check), verdict in store.verdicts(run.run_id, judge.spec, judge.fingerprint).items():
-                found = by_id.get(int(response_id))
+                found = by_id.get(response_id)
                 if found is None:
                     continue
                 total = totals.setdefault(found, [0, 0, 0.0])
-                total[0] += verdict["input_tokens"]
-                total[1] += verdict["output_tokens"]
-                total[2] += verdict["cost_usd"] or 0.0
-                where = f"verdicts.judge_settings of verdict {verdict['id']}"
-                settings = settings or json_object(store.path, verdict["judge_settings"] or "{}", where)
+                total[0] += verdict.input_tokens
+                total[1] += verdict.output_tokens
+                total[2] += verdict.cost_usd or 0.0
+                where = f"verdicts.judge_settings of verdict {verdict.id}"
+                settings = settings or json_object(store.path, verdict.judge_settings or "{}", where)
             run.judge_usage = {k: Usage(int(i), int(o), c) for k, (i, o, c) in totals.items()}
             run.judge = replace(judge, settings=settings)
     finally:

@@ -88,15 +88,15 @@ class BatchJudge:
     async def _run(self, requests: list[BatchRequest]) -> None:
         covered: set[str] = set()
         for row in self.store.open_batches(self.provider.spec, self.api.terminal):
-            batch_id = row["id"]
-            if row["state"] == SUBMITTING:
+            batch_id = row.id
+            if row.state == SUBMITTING:
                 found = await self.api.recover(row)
                 if found is None:  # the provider never received it: forget it, its calls are submitted anew
                     self.store.drop_batch(batch_id)
                     continue
                 self.store.adopt_batch(batch_id, *found)
                 batch_id = found[0]
-            covered |= await self._finish(batch_id, row["input_file_id"], 0.0)
+            covered |= await self._finish(batch_id, row.input_file_id, 0.0)
         todo = list(
             {r.key: r for r in requests if r.key not in covered and self.store.get_call(r.key) is None}.values()
         )

@@ -74,12 +74,12 @@ def _judges(
     if judge:
         return split_specs([judge] if isinstance(judge, str) else list(judge)), samples or 1
     row = store.latest_run()
-    if row is None or not row["judge"]:
+    if row is None or not row.judge:
         raise InputError(f"{run_dir}: no judge has judged this run yet; name one with --judge SPEC")
     try:
-        shown = stored_ref(row["judge"], row["judge_prompts"], row["judge_fingerprint"], row["judge_members"])
+        shown = stored_ref(row.judge, row.judge_prompts or "", row.judge_fingerprint or "", row.judge_members)
     except ValueError as exc:
-        raise DamagedStore(store.path, f"runs.judge_members is {excerpt(row['judge_members'])}: {exc}") from None
+        raise DamagedStore(store.path, f"runs.judge_members is {excerpt(row.judge_members)}: {exc}") from None
     return [j.spec for j in shown.judges], samples or shown.samples
 
 
@@ -99,13 +99,13 @@ class _Stored:
             names = run_config(store.path, row)["template_names"]
             templates = {t.name: t for t in _templates(names)}
             self.response_ids = [
-                int(r["id"])
-                for r in store.responses(row["id"]).values()
-                if r["error"] is None
-                and r["template"] in templates
-                and judged_text(templates[r["template"]], r["text"] or "", r["finish_reason"]).text is not None
+                r.id
+                for r in store.responses(row.id).values()
+                if r.error is None
+                and r.template in templates
+                and judged_text(templates[r.template], r.text or "", r.finish_reason).text is not None
             ]
-            shown = [ShownVerdicts(store, row["id"], ref) for ref in refs]
+            shown = [ShownVerdicts(store, row.id, ref) for ref in refs]
             self.verdicts = [{rid: s.of(rid) for rid in self.response_ids} for s in shown]
         finally:
             store.close()

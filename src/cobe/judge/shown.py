@@ -12,9 +12,8 @@ from cobe.judge.panel import combine
 from cobe.judge.published import OVERALL, is_published
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from cobe.judge.judge_plan import JudgeRef
+    from cobe.store.rows import VerdictRow
     from cobe.store.store import Store
 
 
@@ -33,17 +32,17 @@ class Shown:
     overall: Verdict | None = None
 
 
-def _result(check: str, row: sqlite3.Row) -> CheckResult:
+def _result(check: str, row: VerdictRow) -> CheckResult:
     return CheckResult(
         check,
-        row["verdict"],
-        row["raw"],
-        row["p_true"],
-        row["unscored_reason"],
-        row["error"],
-        input_tokens=row["input_tokens"],
-        output_tokens=row["output_tokens"],
-        cost_usd=row["cost_usd"],
+        row.verdict,
+        row.raw,
+        row.p_true,
+        row.unscored_reason,
+        row.error,
+        input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens,
+        cost_usd=row.cost_usd,
     )
 
 
@@ -53,7 +52,7 @@ class ShownVerdicts:
     def __init__(self, store: Store, run_id: str, judge: JudgeRef | None) -> None:
         self.store, self.judge = store, judge
 
-    def _rows(self, response_id: int, judge: JudgeRef) -> list[dict[tuple[str, int], sqlite3.Row]]:
+    def _rows(self, response_id: int, judge: JudgeRef) -> list[dict[tuple[str, int], VerdictRow]]:
         # asked per response (an index lookup), so a run's verdicts are never held all at once
         return [self.store.response_verdicts(response_id, j.spec, j.fingerprint) for j in judge.judges]
 
@@ -69,35 +68,35 @@ class ShownVerdicts:
         return self._combined(rows, self.judge)
 
     @staticmethod
-    def _single(rows: dict[tuple[str, int], sqlite3.Row]) -> Shown:
+    def _single(rows: dict[tuple[str, int], VerdictRow]) -> Shown:
         # one judge asked once: its rows as they are, exactly as before panels existed
         got = {c: rows.get((c, 0)) for c in CHECKS}
         return Shown(
             complete=all(v is not None for v in got.values()),
-            verdicts={c: (v["verdict"] if v else None) for c, v in got.items()},
-            raw={c: v["raw"] for c, v in got.items() if v},
-            p_true={c: v["p_true"] for c, v in got.items() if v},
-            unscored={c: v["unscored_reason"] for c, v in got.items() if v and v["unscored_reason"]},
+            verdicts={c: (v.verdict if v else None) for c, v in got.items()},
+            raw={c: v.raw for c, v in got.items() if v},
+            p_true={c: v.p_true for c, v in got.items() if v},
+            unscored={c: v.unscored_reason for c, v in got.items() if v and v.unscored_reason},
         )
 
     @staticmethod
-    def _published(rows: dict[tuple[str, int], sqlite3.Row]) -> Shown:
+    def _published(rows: dict[tuple[str, int], VerdictRow]) -> Shown:
         # the source's overall verdict; an unknown one is unscored on every check, with the source's reason
         row = rows.get((OVERALL, 0))
         if row is None and any((c, 0) in rows for c in CHECKS):
             return ShownVerdicts._single(rows)  # a source that judged each check: the pass rule applies as usual
         if row is None:
             return Shown(complete=False, published=True)
-        reason = row["unscored_reason"]
+        reason = row.unscored_reason
         return Shown(
             complete=True,
             published=True,
-            overall=row["verdict"],
-            unscored=dict.fromkeys(CHECKS, reason) if row["verdict"] is None and reason else {},
+            overall=row.verdict,
+            unscored=dict.fromkeys(CHECKS, reason) if row.verdict is None and reason else {},
         )
 
     @staticmethod
-    def _combined(stored: list[dict[tuple[str, int], sqlite3.Row]], judge: JudgeRef) -> Shown:
+    def _combined(stored: list[dict[tuple[str, int], VerdictRow]], judge: JudgeRef) -> Shown:
         shown = Shown(complete=True)
         several, asked = len(judge.judges) > 1, False
         for check in CHECKS:
@@ -105,7 +104,7 @@ class ShownVerdicts:
             for member, rows in zip(judge.judges, stored):
                 samples = [rows.get((check, k)) for k in range(judge.samples)]
                 asked = asked or any(r is not None for r in samples)
-                shown.members.setdefault(member.spec, {})[check] = [r["verdict"] if r else None for r in samples]
+                shown.members.setdefault(member.spec, {})[check] = [r.verdict if r else None for r in samples]
                 if any(r is None for r in samples):
                     continue
                 result = combine([_result(check, r) for r in samples if r is not None], "samples")

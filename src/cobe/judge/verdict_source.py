@@ -17,9 +17,9 @@ from cobe.store.store import Store
 def imported_verdicts(store: Store, run_id: str, spec: str | None) -> dict[str, Any] | None:
     """`{"from": …, "by": …}` where verdict set `spec` is the one run `run_id`'s import stored; else None."""
     row = store.latest_run()
-    if spec is None or row is None or row["id"] != run_id:
+    if spec is None or row is None or row.id != run_id:
         return None
-    imported = json.loads(row["config"] or "{}").get("imported_from")
+    imported = json.loads(row.config or "{}").get("imported_from")
     verdicts = (imported.get("verdicts") if isinstance(imported, dict) else None) or {}
     if verdicts.get("set") != spec or not verdicts.get("from"):
         return None

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
-from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, PendingBatch, Poll
 from cobe.models.usage import anthropic_usage
 
 KEY_CHARS = 51  # 12 (ref) + 1 + 51 = 64, the custom_id limit; 204 bits still never collide
@@ -56,18 +56,18 @@ class AnthropicBatch(BatchAPI):
         )
         return batch.id, batch.processing_status
 
-    async def recover(self, row: Any) -> tuple[str, str] | None:
+    async def recover(self, row: PendingBatch) -> tuple[str, str] | None:
         """The batch of a pending submission: verified by its results once ended, else the nearest in time."""
-        created = datetime.fromisoformat(row["created"])  # 3.11 reads the trailing Z
+        created = datetime.fromisoformat(row.created)  # 3.11 reads the trailing Z
         running = []
         async for batch in self.batches.list(limit=100):
             if batch.created_at < created - SKEW:
                 break  # newest first: the rest are older than the submission
-            if _total(batch.request_counts) != row["request_count"]:
+            if _total(batch.request_counts) != row.request_count:
                 continue
             if batch.processing_status != "ended":
                 running.append(batch)
-            elif (await self._first_custom_id(batch.id) or "").startswith(row["input_file_id"] + "-"):
+            elif (await self._first_custom_id(batch.id) or "").startswith(row.input_file_id + "-"):
                 return batch.id, batch.processing_status
         if not running:
             return None

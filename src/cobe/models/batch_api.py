@@ -9,9 +9,20 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from cobe.models.base import GenerateConfig, Message, Provider
+
+
+class PendingBatch(Protocol):
+    """A submission recorded before the provider's batch id was known (the store's `batches` row)."""
+
+    @property
+    def created(self) -> str: ...  # ISO 8601, UTC
+    @property
+    def request_count(self) -> int: ...
+    @property
+    def input_file_id(self) -> str: ...  # the submission's ref
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +86,7 @@ class BatchAPI(ABC):
         """Create the batch; returns (batch id, status)."""
 
     @abstractmethod
-    async def recover(self, row: Any) -> tuple[str, str] | None:
+    async def recover(self, row: PendingBatch) -> tuple[str, str] | None:
         """The provider's batch of a submission recorded but never adopted, as (id, status), or None."""
 
     @abstractmethod

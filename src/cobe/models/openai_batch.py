@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cobe.models.base import GenerateConfig, Provider
-from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, Poll
+from cobe.models.batch_api import Answer, BatchAPI, BatchRequest, PendingBatch, Poll
 from cobe.models.openai_chat_reply import read_chat
 from cobe.models.openai_completions import read_completion
 from cobe.models.openai_responses import FailedReply, read_response
@@ -48,10 +48,10 @@ class OpenAIBatch(BatchAPI):
         batch = await self.client.batches.create(input_file_id=ref, endpoint=self.endpoint, completion_window=WINDOW)
         return batch.id, batch.status or "validating"
 
-    async def recover(self, row: Any) -> tuple[str, str] | None:
+    async def recover(self, row: PendingBatch) -> tuple[str, str] | None:
         """The batch made from the submission's input file."""
         async for batch in self.client.batches.list(limit=100):
-            if batch.input_file_id == row["input_file_id"]:
+            if batch.input_file_id == row.input_file_id:
                 return batch.id, batch.status or "validating"
         return None
 

@@ -250,7 +250,7 @@ class Session:
             story = shown(item, response_row).text
             if story is None:
                 continue  # unscored without a judge call (cut off by the token limit)
-            yield item.scenario, story, self.done.asks_left(response_row["id"])
+            yield item.scenario, story, self.done.asks_left(response_row.id)
 
     async def _work(self, generate: bool = True, judge: bool = True) -> None:
         """Run every item through `_item` with enough workers to keep each provider's lane busy."""
@@ -282,7 +282,7 @@ class Session:
         """Generate (unless stored), then judge the checks not yet stored, as soon as the response exists."""
         response_row = self.done.response(item)
         if response_row is not None:
-            response_id, text, finish = int(response_row["id"]), response_row["text"], response_row["finish_reason"]
+            response_id, text, finish = response_row.id, response_row.text, response_row.finish_reason
         elif self.plan.respondent is None or not generate:
             return  # judge-only (or the batch's judging pass): nothing to judge here
         else:

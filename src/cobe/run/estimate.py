@@ -6,8 +6,6 @@ so a dry run counts exactly the calls the run would make, save the re-asks of un
 
 from __future__ import annotations
 
-import sqlite3
-
 from cobe.calls.caller import Caller
 from cobe.calls.cost import PriceTable, estimate_tokens, load_prices
 from cobe.calls.pricing import CallPricer, verdict_tokens
@@ -21,6 +19,7 @@ from cobe.run.items import Item
 from cobe.run.plan import RunPlan
 from cobe.run.resume import StoredWork, shown
 from cobe.store.damage import run_config
+from cobe.store.rows import CallRow
 from cobe.store.store import STORE_NAME, Store
 
 
@@ -46,7 +45,7 @@ class _DryRun:
 
     def _stored(
         self, provider: Provider, messages: list[Message], settings: GenerateConfig, sample: int = 0
-    ) -> sqlite3.Row | None:
+    ) -> CallRow | None:
         return self.caller.stored(provider, messages, settings, sample=sample) if self.caller is not None else None
 
     def _respondent(self, item: Item) -> tuple[str | None, bool]:
@@ -65,7 +64,7 @@ class _DryRun:
         )
         if answer is not None:
             self.result.respondent_cached += 1
-            view = judged_text(item.template, str(answer["response"] or ""), answer["finish_reason"])
+            view = judged_text(item.template, str(answer.response or ""), answer.finish_reason)
             return view.text, view.text is None
         self.result.respondent_calls += 1
         self.pricer.add(item.model, messages, self._answer_tokens(item))
@@ -88,7 +87,7 @@ class _DryRun:
             return  # never judged (cut off), or judge only with no response yet
         row = self.done.response(item)
         every = [(m, check, k) for m in range(len(judge.members)) for check in CHECKS for k in range(judge.samples)]
-        left = self.done.asks_left(row["id"]) if row is not None else every
+        left = self.done.asks_left(row.id) if row is not None else every
         self.result.judge_cached += len(every) - len(left)
         # the judge sees the response, or a stand-in of similar length before one exists
         story = text if text is not None else _stand_in(item)
@@ -109,7 +108,7 @@ def _stored_work(store: Store | None, plan: RunPlan) -> StoredWork:
     if store is None or row is None or run_config(store.path, row).get("data_fingerprint") != plan.data_fingerprint:
         return StoredWork(None, None, None)
     judge = plan.judge
-    return StoredWork(store, row["id"], judge.ref if judge else None, judge.settings.temperature if judge else None)
+    return StoredWork(store, row.id, judge.ref if judge else None, judge.settings.temperature if judge else None)
 
 
 def estimate(plan: RunPlan) -> RunSummary:

@@ -73,35 +73,35 @@ def iter_rows(store: Store, run_id: str, items: list[Item], judge: JudgeRef | No
             "story": s.story,
             "query": _query(item),
             # the prompt as sent and stored (a re-judge plans chat prompts; the store knows the real one)
-            "prompt": response_row["prompt"] if response_row is not None and response_row["prompt"] else item.prompt,
+            "prompt": response_row.prompt if response_row is not None and response_row.prompt else item.prompt,
             "preserve": list(s.preserve),
             "change": list(s.change),
         }
         if response_row is None:
             yield ResultRow(**row, status="pending")
             continue
-        row["response"], row["response_error"] = response_row["text"], response_row["error"]
+        row["response"], row["response_error"] = response_row.text, response_row.error
         view = shown(item, response_row)
-        if response_row["error"] is None and view.text is None:
+        if response_row.error is None and view.text is None:
             # cut off or without its marker: unscored with the reason, no verdict was ever asked for
             reason = view.reason or ""
             row |= {"unjudged": view.unjudged, "unscored": dict.fromkeys(CHECKS, reason)}
             row["verdicts"] = dict.fromkeys(CHECKS)
             yield ResultRow(**row, status="unscored")
             continue
-        if t.final_marker and response_row["text"] is not None:
+        if t.final_marker and response_row.text is not None:
             row["judged_response"] = view.text
             row["no_marker"] = view.no_marker
-        got = verdicts.of(response_row["id"])
+        got = verdicts.of(response_row.id)
         row |= {"verdicts": got.verdicts, "judge_raw": got.raw, "p_true": got.p_true, "unscored": got.unscored}
         row["member_verdicts"] = got.members
-        if response_row["error"] is None and not got.complete:
+        if response_row.error is None and not got.complete:
             yield ResultRow(**row, status="pending")  # generated, judging not finished
             continue
         if got.published:  # a source's overall verdict: no per-check detail to apply the pass rule to
-            status, passed = published_status(got.overall, response_row["error"])
+            status, passed = published_status(got.overall, response_row.error)
         else:
-            status, passed = row_status(row["verdicts"], response_row["error"])
+            status, passed = row_status(row["verdicts"], response_row.error)
         yield ResultRow(**row, status=status, passed=passed)
 
 
@@ -127,16 +127,10 @@ def _num(value: Any) -> Any:
 
 def _role_usage(store: Store, run_id: str, judge: JudgeRef | None) -> dict[str, dict[str, dict[str, Any]]]:
     usage: dict[str, dict[str, dict[str, Any]]] = {}
-    q = "SELECT model, sum(input_tokens), sum(output_tokens), sum(cost_usd) FROM responses WHERE run_id = ? GROUP BY model"
-    for model, i, o, c in store.db.execute(q, (run_id,)):
-        usage.setdefault(model, {})["respondent"] = {"input_tokens": i, "output_tokens": o, "cost_usd": c}
-    q = (
-        "SELECT r.model, sum(v.input_tokens), sum(v.output_tokens), sum(v.cost_usd) FROM verdicts v"
-        " JOIN responses r ON r.id = v.response_id WHERE v.run_id = ? AND v.judge = ? AND v.prompt_fingerprint = ?"
-        " GROUP BY r.model"
-    )
+    for model, spent in store.respondent_usage_by_model(run_id).items():
+        usage.setdefault(model, {})["respondent"] = spent._asdict()
     for member in judge.judges if judge else ():  # a panel's usage is its judges' together, every sample
-        for model, i, o, c in store.db.execute(q, (run_id, member.spec, member.fingerprint)):
+        for model, (i, o, c) in store.judge_usage_by_model(run_id, member.spec, member.fingerprint).items():
             total = usage.setdefault(model, {}).setdefault(
                 "judge", {"input_tokens": 0, "output_tokens": 0, "cost_usd": None}
             )

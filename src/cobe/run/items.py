@@ -21,8 +21,7 @@ from cobe.prompts.templates import Template
 from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
-    import sqlite3
-
+    from cobe.store.rows import RunRow
     from cobe.store.store import Store
 
 
@@ -168,11 +167,11 @@ class StoredItems:
     epochs: int
 
 
-def stored_items(store: Store, row: sqlite3.Row) -> StoredItems:
+def stored_items(store: Store, row: RunRow) -> StoredItems:
     """The items of the stored run `row` (every model, scenario, template and epoch it planned)."""
     stored = run_config(store.path, row)
     scenarios = ScenarioSpool()
-    for scenario, doc in store.scenarios(row["id"]):
+    for scenario, doc in store.scenarios(row.id):
         scenarios.append(scenario, doc)
     templates = select_templates(stored["template_names"])
     epochs = int(stored.get("epochs") or 1)  # runs made before --epochs hold one

@@ -10,7 +10,6 @@ A verdict set judged on a part records it (`verdict_sets.part`, migration 0011),
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -18,6 +17,7 @@ from cobe.core.errors import InputError
 from cobe.dataset.sample import sample_positions
 from cobe.judge.judge_plan import JudgeRef
 from cobe.run.items import Item
+from cobe.store.rows import VerdictSetRow
 from cobe.store.store import Store
 
 
@@ -123,12 +123,11 @@ def shown_part(store: Store, run_id: str, ref: JudgeRef | None) -> JudgedPart:
     if ref is None:
         return JudgedPart()
     for row in store.verdict_sets(run_id):
-        if (row["judge"], row["identity"]) == (ref.spec, ref.identity):
+        if (row.judge, row.identity) == (ref.spec, ref.identity):
             return stored_part(row)
     return JudgedPart()
 
 
-def stored_part(row: sqlite3.Row) -> JudgedPart:
+def stored_part(row: VerdictSetRow) -> JudgedPart:
     """The part a `verdict_sets` row records (a store made before the column: the whole run)."""
-    # a Row's `in` looks among its values; its column names are its keys()
-    return JudgedPart.from_json(row["part"] if "part" in row.keys() else None)  # noqa: SIM118
+    return JudgedPart.from_json(row.part)

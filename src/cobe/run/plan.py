@@ -38,8 +38,7 @@ from cobe.run.settings_table import imported_settings
 from cobe.store.damage import run_config
 
 if TYPE_CHECKING:
-    import sqlite3
-
+    from cobe.store.rows import RunRow
     from cobe.store.store import Store
 
 __all__ = ["Coverage", "Item", "RunPlan", "build_items", "plan_exports", "plan_rejudge", "plan_run"]
@@ -316,7 +315,7 @@ def plan_run(config: EvalConfig, command: str = "eval", *, with_judge: bool = Tr
     )
 
 
-def _stored_run(store: Store, run_dir: Path) -> sqlite3.Row:
+def _stored_run(store: Store, run_dir: Path) -> RunRow:
     row = store.latest_run()
     if row is None:
         raise InputError(f"{run_dir}: the store holds no run")
@@ -377,7 +376,7 @@ def plan_exports(store: Store, run_dir: Path) -> RunPlan:
 def _stored_plan(
     store: Store,
     run_dir: Path,
-    row: sqlite3.Row,
+    row: RunRow,
     config: EvalConfig,
     judging: JudgePlan | None,
     providers: dict[str, Provider],
@@ -399,7 +398,7 @@ def _stored_plan(
         judge=judging,
         stored_config=stored.config,
         notices=_notices([*models, *config.judge_specs]) + stored.cover.notices(len(stored.scenarios), wordings=False),
-        run_id=row["id"],
+        run_id=row.id,
         epochs=stored.epochs,
         recorded=recorded_respondents(stored.config, args),
     )

@@ -10,11 +10,11 @@ from cobe.judge.published import is_published
 from cobe.prompts.render import Judged, judged_text
 
 if TYPE_CHECKING:
-    import sqlite3
     from collections.abc import Iterable
 
     from cobe.judge.judge_plan import JudgeRef
     from cobe.run.items import Item
+    from cobe.store.rows import ResponseRow, VerdictRow
     from cobe.store.store import Store
 
 
@@ -40,32 +40,32 @@ class StoredWork:
         # --reask-unscored: an empty response and a verdict that is neither T nor F are work left, not work done
         self.reask = reask
 
-    def _row(self, item: Item) -> sqlite3.Row | None:
+    def _row(self, item: Item) -> ResponseRow | None:
         if self.store is None or self.run_id is None:
             return None
         return self.store.response(self.run_id, *item.response_key, epoch=item.epoch)
 
-    def response(self, item: Item) -> sqlite3.Row | None:
+    def response(self, item: Item) -> ResponseRow | None:
         """The item's stored response row when it finished without error; None means: generate it."""
         row = self._row(item)
-        if row is None or row["error"] is not None:
+        if row is None or row.error is not None:
             return None
-        return None if self.reask and not (row["text"] or "").strip() else row
+        return None if self.reask and not (row.text or "").strip() else row
 
     def reworded(self, items: Iterable[Item]) -> Item | None:
         """The first item whose stored response answered other prompt text (a template reworded since)."""
         for item in items:
             row = self._row(item)
-            if row is not None and row["prompt"] != item.prompt:
+            if row is not None and row.prompt != item.prompt:
                 return item
         return None
 
-    def _done(self, row: sqlite3.Row | None) -> bool:
-        if row is None or row["error"] is not None:
+    def _done(self, row: VerdictRow | None) -> bool:
+        if row is None or row.error is not None:
             return False
-        if self.reask and row["verdict"] is None:
+        if self.reask and row.verdict is None:
             return False
-        return self.temperature is None or row["temperature"] == self.temperature
+        return self.temperature is None or row.temperature == self.temperature
 
     def asks_left(self, response_id: int) -> list[Ask]:
         """The (judge, check, sample) questions of a response with no verdict yet, or whose judge call failed
@@ -87,9 +87,9 @@ class StoredWork:
     def judged(self, item: Item) -> bool:
         """Whether the item's response exists and every check of it has a verdict, or it is never judged."""
         row = self.response(item)
-        return row is not None and (shown(item, row).text is None or not self.asks_left(row["id"]))
+        return row is not None and (shown(item, row).text is None or not self.asks_left(row.id))
 
 
-def shown(item: Item, row: sqlite3.Row) -> Judged:
+def shown(item: Item, row: ResponseRow) -> Judged:
     """What the judge sees of a stored response: its story, or why it is unscored without a judge call."""
-    return judged_text(item.template, row["text"] or "", row["finish_reason"])
+    return judged_text(item.template, row.text or "", row.finish_reason)

@@ -99,29 +99,26 @@ def open_run(store: Store, config: EvalConfig, stored: dict[str, Any]) -> tuple[
                 f"{store.path.parent}: holds a run with different {what}; use another --run-dir, "
                 "or --force-new to start a new run in this directory"
             )
-        store.set_state(row["id"], "running")
-        return row["id"], True
+        store.set_state(row.id, "running")
+        return row.id, True
     run_id = uuid.uuid4().hex[:12]
     store.create_run(run_id, stored, __version__)
     return run_id, False
 
 
-def _stored_run(db: sqlite3.Connection, path: Path) -> dict[str, Any]:
+def _stored_run(store: Store) -> dict[str, Any]:
     """What `cobe runs` shows of a store's newest run: id, state, models, judge, updated, responses."""
-    db.row_factory = sqlite3.Row
-    row = db.execute(
-        "SELECT id, state, config, judge, updated FROM runs ORDER BY created DESC, rowid DESC LIMIT 1"
-    ).fetchone()
-    if not row:
+    row = store.latest_run()
+    if row is None:
         return {}
-    responses = db.execute("SELECT count(*) FROM responses WHERE run_id = ?", (row[0],)).fetchone()[0]
-    models = run_config(path, row)["models"]
+    responses = store.response_count(row.id)
+    models = run_config(store.path, row)["models"]
     return {
-        "run_id": row[0],
-        "state": row[1],
+        "run_id": row.id,
+        "state": row.state,
         "models": models,
-        "judge": row[3],
-        "updated": row[4],
+        "judge": row.judge,
+        "updated": row.updated,
         "responses": responses,
     }
 
@@ -150,7 +147,7 @@ def list_runs(root: str | Path = "runs") -> list[dict[str, Any]]:
             # read only, and with no writer at work read without making -wal / -shm files: a listing
             # changes nothing in the folders it reads, and works on a read-only mount
             with closing(ReadOnlyStore(path / STORE_NAME, idle=holder is None)) as store:
-                entry.update(_stored_run(store.db, path / STORE_NAME))
+                entry.update(_stored_run(store))
         except sqlite3.DatabaseError as exc:  # a dropped table is damage; a lock or a permission is the machine's
             damage = isinstance(database_error(path / STORE_NAME, "cobe store", exc), UnusableDatabase)
             entry["state"] = f"{'damaged' if damage else 'unreadable'} ({exc})"

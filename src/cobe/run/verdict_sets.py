@@ -9,7 +9,6 @@ one, the other prompt set of `cobe judges diff`) are read from the verdicts them
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from cobe.run.judged_part import JudgedPart, stored_part
 from cobe.run.resume import StoredWork
 from cobe.store.damage import DamagedStore, excerpt, reading, text_field
 from cobe.store.directory import find_store
+from cobe.store.rows import RunRow, VerdictSetRow
 from cobe.store.store import ReadOnlyStore, Store, now
 
 
@@ -60,19 +60,22 @@ class VerdictSet:
 def stored_judge(store: Store) -> JudgeRef | None:
     """The verdict set the store's run shows now, or None before any judge."""
     row = store.latest_run()
-    if row is None or not row["judge"]:
+    if row is None or not row.judge:
         return None
-    return _stored_ref(store, "runs", row, "judge_fingerprint", "judge_members")
+    return _stored_ref(store, "runs", row, row.judge_fingerprint, "judge_members", row.judge_members)
 
 
-def _stored_ref(store: Store, table: str, row: sqlite3.Row, identity: str, members: str) -> JudgeRef:
-    """A judge as a stored row names it (a run's, or one of its verdict sets'); a damaged row is one line."""
+def _stored_ref(
+    store: Store, table: str, row: RunRow | VerdictSetRow, identity: str | None, members: str, listed: str | None
+) -> JudgeRef:
+    """A judge as a stored row names it (a run's, or one of its verdict sets': its `identity`, and its `members`
+    column `listed`); a damaged row is one line."""
     spec = text_field(store.path, row, table, "judge")
     assert spec is not None  # text_field refuses NULL unless asked
     try:
-        return stored_ref(spec, row["judge_prompts"], row[identity], row[members])
+        return stored_ref(spec, row.judge_prompts or "", identity or "", listed)  # migration 0009 reads NULL as ""
     except ValueError as exc:
-        raise DamagedStore(store.path, f"{table}.{members} of {spec} is {excerpt(row[members])}: {exc}") from None
+        raise DamagedStore(store.path, f"{table}.{members} of {spec} is {excerpt(listed)}: {exc}") from None
 
 
 def describe_judge(ref: JudgeRef) -> str:
@@ -107,24 +110,24 @@ def make_current(
 def verdict_sets(store: Store, run_id: str) -> list[VerdictSet]:
     """Every verdict set of a run: the current one first, then those shown before (latest first), then the rest."""
     current = stored_judge(store)
-    judged = {(r["judge"], r["prompt_fingerprint"]): r for r in store.judged_sets(run_id)}
+    judged = {(r.judge, r.prompt_fingerprint): r for r in store.judged_sets(run_id)}
 
     def answered(ref: JudgeRef) -> int:
         counts = [
-            judged[(j.spec, j.fingerprint)]["responses"] if (j.spec, j.fingerprint) in judged else 0 for j in ref.judges
+            judged[(j.spec, j.fingerprint)].responses if (j.spec, j.fingerprint) in judged else 0 for j in ref.judges
         ]
         return min(counts)
 
     sets: dict[tuple[str, str], VerdictSet] = {}
     for row in store.verdict_sets(run_id):
-        ref = _stored_ref(store, "verdict_sets", row, "identity", "members")
+        ref = _stored_ref(store, "verdict_sets", row, row.identity, "members", row.members)
         shown = text_field(store.path, row, "verdict_sets", "shown")
         part = stored_part(row)
         sets[(ref.spec, ref.identity)] = VerdictSet(ref, answered(ref), _same(ref, current), shown, part)
-    for (spec, fingerprint), row in judged.items():
+    for (spec, fingerprint), found in judged.items():
         if (spec, fingerprint) not in sets:
-            ref = JudgeRef(spec, row["prompt_set"], fingerprint)
-            sets[(spec, fingerprint)] = VerdictSet(ref, int(row["responses"]), _same(ref, current), None)
+            ref = JudgeRef(spec, found.prompt_set, fingerprint)
+            sets[(spec, fingerprint)] = VerdictSet(ref, found.responses, _same(ref, current), None)
     if current is not None and (current.spec, current.identity) not in sets:  # a store made before the list
         sets[(current.spec, current.identity)] = VerdictSet(current, answered(current), True, None)
     latest_first = sorted(sets.values(), key=lambda v: v.shown or "", reverse=True)
@@ -143,7 +146,7 @@ def list_verdict_sets(run_dir: str | Path) -> list[VerdictSet]:
         store = ReadOnlyStore(path, idle=lock_holder(run_dir) is None)
         try:
             row = store.latest_run()
-            return verdict_sets(store, row["id"]) if row is not None else []
+            return verdict_sets(store, row.id) if row is not None else []
         finally:
             store.close()
 
@@ -182,7 +185,7 @@ def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
             ref = chosen.ref
             before = make_current(store, plan.run_id, ref, keep_part=True)
             plan.recorded_judges = recorded_judges(store, plan.run_id, ref)  # the Settings block keeps its judges
-            state = str(_run_row(store)["state"])
+            state = _run_row(store).state
             wall = time.perf_counter() - start
             fields = plan.summary_fields() | {
                 "state": state,
@@ -234,7 +237,7 @@ def recorded_judges(store: Store, run_id: str, ref: JudgeRef) -> dict[str, tuple
     return found
 
 
-def _run_row(store: Store) -> sqlite3.Row:
+def _run_row(store: Store) -> RunRow:
     row = store.latest_run()
     assert row is not None  # the plan found it
     return row

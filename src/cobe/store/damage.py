@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from cobe.core.errors import validation_problem
 from cobe.core.sqlite import Migration, UnusableDatabase, database_error, split_statements
 from cobe.dataset.schema import Scenario
+from cobe.store.rows import RunRow
 
 WHAT = "cobe store"
 
@@ -40,17 +41,18 @@ def excerpt(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def text_field(path: Path, row: sqlite3.Row, table: str, column: str, *, null: bool = False) -> str | None:
-    """One text column of a stored row (None only where `null`); another type means the store is damaged."""
-    value = row[column]
+def text_field(path: Path, row: object, table: str, column: str, *, null: bool = False) -> str | None:
+    """One text column of a stored row (`cobe.store.rows`; None only where `null`); another type means the store
+    is damaged."""
+    value = getattr(row, column)
     if isinstance(value, str) or (null and value is None):
         return value
     raise DamagedStore(path, f"{table}.{column} is {excerpt(value)}: expected text")
 
 
-def run_config(path: Path, row: sqlite3.Row) -> dict[str, Any]:
+def run_config(path: Path, row: RunRow) -> dict[str, Any]:
     """runs.config of a stored run: a JSON object naming its data, models and templates; else the store is damaged."""
-    text = row["config"]
+    text = row.config
     try:
         config = json.loads(text)
     except (TypeError, ValueError):  # not text, or not JSON
@@ -63,14 +65,12 @@ def run_config(path: Path, row: sqlite3.Row) -> dict[str, Any]:
     ):
         raise DamagedStore(
             path,
-            f"runs.config of run {row['id']} is {excerpt(text)}: "
+            f"runs.config of run {row.id} is {excerpt(text)}: "
             "expected a JSON object with its data, models and template_names",
         )
     epochs = config.get("epochs")  # runs made before --epochs hold none
     if epochs is not None and (isinstance(epochs, bool) or not isinstance(epochs, int) or epochs < 1):
-        raise DamagedStore(
-            path, f"runs.config of run {row['id']} has epochs {excerpt(epochs)}: expected a count from 1"
-        )
+        raise DamagedStore(path, f"runs.config of run {row.id} has epochs {excerpt(epochs)}: expected a count from 1")
     return config
 
 

@@ -17,11 +17,33 @@ from cobe.core.secrets import scrub
 from cobe.core.sqlite import MEMORY, Migration, connect_read_only, migrations_in, open_database, write_transaction
 from cobe.dataset.schema import Scenario
 from cobe.store.damage import check_schema, json_object, stored_scenario
+from cobe.store.questions import RunQuestions
+from cobe.store.rows import (
+    BatchRow,
+    CallRow,
+    NewBatch,
+    NewCall,
+    NewResponse,
+    NewVerdict,
+    ResponseRow,
+    RunRow,
+    VerdictRow,
+    VerdictSetRow,
+    by_name,
+    columns,
+    positional,
+)
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
 #: the columns of a call that hold what a provider said, each scrubbed of keys before it is stored
 _PROVIDER_TEXTS = ("response", "error", "finish_reason", "first_token_logprobs")
+#: each row's columns named in its fields' order, so the cursor makes the row without a lookup by name
+_CALL = f"SELECT {columns(CallRow)} FROM calls"
+_RESPONSE = f"SELECT {columns(ResponseRow)} FROM responses"
+_VERDICT_COLUMNS = columns(VerdictRow).removesuffix(", temperature")  # the table's; response_verdicts adds it
+_VERDICT = f"SELECT {_VERDICT_COLUMNS} FROM verdicts"
+_BATCH = f"SELECT {columns(BatchRow)} FROM batches"
 
 
 def _migrations() -> list[Migration]:
@@ -39,7 +61,7 @@ def _checked(db: sqlite3.Connection, path: Path) -> None:
         raise
 
 
-class Store:
+class Store(RunQuestions):
     """One SQLite file; the event-loop thread is its single writer and each write commits alone."""
 
     def __init__(self, path: str | Path) -> None:
@@ -135,18 +157,19 @@ class Store:
         self.db.close()
 
     # ---- calls: the cache -------------------------------------------------------------
-    def get_call(self, key: str) -> sqlite3.Row | None:
+    def get_call(self, key: str) -> CallRow | None:
         """A finished, successful call with this key, or None."""
-        return self.db.execute("SELECT * FROM calls WHERE key = ? AND error IS NULL", (key,)).fetchone()
+        return self._row(_MAKE_CALL, f"{_CALL} WHERE key = ? AND error IS NULL", (key,))
 
     @makes_room
-    def put_call(self, row: dict[str, Any]) -> None:
+    def put_call(self, row: NewCall) -> None:
         """Record one finished call (success or final error) and commit at once (inside a `batch`: with it); the
         prompt-cache counts (`cached_input_tokens`, `cache_write_tokens`) are 0 where the row does not give them.
         Every text of its reply (the answer, the finish reason, the first token's alternatives as JSON) and its error
         are scrubbed of keys here, the one door to the store, whichever path made the call: a server may echo a key
         in any part of a 200 answer as well as in an error."""
-        row = row | {field: scrub(row[field]) for field in _PROVIDER_TEXTS if row.get(field)}
+        said: dict[str, Any] = dict(row)
+        texts = {field: scrub(said[field]) for field in _PROVIDER_TEXTS if said.get(field)}
         with self._transaction():
             self.db.execute(
                 "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
@@ -155,11 +178,18 @@ class Store:
                 " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
                 " :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts, :first_token_logprobs,"
                 " :cost_usd, :created, :sent, :reasoning_tokens)",
-                {"cached_input_tokens": 0, "cache_write_tokens": 0, "sent": None, "reasoning_tokens": 0} | row,
+                {
+                    "cached_input_tokens": 0,
+                    "cache_write_tokens": 0,
+                    "sent": None,
+                    "reasoning_tokens": 0,
+                    **row,
+                    **texts,
+                },
             )
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------
-    def put_batch(self, row: dict[str, Any], requests: list[tuple[str, str]]) -> None:
+    def put_batch(self, row: NewBatch, requests: list[tuple[str, str]]) -> None:
         """Record a submitted batch and the (key, request) of every call it covers, in one commit."""
         with self._transaction():
             self.db.execute(
@@ -175,11 +205,12 @@ class Store:
     def adopt_batch(self, pending_id: str, batch_id: str, state: str) -> None:
         """Give a pending submission the provider's batch id, in one commit."""
         with self._transaction():
-            row = self.db.execute("SELECT * FROM batches WHERE id = ?", (pending_id,)).fetchone()
+            row = self._row(_MAKE_BATCH, f"{_BATCH} WHERE id = ?", (pending_id,))
+            assert row is not None  # open_batches listed it, and only this command's store drops it
             self.db.execute(
                 "INSERT INTO batches (id, spec, state, created, updated, request_count, input_file_id)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (batch_id, row["spec"], state, row["created"], now(), row["request_count"], row["input_file_id"]),
+                (batch_id, row.spec, state, row.created, now(), row.request_count, row.input_file_id),
             )
             self.db.execute("UPDATE batch_calls SET batch_id = ? WHERE batch_id = ?", (batch_id, pending_id))
             self.db.execute("DELETE FROM batches WHERE id = ?", (pending_id,))
@@ -201,13 +232,16 @@ class Store:
                 (state, now(), output_file_id, error_file_id, batch_id),
             )
 
-    def open_batches(self, spec: str, terminal: tuple[str, ...]) -> list[sqlite3.Row]:
+    def open_batches(self, spec: str, terminal: tuple[str, ...]) -> list[BatchRow]:
         """Batches of a spec whose state is not one of `terminal`, oldest first."""
         marks = ", ".join("?" for _ in terminal)
-        return self.db.execute(
-            f"SELECT * FROM batches WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid",
-            (spec, *terminal),
-        ).fetchall()
+        return list(
+            self._rows(
+                _MAKE_BATCH,
+                f"{_BATCH} WHERE spec = ? AND state NOT IN ({marks}) ORDER BY created, rowid",
+                (spec, *terminal),
+            )
+        )
 
     def batch_requests(self, batch_id: str) -> dict[str, str]:
         """key → request JSON of every call a batch covers."""
@@ -215,9 +249,9 @@ class Store:
         return {key: request for key, request in rows}
 
     # ---- runs -------------------------------------------------------------------------
-    def latest_run(self) -> sqlite3.Row | None:
+    def latest_run(self) -> RunRow | None:
         """The run this directory currently shows (the newest)."""
-        return self.db.execute("SELECT * FROM runs ORDER BY created DESC, rowid DESC LIMIT 1").fetchone()
+        return self._row(_MAKE_RUN, "SELECT * FROM runs ORDER BY created DESC, rowid DESC LIMIT 1")
 
     @makes_room
     def create_run(self, run_id: str, config: dict[str, Any], version: str) -> None:
@@ -266,34 +300,15 @@ class Store:
                 (run_id, judge, prompts, fingerprint, members, stamp, part, keep_part),
             )
 
-    def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:
+    def verdict_sets(self, run_id: str) -> list[VerdictSetRow]:
         """The verdict sets a run's exports have shown, the latest first."""
-        return self.db.execute(
-            "SELECT * FROM verdict_sets WHERE run_id = ? ORDER BY shown DESC, rowid DESC", (run_id,)
-        ).fetchall()
-
-    def judged_sets(self, run_id: str) -> list[sqlite3.Row]:
-        """Every (judge, prompt_set, prompt_fingerprint) with first-ask verdicts in a run: the responses it
-        judged (every check answered without a failed call; a published set: its one overall verdict) and when
-        it last answered."""
-        return self.db.execute(
-            "SELECT judge, prompt_set, prompt_fingerprint, count(*) AS responses, max(last) AS last FROM"
-            " (SELECT judge, prompt_set, prompt_fingerprint, response_id, max(created) AS last FROM verdicts"
-            "  WHERE run_id = ? AND sample = 0 AND error IS NULL"
-            "  GROUP BY judge, prompt_set, prompt_fingerprint, response_id"
-            "  HAVING count(*) >= 3 OR (count(*) = 1 AND min(check_name) = 'overall'))"
-            " GROUP BY judge, prompt_set, prompt_fingerprint ORDER BY last DESC",
-            (run_id,),
-        ).fetchall()
-
-    def judge_settings(self, run_id: str, judge: str, prompt_fingerprint: str) -> str | None:
-        """The settings (JSON) a judge with a prompt set was last asked with in a run, as stored beside its verdicts."""
-        row = self.db.execute(
-            "SELECT judge_settings FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ?"
-            " ORDER BY created DESC, id DESC LIMIT 1",
-            (run_id, judge, prompt_fingerprint),
-        ).fetchone()
-        return str(row[0]) if row is not None else None
+        return list(
+            self._rows(
+                _MAKE_VERDICT_SET,
+                "SELECT * FROM verdict_sets WHERE run_id = ? ORDER BY shown DESC, rowid DESC",
+                (run_id,),
+            )
+        )
 
     # ---- scenarios ----------------------------------------------------------------------
     @makes_room
@@ -313,32 +328,33 @@ class Store:
             yield stored_scenario(self.path, run_id, scenario_id, data), data
 
     # ---- responses ----------------------------------------------------------------------
-    def responses(self, run_id: str, epoch: int = 1) -> dict[tuple[str, str, str], sqlite3.Row]:
+    def responses(self, run_id: str, epoch: int = 1) -> dict[tuple[str, str, str], ResponseRow]:
         """Every stored response of a run in one epoch (the first by default) by (model, scenario_id, template)."""
-        rows = self.db.execute("SELECT * FROM responses WHERE run_id = ? AND epoch = ?", (run_id, epoch))
-        return {(r["model"], r["scenario_id"], r["template"]): r for r in rows}
+        rows = self._rows(_MAKE_RESPONSE, f"{_RESPONSE} WHERE run_id = ? AND epoch = ?", (run_id, epoch))
+        return {(r.model, r.scenario_id, r.template): r for r in rows}
 
-    def response(self, run_id: str, model: str, scenario_id: str, template: str, epoch: int = 1) -> sqlite3.Row | None:
+    def response(self, run_id: str, model: str, scenario_id: str, template: str, epoch: int = 1) -> ResponseRow | None:
         """One stored response of a run in one epoch (the UNIQUE index answers it), or None."""
-        return self.db.execute(
-            "SELECT * FROM responses WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ? AND epoch = ?",
+        return self._row(
+            _MAKE_RESPONSE,
+            f"{_RESPONSE} WHERE run_id = ? AND model = ? AND scenario_id = ? AND template = ? AND epoch = ?",
             (run_id, model, scenario_id, template, epoch),
-        ).fetchone()
+        )
 
     @makes_room
-    def put_response(self, row: dict[str, Any]) -> int:
+    def put_response(self, row: NewResponse) -> int:
         """Insert or replace one response (epoch 1 unless the row says) and commit; returns its id (stable
         across replacement). A response answered by another call than before (asked again: --reask-unscored)
         loses the verdicts that judged the answer it replaces; their calls stay in the store."""
-        row = {"epoch": 1} | row
+        row = {"epoch": 1, **row}
         with self._transaction():
             before = self.db.execute(
                 "SELECT id, call_key FROM responses WHERE run_id = :run_id AND model = :model"
                 " AND scenario_id = :scenario_id AND template = :template AND epoch = :epoch",
                 row,
             ).fetchone()
-            if before is not None and before["call_key"] != row["call_key"]:
-                self.db.execute("DELETE FROM verdicts WHERE response_id = ?", (before["id"],))
+            if before is not None and before[1] != row["call_key"]:
+                self.db.execute("DELETE FROM verdicts WHERE response_id = ?", (before[0],))
             cur = self.db.execute(
                 "INSERT INTO responses (run_id, model, scenario_id, template, epoch, call_key, prompt, text, error,"
                 " finish_reason, input_tokens, output_tokens, cost_usd, created) VALUES (:run_id, :model,"
@@ -354,32 +370,35 @@ class Store:
         return int(response_id)
 
     # ---- verdicts -----------------------------------------------------------------------
-    def verdicts(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str], sqlite3.Row]:
+    def verdicts(self, run_id: str, judge: str, fingerprint: str) -> dict[tuple[int, str], VerdictRow]:
         """The first-ask verdicts (sample 0) of one judge + prompt set in a run, by (response_id, check)."""
-        rows = self.db.execute(
-            "SELECT * FROM verdicts WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ? AND sample = 0",
+        rows = self._rows(
+            _MAKE_VERDICT,
+            f"{_VERDICT} WHERE run_id = ? AND judge = ? AND prompt_fingerprint = ? AND sample = 0",
             (run_id, judge, fingerprint),
         )
-        return {(r["response_id"], r["check_name"]): r for r in rows}
+        return {(r.response_id, r.check_name): r for r in rows}
 
-    def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], sqlite3.Row]:
+    def response_verdicts(self, response_id: int, judge: str, fingerprint: str) -> dict[tuple[str, int], VerdictRow]:
         """Every verdict of one judge + prompt set on one response, by (check, sample), each with the
         `temperature` it was asked at (the UNIQUE index on response_id answers it)."""
-        rows = self.db.execute(
-            "SELECT *, CASE WHEN json_valid(judge_settings) THEN json_extract(judge_settings, '$.temperature') END"
-            " AS temperature, json_valid(judge_settings) AS settings_valid FROM verdicts"
+        rows = self._rows(
+            _sampled_verdict,
+            f"SELECT {_VERDICT_COLUMNS}, CASE WHEN json_valid(judge_settings) THEN"
+            " json_extract(judge_settings, '$.temperature') END AS temperature,"
+            " json_valid(judge_settings) AS settings_valid FROM verdicts"
             " WHERE response_id = ? AND judge = ? AND prompt_fingerprint = ?",
             (response_id, judge, fingerprint),
         )
         found = {}
-        for row in rows:
-            if not row["settings_valid"]:  # a field cobe never wrote: the row named, not SQLite's "malformed JSON"
-                json_object(self.path, row["judge_settings"], f"verdicts.judge_settings of verdict {row['id']}")
-            found[(row["check_name"], row["sample"])] = row
+        for row, settings_valid in rows:
+            if not settings_valid:  # a field cobe never wrote: the row named, not SQLite's "malformed JSON"
+                json_object(self.path, row.judge_settings, f"verdicts.judge_settings of verdict {row.id}")
+            found[(row.check_name, row.sample)] = row
         return found
 
     @makes_room
-    def put_verdicts(self, rows: list[dict[str, Any]]) -> None:
+    def put_verdicts(self, rows: list[NewVerdict]) -> None:
         """Insert or replace verdict rows (sample 0 unless a row says) in one transaction; their calls are
         already committed."""
         with self._transaction():
@@ -390,21 +409,8 @@ class Store:
                 " :prompt_set, :prompt_fingerprint, :check_name, :sample, :verdict, :raw, :p_true,"
                 " :unscored_reason, :error, :judge_settings, :call_key, :input_tokens, :output_tokens, :cost_usd,"
                 " :created)",
-                [{"sample": 0} | row for row in rows],
+                [{"sample": 0, **row} for row in rows],
             )
-
-    def failures(self, run_id: str, judges: Iterable[tuple[str, str]] = ()) -> dict[str, int]:
-        """error → how many of a run's responses, and of its verdicts by `judges` (spec, prompt fingerprint),
-        ended with it: the run's failed calls, by what they said."""
-        pairs = [value for pair in judges for value in pair]
-        wanted = ", ".join("(?, ?)" for _ in range(len(pairs) // 2)) or "(NULL, NULL)"
-        rows = self.db.execute(
-            "SELECT error, count(*) FROM (SELECT error FROM responses WHERE run_id = ? AND error IS NOT NULL"
-            " UNION ALL SELECT error FROM verdicts WHERE run_id = ? AND error IS NOT NULL"
-            f" AND (judge, prompt_fingerprint) IN (VALUES {wanted})) GROUP BY error",
-            (run_id, run_id, *pairs),
-        )
-        return {str(error): int(count) for error, count in rows}
 
     # ---- sessions (one per command) ----------------------------------------------------
     @makes_room
@@ -438,9 +444,23 @@ class ReadOnlyStore(Store):
         self.reserve, self.out_of_space = None, False
         _checked(self.db, self.path)
 
-    def verdict_sets(self, run_id: str) -> list[sqlite3.Row]:
+    def verdict_sets(self, run_id: str) -> list[VerdictSetRow]:
         """As `Store.verdict_sets`; none in a store made before the list existed."""
         try:
             return super().verdict_sets(run_id)
         except sqlite3.OperationalError:  # no such table: migration 0009 is applied by the next writer
             return []
+
+
+_MAKE_CALL = positional(CallRow)
+_MAKE_RESPONSE = positional(ResponseRow)
+_MAKE_VERDICT = positional(VerdictRow)
+_MAKE_BATCH = positional(BatchRow)
+#: runs and verdict_sets gained columns in later migrations: read by name, a listing may read an older store
+_MAKE_RUN = by_name(RunRow)
+_MAKE_VERDICT_SET = by_name(VerdictSetRow)
+
+
+def _sampled_verdict(_cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> tuple[VerdictRow, bool]:
+    """A verdict with its settings' temperature, and whether those settings are JSON at all."""
+    return VerdictRow(*values[:-1]), bool(values[-1])
