@@ -72,54 +72,18 @@ class RoleStats:
 class _Unproven:
     """Calls of (spec, settings) pairs no answer has yet proven: at most UNPROVEN_AT_ONCE of them are out at
     once in a whole command, so a model refusing a setting is refused no more often than that before the
-    command stops; a pair's first answer lets its later calls go freely, every waiting one at once (a
-    semaphore handed them on one per turn of the event loop, so at zero latency a lane took a second to fill)."""
+    command stops; a pair's first answer lets its later calls go freely."""
 
     def __init__(self) -> None:
         self.proven: set[tuple[str, str]] = set()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._out = 0  # unproven calls out now
-        self._waiters: list[asyncio.Future[None]] = []
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
-    def _here(self) -> None:
-        # a caller may serve several `asyncio.run`s in turn: each loop starts with no call out and none waiting
+    def slots(self) -> asyncio.Semaphore:
+        """The semaphore of the running event loop (a caller may serve several `asyncio.run`s in turn)."""
         loop = asyncio.get_running_loop()
-        if self._loop is not loop:
-            self._loop, self._out, self._waiters = loop, 0, []
-
-    async def enter(self, pair: tuple[str, str]) -> bool:
-        """Wait until the call may go: True when it goes unproven (it holds a slot, `leave` gives it back),
-        False when its pair was proven (it holds nothing)."""
-        self._here()
-        while pair not in self.proven:
-            if self._out < UNPROVEN_AT_ONCE:
-                self._out += 1
-                return True
-            waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                await waiter
-            finally:
-                if waiter in self._waiters:  # cancelled while waiting
-                    self._waiters.remove(waiter)
-        return False
-
-    def leave(self) -> None:
-        """An unproven call is done: every waiting call looks again (a proven pair's go, one takes the slot)."""
-        self._out -= 1
-        self._wake()
-
-    def prove(self, pair: tuple[str, str]) -> None:
-        """The pair answered: every waiting call looks again, and those of this pair go."""
-        self.proven.add(pair)
-        self._wake()
-
-    def _wake(self) -> None:
-        # unproven calls are few (a handful per pair), so waking every waiter on each is cheap
-        woken, self._waiters = self._waiters, []
-        for waiter in woken:
-            if not waiter.done():
-                waiter.set_result(None)
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(UNPROVEN_AT_ONCE))
+        return self._slots[1]
 
 
 @dataclass
@@ -247,13 +211,16 @@ class Caller:
     async def _send(self, pair: tuple[str, str] | None, dispatch: Callable[[], Awaitable[CallRecord]]) -> CallRecord:
         """Send a call (`dispatch`); while no answer has proven its model and settings (`pair`), only a few
         such calls go at once, so a refused setting is refused a few times at most, not once per item."""
-        if pair is not None and pair not in self._unproven.proven and await self._unproven.enter(pair):
+        if pair is not None and pair not in self._unproven.proven:
+            slots = self._unproven.slots()
+            await slots.acquire()
             try:
-                record = await dispatch()
-                self._unproven.prove(pair)  # answered, or failed for a reason of its own
-                return record
+                if pair not in self._unproven.proven:  # proven while this call waited: it goes freely
+                    record = await dispatch()
+                    self._unproven.proven.add(pair)  # answered, or failed for a reason of its own
+                    return record
             finally:
-                self._unproven.leave()
+                slots.release()
         return await dispatch()
 
     @property
