@@ -5,11 +5,11 @@ only when the command says so (--reask-unscored)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from cobe.core.errors import UnusableReplies
 from support.cli import CliResult, assert_one_line_error, run_cobe
+from support.store_reads import stored_count
 
 SPEC = "openai-api/fake/base-model"
 JUDGE = "openai-api/fake/judge-model"
@@ -19,14 +19,6 @@ def evaluate(server, data: Path, run_dir: Path, *more: str) -> CliResult:
     env = {"FAKE_BASE_URL": server.base_url, "FAKE_API_KEY": None}
     args = ["eval", "-m", SPEC, "-j", JUDGE, "--data", str(data), "--run-dir", str(run_dir), "--no-report"]
     return run_cobe(*args, *more, env=env)
-
-
-def calls(run_dir: Path) -> int:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-    finally:
-        db.close()
 
 
 def test_an_empty_respondent_reply_stops_the_run_before_any_item(openai_server, data_file, tmp_path):
@@ -66,10 +58,10 @@ def test_a_stored_unusable_probe_stops_again_and_says_how_to_ask_again(openai_se
     again = evaluate(openai_server, data_file, tmp_path / "run")
     assert_one_line_error(again, "came from the store", "--reask-unscored", "a new run directory")
     assert openai_server.stats()["requests"] == sent  # the server was never contacted
-    stored = calls(tmp_path / "run")
+    stored = stored_count(tmp_path / "run")
     asked = evaluate(openai_server, data_file, tmp_path / "run", "--reask-unscored")
     assert asked.returncode == 0, asked.stderr
-    assert calls(tmp_path / "run") > stored  # the judge's probe asked again beside the old answer, not over it
+    assert stored_count(tmp_path / "run") > stored  # the judge's probe asked again beside the old answer, not over it
 
 
 def test_models_check_says_a_reply_cannot_be_used(openai_server, tmp_path):

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from support.cli import CliResult, assert_one_line_error, run_cobe
+from support.store_reads import stored_state
 
 pytestmark = [
     pytest.mark.slow,
@@ -111,19 +112,11 @@ def cobe(env: dict[str, str | None], cwd: Path, *args: str) -> CliResult:
     return run_cobe(*args, cwd=cwd, env=env)
 
 
-def _state_of(run_dir: Path) -> str:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return str(db.execute("SELECT state FROM runs").fetchone()[0])
-    finally:
-        db.close()
-
-
 def _ends_as_its_rows_say(done: CliResult, run_dir: Path) -> dict:
     """The run's state, exit code and rows agree: complete (0) with a scored row, unmeasured (8) with none."""
     summary = json.loads((run_dir / "summary.json").read_text())
     scored = summary["models"][SPEC]["scored"]
-    assert (done.returncode, summary["state"], _state_of(run_dir)) == (
+    assert (done.returncode, summary["state"], stored_state(run_dir)) == (
         (0, "complete", "complete") if scored else (8, "unmeasured", "unmeasured")
     ), done.stderr
     return summary

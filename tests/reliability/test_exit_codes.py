@@ -27,16 +27,9 @@ from cobe.core.errors import (
 )
 from support.cli import assert_one_line_error, run_cobe
 from support.run_data import write_dataset
+from support.store_reads import stored_state
 
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-def state_of(run_dir: Path) -> str:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return str(db.execute("SELECT state FROM runs").fetchone()[0])
-    finally:
-        db.close()
 
 
 def test_one_table_of_exit_codes_shown_in_help_and_readme():
@@ -63,7 +56,7 @@ def test_failed_calls_exit_5_as_incomplete_and_the_same_command_finishes(fake, d
     assert_one_line_error(
         type(failed)(failed.returncode, "", failed.stderr), "9 of 9 items unfinished", "run the same command again"
     )
-    assert state_of(run_dir) == "incomplete"
+    assert stored_state(run_dir) == "incomplete"
     assert json.loads((run_dir / "summary.json").read_text())["state"] == "incomplete"
     (listed,) = json.loads(cobe_at(fake, "runs", str(tmp_path), "--json").stdout)["runs"]
     assert listed["state"] == "incomplete"
@@ -71,7 +64,7 @@ def test_failed_calls_exit_5_as_incomplete_and_the_same_command_finishes(fake, d
     fake.control(fail_status=0)
     done = cobe_at(fake, *args)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0].rstrip() == f"{run_dir}: complete" and state_of(run_dir) == "complete"
+    assert done.stdout.splitlines()[0].rstrip() == f"{run_dir}: complete" and stored_state(run_dir) == "complete"
 
 
 def test_a_partly_failed_run_is_incomplete_not_complete(fake, data_file, tmp_path):
@@ -93,7 +86,7 @@ def test_a_refused_key_stops_after_three_calls_naming_the_variable(fake, data_fi
     assert_one_line_error(result, SPEC, "FAKE_API_KEY", f"{AUTH_STOP_AFTER} calls in a row", str(run_dir))
     stats = fake.stats()
     assert stats["requests"] == AUTH_STOP_AFTER  # not retried, and nothing sent after the third
-    assert state_of(run_dir) == "stopped-auth"
+    assert stored_state(run_dir) == "stopped-auth"
     assert json.loads((run_dir / "summary.json").read_text())["state"] == "stopped-auth"
 
 
@@ -129,7 +122,7 @@ def test_budget_stop_exits_4(fake, tmp_path, data_file):
     result = cobe_at(fake, *eval_args(data_file, run_dir, "--max-cost", "0.5", "--prices", str(prices)))
     assert result.returncode == BudgetExceeded.exit_code
     assert_one_line_error(result, "max-cost", str(run_dir))
-    assert state_of(run_dir) == "stopped-budget"
+    assert stored_state(run_dir) == "stopped-budget"
 
 
 def test_bad_input_exits_2(tmp_path, data_file):
@@ -145,7 +138,7 @@ def test_a_refused_key_on_the_batch_api_is_exit_6_too(fake, data_file, tmp_path)
     result = cobe_at(fake, *eval_args(data_file, run_dir, "--judge-batch", "--batch-poll", "0.01", model="mock/echo"))
     assert result.returncode == AuthenticationFailed.exit_code
     assert_one_line_error(result, SPEC, "batch API", "FAKE_API_KEY", "[redacted]")
-    assert state_of(run_dir) == "stopped-auth"
+    assert stored_state(run_dir) == "stopped-auth"
 
 
 def test_rejudging_a_run_with_failed_responses_says_which_command_redoes_them(fake, data_file, tmp_path):

@@ -24,6 +24,7 @@ from reliability_helpers import KEY, cobe_at, eval_args
 from cobe.core.reserve import RESERVE_NAME
 from support.cli import assert_one_line_error, run_cobe
 from support.run_data import write_dataset
+from support.store_reads import stored_count
 
 NO_SPACE = "no space left on the device"
 _CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
@@ -121,14 +122,6 @@ def leave_free(disk: Path, room: int) -> Path:
     return filler
 
 
-def stored_calls(run_dir: Path) -> int:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-    finally:
-        db.close()
-
-
 @pytest.mark.parametrize("free_kb", [400, 600, 1400])
 def test_a_disk_too_small_for_the_whole_reserve_still_pays_nothing_twice(fake, tmp_path, tiny_disk, free_kb):
     # issue 30, item 6: with 400-600 KB free the 8 MB reserve could not be made, so the calls in flight when the
@@ -149,13 +142,13 @@ def test_a_disk_too_small_for_the_whole_reserve_still_pays_nothing_twice(fake, t
     filler.unlink()
     sent = fake.stats()["requests"]
     assert sent < needed
-    assert not sent or stored_calls(run_dir) == sent  # every call answered while the disk filled is kept
+    assert not sent or stored_count(run_dir) == sent  # every call answered while the disk filled is kept
     assert not (run_dir / RESERVE_NAME).exists()
 
     subprocess.run(["mount", "-o", "remount,size=32m", str(tiny_disk)], check=True)  # room for the whole run
     resumed = cobe_at(fake, *args)
     assert resumed.returncode == 0, resumed.stderr
-    assert fake.stats()["requests"] == stored_calls(run_dir) == needed  # 0 calls paid twice
+    assert fake.stats()["requests"] == stored_count(run_dir) == needed  # 0 calls paid twice
 
 
 def test_no_byte_free_at_the_start_is_one_line(fake, data_file, small_disk):

@@ -4,11 +4,11 @@ says how to ask again, which --reask-unscored does (item 10)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 from cobe.core.errors import RunUnmeasured
 from support.cli import CliResult, assert_one_line_error, run_cobe
+from support.store_reads import stored_count, stored_state
 
 SPEC = "openai-api/fake/base-model"
 
@@ -17,22 +17,6 @@ def evaluate(server, data: Path, *more: str) -> CliResult:
     env = {"FAKE_BASE_URL": server.base_url, "FAKE_API_KEY": None}
     args = ["eval", "-m", SPEC, "-j", SPEC, "--data", str(data), "--templates", "A", "--run-dir", "r"]
     return run_cobe(*args, *more, env=env)
-
-
-def state_in_store(run_dir: Path) -> str:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return str(db.execute("SELECT state FROM runs").fetchone()[0])
-    finally:
-        db.close()
-
-
-def count(run_dir: Path, table: str) -> int:
-    db = sqlite3.connect(run_dir / "cobe.sqlite")
-    try:
-        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-    finally:
-        db.close()
 
 
 def rows(run_dir: Path) -> list[dict]:
@@ -48,7 +32,7 @@ def test_a_run_with_no_scored_row_ends_unmeasured_not_complete(openai_server, da
     assert_one_line_error(done, f"no row of {SPEC} (4 unscored, 0 errors) was scored", "--reask-unscored")
     assert "most often: no T/F verdict in: 'perhaps'" in done.stderr
     run_dir = tmp_path / "r"
-    assert state_in_store(run_dir) == "unmeasured"
+    assert stored_state(run_dir) == "unmeasured"
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["state"] == "unmeasured" and summary["unmeasured"] == [SPEC]
     report = (run_dir / "report.md").read_text()
@@ -85,13 +69,13 @@ def test_a_run_answered_from_the_store_says_how_to_ask_again(openai_server, data
     assert again.returncode == 8 and openai_server.stats()["requests"] == sent
     assert "Every call was answered from the store, none sent" in again.stdout
     assert "--reask-unscored" in again.stdout and "--run-dir" in again.stdout
-    stored = count(tmp_path / "r", "calls")
+    stored = stored_count(tmp_path / "r", "calls")
     asked = evaluate(openai_server, data_file, "--no-report", "--reask-unscored")
     assert asked.returncode == 0, asked.stderr
     assert asked.stdout.splitlines()[0].rstrip() == "r: complete"
     assert all(row["status"] == "passed" for row in rows(tmp_path / "r"))
     # each unusable answer asked again under a key of its own: the old rows stay beside the new
-    assert count(tmp_path / "r", "calls") == stored + 4 * 3
+    assert stored_count(tmp_path / "r", "calls") == stored + 4 * 3
     assert openai_server.stats()["requests"] == sent + 4 * 3
 
 
@@ -108,4 +92,4 @@ def test_empty_answers_asked_again_are_judged_again(openai_server, data_file, tm
     # the new answers, judged anew: no verdict of the empty answers they replaced is left
     assert all(row["response"].startswith("Instead, ") for row in answered)
     assert all(row["status"] == "passed" and set(row["judge_raw"].values()) == {"T"} for row in answered)
-    assert count(tmp_path / "r", "verdicts") == 4 * 3
+    assert stored_count(tmp_path / "r", "verdicts") == 4 * 3
