@@ -22,6 +22,7 @@ from run.test_pipeline import _masked
 from support.cli import run_cobe
 from support.ray_local import LOOPBACK, QUIET, private_temp, release_temp
 from support.run_data import write_dataset
+from support.store_reads import committed_calls
 
 HUNG_S = 600  # reached only by a run that hangs
 SPEC = "openai-api/fake/fake-model"
@@ -55,16 +56,7 @@ def cluster():
 
 def stored_calls(run_dir: Path) -> int:
     """Calls committed in a run's store so far (0 before it exists)."""
-    path = run_dir / STORE_NAME
-    if not path.exists():
-        return 0
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return int(db.execute("SELECT count(*) FROM calls WHERE error IS NULL").fetchone()[0])
-    except sqlite3.OperationalError:  # the schema is still being made
-        return 0
-    finally:
-        db.close()
+    return committed_calls(run_dir, answered=True)
 
 
 def wait_until(condition, timeout: float = HUNG_S) -> None:

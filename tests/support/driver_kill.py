@@ -10,14 +10,13 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from cobe.store.store import STORE_NAME
 from support.openai_server import ThreadedServer
+from support.store_reads import committed_calls
 
 HUNG_S = 600  # reached only by a process that hangs
 CLI = "import sys; from cobe.cli.main import main; main(sys.argv[1:])"
@@ -36,16 +35,7 @@ class Kill:
 
 def stored_calls(run_dir: Path) -> int:
     """Calls committed in a run's store (0 where the store was never made)."""
-    path = run_dir / STORE_NAME
-    if not path.exists():
-        return 0
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-    except sqlite3.OperationalError:  # killed before its schema was made
-        return 0
-    finally:
-        db.close()
+    return committed_calls(run_dir)
 
 
 def session_pids(session: int) -> list[int]:

@@ -25,3 +25,19 @@ def stored_count(run_dir: Path, table: str = "calls") -> int:
 def stored_state(run_dir: Path) -> str:
     """The state the store records for its run."""
     return str(stored(run_dir, "SELECT state FROM runs"))
+
+
+def committed_calls(run_dir: Path, *, answered: bool = False) -> int:
+    """Calls committed in a run's store so far, read-only while a command may still write it (`answered`: only
+    those that did not fail); 0 before the store or its schema exists (a command killed early)."""
+    path = run_dir / "cobe.sqlite"
+    if not path.exists():
+        return 0
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        where = " WHERE error IS NULL" if answered else ""
+        return int(db.execute(f"SELECT count(*) FROM calls{where}").fetchone()[0])
+    except sqlite3.OperationalError:  # the schema is still being made
+        return 0
+    finally:
+        db.close()
