@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 import cobe
+import cobe.dataset
 import cobe.integrations
+import cobe.judge
 import cobe.run
 import cobe.score
 from cobe.core.lazy import attach, stub_exports
@@ -35,14 +37,14 @@ def test_any_other_line_is_refused_with_its_place(tmp_path: Path, line: str) -> 
         stub_exports(write_stub(tmp_path, line + "\n"))
 
 
-@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations])
+@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations, cobe.judge, cobe.dataset])
 def test_every_listed_name_of_the_packages_resolves(package) -> None:
     assert package.__all__ == sorted(stub_exports(package.__file__))
     for name in package.__all__:
         assert getattr(package, name) is not None, name
 
 
-@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations])
+@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations, cobe.judge, cobe.dataset])
 def test_dir_lists_the_public_names_and_no_machinery(package) -> None:
     # dir() is what tab completion and help() read: the names a user can call, not `attach` or `core`
     shown = dir(package)

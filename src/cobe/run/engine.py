@@ -19,12 +19,10 @@ from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
 from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
-from cobe.judge.selftest import check_pool, run_self_test
 from cobe.judge.usable import probe_problem, reask
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
-from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
 from cobe.run.progress import NoProgress, Progress
@@ -140,6 +138,9 @@ class Session:
         }
         if self.judge_check is not None:
             fields["judge_check"] = self.judge_check
+        # the exports' summaries pull in pandas: imported when the run ends, not before its first call
+        from cobe.run.export import write_exports
+
         try:
             return write_exports(
                 self.plan.run_dir, self.store, self.run_id, self.plan.exported, self.shown_judge, fields, self.notices
@@ -172,6 +173,8 @@ class Session:
         judge, n = self.plan.judge, self.plan.config.judge_check
         if judge is None or not n or not self.check_pool:
             return
+        from cobe.judge.selftest import run_self_test  # its probes, only with --judge-check
+
         caller = self.caller.sibling()
         result = await run_self_test(
             caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n, progress=self.progress
@@ -421,7 +424,11 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
         return estimate(plan)
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
-    pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
+    pool: Sequence[Scenario] = []
+    if plan.judge is not None and plan.config.judge_check:
+        from cobe.judge.selftest import check_pool  # the self-test's probes, imported only with --judge-check
+
+        pool = check_pool(plan.config.data, plan.config.judge_check)
     # Ray missing, or no cluster at the address, is refused before the run directory is touched; then one
     # writer per run directory for the whole command, with room kept for its last writes on a full disk
     with (
