@@ -66,7 +66,10 @@ class Session:
             try:
                 # the scheduler carries the stages: locally it just awaits them; the Ray executor's sends
                 # the calls they park out in waves meanwhile
-                await self.caller.scheduler.carry(self._stages())
+                # a finished call is committed with its response or verdicts, or at the end of the loop's
+                # turn: one commit for the calls that finished together, not one each
+                with self.store.calls_by_turn():
+                    await self.caller.scheduler.carry(self._stages())
             except RunStopped as exc:  # a full disk met while a batch of answers was committed
                 self.stopped = self.stopped or exc
             unfinished = self._unfinished()
