@@ -166,8 +166,8 @@ def choose(sets: list[VerdictSet], which: str, run_dir: Path, option: str = "--s
 
 def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
     """Make one of a run's verdict sets the one its exports show, and rewrite them; no model is called."""
-    from cobe.run.plan import plan_exports  # the plan module loads providers' registry; only when needed
     from cobe.run.export import write_exports  # pandas, for the summaries: not on a run's way to its first call
+    from cobe.run.plan import plan_exports  # the plan module loads providers' registry; only when needed
 
     run_dir = Path(run_dir)
     path = find_store(run_dir)
