@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,12 @@ def test_dir_lists_the_public_names_and_no_machinery(package) -> None:
 
 def test_dir_of_cobe_shows_the_api_a_user_reaches_for() -> None:
     assert {"run_eval", "results", "leaderboard", "report", "load_dataset", "__version__"} <= set(dir(cobe))
+
+
+@pytest.mark.parametrize(("package", "name"), [(cobe.dataset, "validate"), (cobe.judge, "preview")])
+def test_a_name_its_submodule_also_bears_stays_the_listed_object_once_that_submodule_is_imported(package, name):
+    # importing cobe.dataset.validate binds the package's `validate`; it must stay the function the stub lists
+    module_name, attribute = stub_exports(package.__file__)[name]
+    module = importlib.import_module(module_name)
+    assert getattr(package, name) is getattr(module, attribute)
+    assert callable(getattr(package, name))

@@ -3,4 +3,4 @@ statistics, sampling and graph analysis."""
 
 from cobe.core.lazy import attach
 
-__getattr__, __all__ = attach(__name__, __file__)
+__getattr__, __all__ = attach(__name__, __file__, keep_listed=True)

@@ -13,4 +13,4 @@ and `preview`, which shows what a respondent and a judge receive.
 
 from cobe.core.lazy import attach
 
-__getattr__, __all__ = attach(__name__, __file__)
+__getattr__, __all__ = attach(__name__, __file__, keep_listed=True)
