@@ -14,7 +14,8 @@ reply ends with a line naming its request, so no two replies are equal and nothi
 from a cache. Each measured part runs in a fresh subprocess and reports the CPU time of the whole
 process (interpreter start and imports included) and its peak RSS. Parts run interleaved in rounds
 (bare, cobe, replay, cli, bare, ...) so a neighbour loading the machine weighs on every side of a round;
-each figure is the median over rounds of one part's CPU per call divided by a floor's.
+each figure is the median over rounds of one part's CPU per call divided by a floor's. Each part's line also says
+when the server gave its first answer, counted from the part's process start (interpreter, imports, plan, store).
 
 The parts:
 - `bare`: the same calls written as a short asyncio loop over the official SDK (prompts of its own).
@@ -387,6 +388,7 @@ class Bench:
             cmd += ["--store", str(store)]
         # counters from zero, so the part's own peak of calls in flight at the server is read after it
         self.client.control(reset=True, unique=True, delay_s=self.latency_s)
+        launched = time.monotonic()  # the server's clock too (CLOCK_MONOTONIC is the machine's): time to first call
         done = subprocess.run(cmd, capture_output=True, text=True, env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
         if done.returncode != 0:
             raise SystemExit(f"part {part} failed:\n{done.stderr[-3000:]}")
@@ -397,6 +399,9 @@ class Bench:
         # a zero-latency server answers each request before reading the next, so its own in-flight count stays at
         # one; the client's pool opens a connection only when all it has are busy: the most calls it had in flight
         out["served"], out["peak_in_flight"] = stats["requests"], stats["peak_connections"]
+        # from the part's process start to the server's first answer: interpreter, imports, plan and store
+        first = stats.get("first_ok_s")
+        out["first_call_s"] = None if first is None else first - launched
         out["run_dir"] = str(run_dir)
         out["us_per_call"] = out["cpu_s"] / max(out["served"], 1) * 1e6
         return out
@@ -458,8 +463,13 @@ def line(label: str, r: dict) -> str:
     return (
         f"  {label:<14} {r['served']:>6} calls, {r['errors']} failed, CPU {r['cpu_s']:6.2f} s = "
         f"{r['us_per_call']:5.0f} us/call, wall {r['wall_s']:6.1f} s, peak RSS {r['rss_mb']:5.0f} MB, "
-        f"peak in flight {r['peak_in_flight']}"
+        f"peak in flight {r['peak_in_flight']}, first answer at {_seconds(r.get('first_call_s'))}"
     )
+
+
+def _seconds(value: float | None) -> str:
+    """A time to first answer as shown, or `-` when no call was answered (a repeat run)."""
+    return "-" if value is None else f"{value:.2f} s"
 
 
 def main() -> None:
@@ -546,6 +556,14 @@ def main() -> None:
                 print(f"{what} (median of {args.pairs}): {medians[key]:.2f}x (target <= {target}x) {verdict}")
                 if medians[key] > target:
                     failures.append(f"ratio {key} {medians[key]:.2f}x")
+            firsts = {
+                p: statistics.median(r[p]["first_call_s"] or 0.0 for r in rounds)
+                for p in ("bare", "bare-aio", "cobe", "cli")
+            }
+            print(
+                "time from process start to the first answer (median of rounds): "
+                + ", ".join(f"{p} {firsts[p]:.2f} s" for p in firsts)
+            )
             pairs = [(r["bare"], r["cobe"]) for r in rounds]
             ratio = medians["cobe/bare"]
             ratios = [float(r["cobe/bare"]) for r in rounds]  # type: ignore[arg-type]

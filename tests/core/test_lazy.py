@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
 import cobe
+import cobe.dataset
 import cobe.integrations
+import cobe.judge
 import cobe.run
 import cobe.score
 from cobe.core.lazy import attach, stub_exports
@@ -35,14 +38,14 @@ def test_any_other_line_is_refused_with_its_place(tmp_path: Path, line: str) -> 
         stub_exports(write_stub(tmp_path, line + "\n"))
 
 
-@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations])
+@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations, cobe.judge, cobe.dataset])
 def test_every_listed_name_of_the_packages_resolves(package) -> None:
     assert package.__all__ == sorted(stub_exports(package.__file__))
     for name in package.__all__:
         assert getattr(package, name) is not None, name
 
 
-@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations])
+@pytest.mark.parametrize("package", [cobe, cobe.run, cobe.score, cobe.integrations, cobe.judge, cobe.dataset])
 def test_dir_lists_the_public_names_and_no_machinery(package) -> None:
     # dir() is what tab completion and help() read: the names a user can call, not `attach` or `core`
     shown = dir(package)
@@ -52,3 +55,12 @@ def test_dir_lists_the_public_names_and_no_machinery(package) -> None:
 
 def test_dir_of_cobe_shows_the_api_a_user_reaches_for() -> None:
     assert {"run_eval", "results", "leaderboard", "report", "load_dataset", "__version__"} <= set(dir(cobe))
+
+
+@pytest.mark.parametrize(("package", "name"), [(cobe.dataset, "validate"), (cobe.judge, "preview")])
+def test_a_name_its_submodule_also_bears_stays_the_listed_object_once_that_submodule_is_imported(package, name):
+    # importing cobe.dataset.validate binds the package's `validate`; it must stay the function the stub lists
+    module_name, attribute = stub_exports(package.__file__)[name]
+    module = importlib.import_module(module_name)
+    assert getattr(package, name) is getattr(module, attribute)
+    assert callable(getattr(package, name))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +41,24 @@ def stub_exports(init_file: str) -> dict[str, tuple[str, str]]:
     return exports
 
 
-def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str]]:
+class _Package(types.ModuleType):
+    """A lazy package: a public name that one of its submodules also bears (`cobe.dataset.validate`, whose
+    `validate` the package lists) stays the listed object when that submodule is imported, as an eager
+    `from .validate import validate` in `__init__.py` left it; the import system would bind the module."""
+
+    _lazy_exports: dict[str, tuple[str, str]]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        listed = self.__dict__.get("_lazy_exports", {}).get(name)
+        if isinstance(value, types.ModuleType) and listed is not None and listed[0] == value.__name__:
+            value = getattr(value, listed[1])
+        super().__setattr__(name, value)
+
+
+def attach(package: str, init_file: str, *, keep_listed: bool = False) -> tuple[Callable[[str], Any], list[str]]:
     """(`__getattr__`, `__all__`) of a package whose public names its `__init__.pyi` lists; its `dir()` lists them
-    too (a module's `__dir__`, PEP 562, set on the package being initialised)."""
+    too (a module's `__dir__`, PEP 562, set on the package being initialised). With `keep_listed`, a listed name
+    that one of its submodules also bears stays the listed object once that submodule is imported (`_Package`)."""
     exports = stub_exports(init_file)
     public = sorted(exports)
 
@@ -58,4 +74,7 @@ def attach(package: str, init_file: str) -> tuple[Callable[[str], Any], list[str
     module = sys.modules.get(package)
     if module is not None:  # attach is called from the package's own __init__, while it is being imported
         module.__dir__ = __dir__  # type: ignore[method-assign]
+        if keep_listed:  # a package that was eager before: its listed names win over its submodules, as they did
+            module.__class__ = _Package
+            module._lazy_exports = exports  # type: ignore[attr-defined]
     return __getattr__, list(public)

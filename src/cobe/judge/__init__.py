@@ -11,53 +11,6 @@ and `preview`, which shows what a respondent and a judge receive.
     judged = judge_responses([(scenario, rewrite)], ["openai/gpt-5.4", "anthropic/claude-opus-4-7"])
 """
 
-from cobe.core.results import CHECKS, Check, Verdict
-from cobe.judge.checker import Caller, CheckResult, Judge
-from cobe.judge.checks import criterion, majority, row_status
-from cobe.judge.judge_plan import JudgePlan, JudgeRef, plan_judges
-from cobe.judge.pairs import JudgedItem, JudgedItems, ajudge_responses, judge_responses
-from cobe.judge.panel import JudgePanel, provider_family, self_preference
-from cobe.judge.parse import p_true, parse_verdict
-from cobe.judge.preview import Preview, PromptView, find_scenario, preview
-from cobe.judge.prompt_sets import (
-    DEFAULT_JUDGE_PROMPTS,
-    JudgeConfig,
-    JudgePromptSet,
-    load_judge_prompts,
-    render_judge_text,
-)
-from cobe.judge.specs import split_specs
+from cobe.core.lazy import attach
 
-__all__ = [
-    "CHECKS",
-    "DEFAULT_JUDGE_PROMPTS",
-    "Preview",
-    "PromptView",
-    "find_scenario",
-    "preview",
-    "Caller",
-    "Check",
-    "CheckResult",
-    "Judge",
-    "JudgeConfig",
-    "JudgePanel",
-    "JudgePlan",
-    "JudgeRef",
-    "JudgedItem",
-    "JudgedItems",
-    "ajudge_responses",
-    "judge_responses",
-    "plan_judges",
-    "JudgePromptSet",
-    "Verdict",
-    "criterion",
-    "load_judge_prompts",
-    "majority",
-    "p_true",
-    "parse_verdict",
-    "provider_family",
-    "render_judge_text",
-    "row_status",
-    "self_preference",
-    "split_specs",
-]
+__getattr__, __all__ = attach(__name__, __file__, keep_listed=True)

@@ -54,7 +54,8 @@ def finish_reason(raw: object) -> str | None:
     """A provider's finish reason as recorded: truncation spelled `length` whatever the SDK calls it."""
     if raw is None:
         return None
-    value = str(getattr(raw, "value", raw))
+    # a JSON reply's reason is a str already; only an SDK's enum has a `value` (getattr's miss raises inside)
+    value = raw if isinstance(raw, str) else str(getattr(raw, "value", raw))
     return TRUNCATED if value in _TRUNCATION_WORDS else value
 
 

@@ -23,12 +23,10 @@ from cobe.dataset.schema import Scenario
 from cobe.judge.checker import CheckResult
 from cobe.judge.judge_plan import JudgeRef
 from cobe.judge.panel import Ask, JudgePanel
-from cobe.judge.selftest import check_pool, run_self_test
 from cobe.judge.usable import probe_problem, reask
 from cobe.models.base import CallRecord
 from cobe.prompts.render import judged_text
 from cobe.run.config import EvalConfig, RunSummary
-from cobe.run.export import write_exports
 from cobe.run.items import Item
 from cobe.run.plan import RunPlan, plan_run
 from cobe.run.resume import StoredWork, shown
@@ -80,7 +78,10 @@ class Session:
             try:
                 # the scheduler carries the stages: locally it just awaits them; the Ray executor's sends
                 # the calls they park out in waves meanwhile
-                await self.caller.scheduler.carry(self._stages())
+                # a finished call is committed with its response or verdicts, or at the end of the loop's
+                # turn: one commit for the calls that finished together, not one each
+                with self.store.calls_by_turn():
+                    await self.caller.scheduler.carry(self._stages())
             except RunStopped as exc:  # a full disk met while a batch of answers was committed
                 self.stopped = self.stopped or exc
             unfinished = self._unfinished()
@@ -152,6 +153,9 @@ class Session:
         }
         if self.judge_check is not None:
             fields["judge_check"] = self.judge_check
+        # the exports' summaries pull in pandas: imported when the run ends, not before its first call
+        from cobe.run.export import write_exports
+
         try:
             return write_exports(
                 self.plan.run_dir, self.store, self.run_id, self.plan.exported, self.shown_judge, fields, self.notices
@@ -184,6 +188,8 @@ class Session:
         judge, n = self.plan.judge, self.plan.config.judge_check
         if judge is None or not n or not self.check_pool:
             return
+        from cobe.judge.selftest import run_self_test  # its probes, only with --judge-check
+
         caller = self.caller.sibling()
         result = await run_self_test(
             caller, judge, self.plan.providers, self.check_pool, data=self.plan.config.data, n=n, progress=self.progress
@@ -457,7 +463,11 @@ async def run_plan(plan: RunPlan, progress: Progress | None = None) -> RunSummar
         return estimate(plan)
     load_prices(plan.config.prices)  # a bad --prices file is refused before the run directory is touched
     # --judge-check's data is read (and refused if unfit) before the run directory is touched too
-    pool = check_pool(plan.config.data, plan.config.judge_check) if plan.judge is not None else []
+    pool: Sequence[Scenario] = []
+    if plan.judge is not None and plan.config.judge_check:
+        from cobe.judge.selftest import check_pool  # the self-test's probes, imported only with --judge-check
+
+        pool = check_pool(plan.config.data, plan.config.judge_check)
     force_new = plan.config.force_new
     with set_up_run(
         plan.run_dir, plan.command, plan.config.executor, lambda: open_run_store(plan.run_dir, force_new)

@@ -23,7 +23,6 @@ from cobe.models.base import GenerateConfig
 from cobe.models.capabilities import ModelCapabilities
 from cobe.models.model_args import ModelArgs
 from cobe.run.config import RunSummary
-from cobe.run.export import write_exports
 from cobe.run.judged_part import JudgedPart, stored_part
 from cobe.run.resume import StoredWork
 from cobe.store.damage import DamagedStore, excerpt, reading, text_field
@@ -170,6 +169,7 @@ def choose(sets: list[VerdictSet], which: str, run_dir: Path, option: str = "--s
 
 def show_verdict_set(run_dir: str | Path, which: str) -> RunSummary:
     """Make one of a run's verdict sets the one its exports show, and rewrite them; no model is called."""
+    from cobe.run.export import write_exports  # pandas, for the summaries: not on a run's way to its first call
     from cobe.run.plan import plan_exports  # the plan module loads providers' registry; only when needed
 
     run_dir = Path(run_dir)

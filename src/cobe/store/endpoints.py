@@ -62,6 +62,7 @@ def note_endpoint(
                 adopt.append((key, new, text))
     if same:  # the old requests held a token: their bytes are overwritten, not only freed (SQLite's own default
         store.db.execute("PRAGMA secure_delete = ON")  # where it is built so, as Debian's is; set where it is not)
+    store.commit_turn()  # a transaction of its own, not inside the calls waiting for the loop's turn
     with write_transaction(store.db):
         _rekey(store, adopt)
         store.db.execute(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator
 from importlib.resources import files
 from pathlib import Path
@@ -36,6 +38,13 @@ from cobe.store.rows import (
 
 STORE_NAME = "cobe.sqlite"
 MIGRATIONS = Path(str(files("cobe.store").joinpath("migrations")))
+_PUT_CALL = (
+    "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens, output_tokens,"
+    " cached_input_tokens, cache_write_tokens, latency_s, error, attempts, first_token_logprobs, cost_usd, created,"
+    " sent, reasoning_tokens) VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens,"
+    " :output_tokens, :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts,"
+    " :first_token_logprobs, :cost_usd, :created, :sent, :reasoning_tokens)"
+)
 #: the columns of a call that hold what a provider said, each scrubbed of keys before it is stored
 _PROVIDER_TEXTS = ("response", "error", "finish_reason", "first_token_logprobs")
 #: each row's columns named in its fields' order, so the cursor makes the row without a lookup by name
@@ -62,7 +71,15 @@ def _checked(db: sqlite3.Connection, path: Path) -> None:
 
 
 class Store(RunQuestions):
-    """One SQLite file; the event-loop thread is its single writer and each write commits alone."""
+    """One SQLite file; the event-loop thread is its single writer and each write commits alone (finished calls
+    inside `calls_by_turn`: together, once per turn of the event loop)."""
+
+    # inside `calls_by_turn`: the loop whose turn ends the transaction finished calls wait in, and whether one is
+    # open; class defaults, so ReadOnlyStore has them too
+    _turn_loop: asyncio.AbstractEventLoop | None = None
+    _turn_thread: int | None = None  # the loop's thread: a write from any other commits alone
+    _turn_open = False
+    _turn_rows: list[dict[str, Any]] = []  # noqa: RUF012 - read only: a writing store has a list of its own
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -81,6 +98,7 @@ class Store(RunQuestions):
         self.reserve: DiskReserve | None = None
         self.out_of_space = False
         self._batch_open = False  # inside `batch`: each write is a savepoint of the batch's one transaction
+        self._turn_rows = []  # the calls in the loop turn's transaction (or a refused one's), until it commits
 
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
@@ -94,6 +112,7 @@ class Store(RunQuestions):
         if self._batch_open:  # nested: the outer batch commits
             yield
             return
+        self.commit_turn()
         self.db.execute("BEGIN IMMEDIATE")
         self._batch_open = True
         try:
@@ -118,12 +137,114 @@ class Store(RunQuestions):
             raise out_of_space(self.path.parent) from None
 
     @contextlib.contextmanager
+    def calls_by_turn(self) -> Iterator[None]:
+        """While open, on the running event loop: the finished calls (`put_call`) of one turn of the loop are
+        committed together, at the end of that turn or with the store's next other write (a call's response, its
+        verdicts), whichever comes first, instead of one commit each.
+
+        A turn runs without waiting on anything outside the process, so a finished call is never left
+        uncommitted across a wait, and what depends on it (its response or verdict rows, the progress a command
+        shows after them) is committed with it or after it: a SIGKILL loses nothing counted as done. The calls
+        are kept until their commit holds, so a commit a full disk refuses writes them again once room is made.
+        """
+        self._turn_loop, self._turn_thread = asyncio.get_running_loop(), threading.get_ident()
+        try:
+            yield
+        finally:
+            self._turn_loop = self._turn_thread = None
+            self.commit_turn()
+
+    def commit_turn(self) -> None:
+        """Commit the finished calls waiting for the end of the loop's turn, if any; on a full disk, once more
+        after giving up the store's reserve and its log's room (DiskFull when there is none to give)."""
+        if not self._turn_open and not self._turn_rows:
+            return
+        try:
+            self._commit_calls()
+            return
+        except (sqlite3.Error, OSError) as exc:
+            if not is_disk_full(exc):
+                raise
+        self.out_of_space = True
+        released = self.reserve is not None and self.reserve.release()
+        if not self.shrink_log() and not released:
+            raise out_of_space(self.path.parent)
+        try:
+            self._commit_calls()
+        except (sqlite3.Error, OSError) as exc:
+            if is_disk_full(exc):
+                raise out_of_space(self.path.parent) from None
+            raise
+
+    def _begin_turn(self) -> None:
+        # the turn's transaction, with the calls a refused commit left to write again
+        self.db.execute("BEGIN IMMEDIATE")
+        self._turn_open = True
+        if self._turn_rows:
+            self.db.executemany(_PUT_CALL, self._turn_rows)
+
+    def _commit_calls(self) -> None:
+        # COMMIT the turn's transaction (begun again if a refused commit ended it); its calls are kept until it holds
+        try:
+            if not self._turn_open:
+                self._begin_turn()
+            self.db.execute("COMMIT")
+        except BaseException:
+            self._turn_open = False
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        self._turn_open = False
+        self._turn_rows = []
+
+    def _end_turn(self) -> None:
+        # scheduled with call_soon, where an error would only reach the loop's handler: the calls a refused commit
+        # leaves are kept, and the next commit (the next turn's, another write's, calls_by_turn's end) writes them
+        # again and raises what it meets; a full disk has set `out_of_space` meanwhile, so no new call is sent
+        with contextlib.suppress(Exception):
+            self.commit_turn()
+
+    @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
-        """One write's transaction: its own, or a savepoint inside the open `batch`."""
-        if not self._batch_open:
+        """One write's transaction: its own, a savepoint inside the open `batch`, or, where finished calls wait for
+        the end of the loop's turn, in their transaction, committing them with it."""
+        if self._batch_open:
+            with self._savepoint():
+                yield
+            return
+        if self._turn_open and not self.db.in_transaction:  # a full disk rolled it back: its calls are written again
+            self._turn_open = False
+        if not self._turn_open and not self._turn_rows:
             with write_transaction(self.db):
                 yield
             return
+        if not self._turn_open:
+            self._begin_turn()
+        with self._savepoint():
+            yield
+        self._commit_calls()  # a full disk's error reaches makes_room, which makes room and writes again
+
+    def _put_call_row(self, row: dict[str, Any]) -> None:
+        """One finished call's row: in the open batch, in the loop turn's transaction, or committed alone."""
+        if self._turn_open and not self.db.in_transaction:  # a full disk rolled it back: its calls are written again
+            self._turn_open = False
+        # once the disk has filled, each call is committed as it comes (with any a refused commit left), and
+        # makes_room makes what room it can for each
+        alone = self._turn_loop is None or self._turn_thread != threading.get_ident()
+        if self._batch_open or alone or self.out_of_space:
+            with self._transaction():
+                self.db.execute(_PUT_CALL, row)
+            return
+        if not self._turn_open:
+            self._begin_turn()
+            assert self._turn_loop is not None  # not alone: inside calls_by_turn
+            self._turn_loop.call_soon(self._end_turn)
+        self.db.execute(_PUT_CALL, row)  # one statement: SQLite undoes a failed one alone, the others kept
+        self._turn_rows.append(row)
+
+    @contextlib.contextmanager
+    def _savepoint(self) -> Iterator[None]:
+        """A write inside a transaction open for several: one that fails leaves the others."""
         if not self.db.in_transaction:  # the batch was lost to a full disk: nothing more is written in it
             raise out_of_space(self.path.parent)
         self.db.execute("SAVEPOINT write")
@@ -153,8 +274,11 @@ class Store(RunQuestions):
         return not busy
 
     def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
-        self.db.close()
+        """Commit what waits for the loop's turn, then close the connection (the WAL is checkpointed by SQLite)."""
+        try:
+            self.commit_turn()
+        finally:
+            self.db.close()
 
     # ---- calls: the cache -------------------------------------------------------------
     def get_call(self, key: str) -> CallRow | None:
@@ -169,24 +293,10 @@ class Store(RunQuestions):
         are scrubbed of keys here, the one door to the store, whichever path made the call: a server may echo a key
         in any part of a 200 answer as well as in an error."""
         said: dict[str, Any] = dict(row)
-        texts = {field: scrub(said[field]) for field in _PROVIDER_TEXTS if said.get(field)}
-        with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO calls (key, role, spec, request, response, finish_reason, input_tokens,"
-                " output_tokens, cached_input_tokens, cache_write_tokens, latency_s, error, attempts,"
-                " first_token_logprobs, cost_usd, created, sent, reasoning_tokens)"
-                " VALUES (:key, :role, :spec, :request, :response, :finish_reason, :input_tokens, :output_tokens,"
-                " :cached_input_tokens, :cache_write_tokens, :latency_s, :error, :attempts, :first_token_logprobs,"
-                " :cost_usd, :created, :sent, :reasoning_tokens)",
-                {
-                    "cached_input_tokens": 0,
-                    "cache_write_tokens": 0,
-                    "sent": None,
-                    "reasoning_tokens": 0,
-                    **row,
-                    **texts,
-                },
-            )
+        said |= {field: scrub(said[field]) for field in _PROVIDER_TEXTS if said.get(field)}
+        self._put_call_row(
+            {"cached_input_tokens": 0, "cache_write_tokens": 0, "sent": None, "reasoning_tokens": 0} | said
+        )
 
     # ---- batches: judge calls sent through a provider's batch API ----------------------
     def put_batch(self, row: NewBatch, requests: list[tuple[str, str]]) -> None:

@@ -1,0 +1,33 @@
+# The public names of cobe.judge, each once: type checkers read this stub as the package, and
+# cobe.core.lazy.attach reads it to import each name's module on first use.
+from cobe.core.results import CHECKS as CHECKS
+from cobe.core.results import Check as Check
+from cobe.core.results import Verdict as Verdict
+from cobe.judge.checker import Caller as Caller
+from cobe.judge.checker import CheckResult as CheckResult
+from cobe.judge.checker import Judge as Judge
+from cobe.judge.checks import criterion as criterion
+from cobe.judge.checks import majority as majority
+from cobe.judge.checks import row_status as row_status
+from cobe.judge.judge_plan import JudgePlan as JudgePlan
+from cobe.judge.judge_plan import JudgeRef as JudgeRef
+from cobe.judge.judge_plan import plan_judges as plan_judges
+from cobe.judge.pairs import JudgedItem as JudgedItem
+from cobe.judge.pairs import JudgedItems as JudgedItems
+from cobe.judge.pairs import ajudge_responses as ajudge_responses
+from cobe.judge.pairs import judge_responses as judge_responses
+from cobe.judge.panel import JudgePanel as JudgePanel
+from cobe.judge.panel import provider_family as provider_family
+from cobe.judge.panel import self_preference as self_preference
+from cobe.judge.parse import p_true as p_true
+from cobe.judge.parse import parse_verdict as parse_verdict
+from cobe.judge.preview import Preview as Preview
+from cobe.judge.preview import PromptView as PromptView
+from cobe.judge.preview import find_scenario as find_scenario
+from cobe.judge.preview import preview as preview
+from cobe.judge.prompt_sets import DEFAULT_JUDGE_PROMPTS as DEFAULT_JUDGE_PROMPTS
+from cobe.judge.prompt_sets import JudgeConfig as JudgeConfig
+from cobe.judge.prompt_sets import JudgePromptSet as JudgePromptSet
+from cobe.judge.prompt_sets import load_judge_prompts as load_judge_prompts
+from cobe.judge.prompt_sets import render_judge_text as render_judge_text
+from cobe.judge.specs import split_specs as split_specs
