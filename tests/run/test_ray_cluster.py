@@ -133,6 +133,7 @@ def test_embedded_model_over_two_nodes_with_one_removed_gives_the_local_results(
         cluster.worker = cluster.add_node(num_cpus=1)
     finally:
         driver.join(timeout=HUNG_S)
+    assert outcome, f"the run on Ray had not ended after {HUNG_S} s"  # a hang, or a machine far past its cores
     there = outcome[0]
     assert not isinstance(there, BaseException), there
     assert there.state == "complete" and there.unfinished == 0, there.failures
