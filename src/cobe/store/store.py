@@ -157,24 +157,12 @@ class Store(RunQuestions):
     def commit_turn(self) -> None:
         """Commit the finished calls waiting for the end of the loop's turn, if any; on a full disk, once more
         after giving up the store's reserve and its log's room (DiskFull when there is none to give)."""
-        if not self._turn_open and not self._turn_rows:
-            return
-        try:
-            self._commit_calls()
-            return
-        except (sqlite3.Error, OSError) as exc:
-            if not is_disk_full(exc):
-                raise
-        self.out_of_space = True
-        released = self.reserve is not None and self.reserve.release()
-        if not self.shrink_log() and not released:
-            raise out_of_space(self.path.parent)
-        try:
-            self._commit_calls()
-        except (sqlite3.Error, OSError) as exc:
-            if is_disk_full(exc):
-                raise out_of_space(self.path.parent) from None
-            raise
+        if self._turn_open or self._turn_rows:
+            self._commit_waiting_calls()
+
+    @makes_room
+    def _commit_waiting_calls(self) -> None:
+        self._commit_calls()
 
     def _begin_turn(self) -> None:
         # the turn's transaction, with the calls a refused commit left to write again
