@@ -21,11 +21,12 @@ eval: $(VENV)/.installed
 	$(VENV)/bin/cobe eval --limit $(LIMIT) --judge-check $(JUDGE_CHECK)
 
 # Every test, the slow (embedded model) and browser groups included, after the static checks; test
-# files are spread over the cores, each file's tests kept on one worker (module fixtures load once).
+# files are spread over the cores, each file's tests kept on one worker (module fixtures load once) and
+# the files that run the embedded model all on one worker, first (tests/support/workers.py says why).
 test: lint
 	scripts/browser.sh
 	$(PY) scripts/check_collected.py
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # Lint, format, types and import layers (the rules live in pyproject.toml); CI runs them through `make test`.
 lint: $(VENV)/.installed
@@ -36,7 +37,7 @@ lint: $(VENV)/.installed
 
 # Unit and integration tests without the embedded model or the browser.
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -n auto --dist loadfile -m "not slow and not browser"
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder -m "not slow and not browser"
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_harness.py
