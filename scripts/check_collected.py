@@ -48,6 +48,8 @@ def problems() -> list[str]:
     """One line per test file (or collection node) that yields no test."""
     plugin = Collection()
     os.chdir(ROOT)  # the rootdir, so pyproject's pytest settings and node ids apply
+    # a user's PYTEST_ADDOPTS (say -v) meant for the test run would be refused here, with no terminal plugin
+    os.environ.pop("PYTEST_ADDOPTS", None)
     args = ["--collect-only", "-p", "no:cacheprovider", "-p", "no:terminal", "-o", "addopts=", str(TESTS)]
     code = pytest.main(args, plugins=[plugin])
     lines = [f"{nodeid or 'tests'}: {why}" for nodeid, why in sorted(plugin.problems.items())]
