@@ -46,7 +46,8 @@ def inner_pytest(folder: Path, files: dict[str, bool], *flags: str) -> subproces
     for name, slow in files.items():
         mark = "pytestmark = pytest.mark.slow" if slow else ""
         (folder / name).write_text(INNER.format(mark=mark, count=6))
-    env = {k: v for k, v in os.environ.items() if k != REAL_HOME and not k.startswith("XDG_")}
+    # PYTEST_ADDOPTS too: a -v meant for the outer run would change the inner one's output
+    env = {k: v for k, v in os.environ.items() if k not in (REAL_HOME, "PYTEST_ADDOPTS") and not k.startswith("XDG_")}
     env |= {"PYTHONPATH": str(TESTS), "WORKERS_LOG": str(folder / "workers.log")}
     command = [sys.executable, "-m", "pytest", "-p", "support.workers", "-p", "no:cacheprovider", "-q", *flags]
     command += ["-o", "markers=slow: real inference", str(folder)]

@@ -8,7 +8,8 @@ from itertools import permutations
 import pytest
 
 from cobe.calls.caller import Caller
-from cobe.core.errors import InputError
+from cobe.core.errors import DiskFull, InputError
+from cobe.core.reserve import out_of_space
 from cobe.dataset.schema import Scenario
 from cobe.judge.judge_plan import plan_judges
 from cobe.judge.panel import (
@@ -21,6 +22,7 @@ from cobe.judge.panel import (
 from cobe.judge.specs import panel_name, split_specs
 from cobe.store.store import Store
 from support.run_data import scenario
+from support.store_reads import stored_count
 
 
 def test_three_judges_two_against_one_is_a_majority() -> None:
@@ -131,5 +133,46 @@ def test_samples_are_asked_as_distinct_calls(tmp_path) -> None:
         assert len(set(keys)) == 3
         stored = store.db.execute("SELECT request FROM calls WHERE key = ?", (keys[0],)).fetchone()[0]
         assert '"sample"' not in stored  # the first sample keeps the key a single ask always had
+    finally:
+        store.close()
+
+
+async def test_a_check_that_stops_leaves_the_calls_beside_it_to_finish_and_keep_their_answers(tmp_path, monkeypatch):
+    # seen under load: one check of a response met a full disk while another check's call was out, the first
+    # error ended the item at once, and the call still out was answered by the server and never stored
+    panel, store = _panel(tmp_path, ["mock/judge-pass"])
+    provider = panel.members[0].provider
+    answer, gate, failed = provider.generate, asyncio.Event(), asyncio.Event()
+    sent = 0
+
+    async def generate(*args, **kwargs):
+        nonlocal sent
+        sent += 1
+        if sent == 1:  # the first check's call is still out when the disk fills
+            await gate.wait()
+        return await answer(*args, **kwargs)
+
+    put_call = store.put_call
+
+    def put_call_on_a_full_disk(row):
+        if not failed.is_set():  # the first answer back finds no room, and the store says so from then on
+            failed.set()
+            store.out_of_space = True
+            raise out_of_space(tmp_path)
+        put_call(row)
+
+    monkeypatch.setattr(provider, "generate", generate)
+    monkeypatch.setattr(store, "put_call", put_call_on_a_full_disk)
+    try:
+        asking = asyncio.create_task(panel.checks(Scenario.model_validate(scenario(1)), "A rewrite."))
+        await failed.wait()
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not asking.done()  # the call still out is waited for
+        gate.set()
+        with pytest.raises(DiskFull):
+            await asking
+        assert sent == 2  # the third check was never sent: the disk was full by then
+        assert stored_count(tmp_path) == 1  # the answer that came back is kept
     finally:
         store.close()

@@ -52,19 +52,21 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def fill(disk: Path) -> Path:
-    """Write a file until the disk has no byte left; returns it (delete it to free the space)."""
+    """Fill `disk` to its last byte with a file; returns it (delete it to free the space).
+
+    It writes no more than the room free when it starts and stops at the first "no space": a run writing to
+    the disk meanwhile gives up its reserve once the disk is full, and a filler that went on writing would
+    take that room too (under load it did, and an answered call found no room to be stored).
+    """
     filler = disk / "filler"
+    stat = os.statvfs(disk)
+    budget = stat.f_bavail * stat.f_frsize  # whole blocks: writing exactly this leaves 0 bytes free
     with open(filler, "wb", buffering=0) as out:
         try:
-            while True:
-                out.write(b"\1" * 65536)
+            while budget > 0:
+                budget -= out.write(b"\1" * min(65536, budget))
         except OSError as exc:
             assert exc.errno == errno.ENOSPC
-        try:
-            while True:
-                out.write(b"\1")
-        except OSError:
-            pass
     return filler
 
 

@@ -244,6 +244,11 @@ class Caller:
             return None
         return provider.spec, self._keys.settings_json(settings)
 
+    def _may_send(self) -> bool:
+        """Whether a call whose turn has come may go out: not once the disk is full (its answer might find no room;
+        the calls already out are what the store's reserve is for)."""
+        return not self.store.out_of_space
+
     def _check_stops(self, provider: Provider) -> None:
         """Raise when this command may send nothing more: a refused setting, a refused key, a full disk."""
         if self._rejection is not None:
@@ -270,9 +275,10 @@ class Caller:
         est_in = sum(estimate_tokens(m.content) for m in messages)
         reserve = price.cost(est_in, settings.max_tokens or 1024) if price else 0.0
         self.budget.reserve(reserve)  # raises BudgetExceeded before anything is sent
-        outcome = await self.scheduler.run(provider, messages, settings, scenario, est_in)
-        if outcome.closed:  # never sent: the provider refused the key while this call waited
+        outcome = await self.scheduler.run(provider, messages, settings, scenario, est_in, self._may_send)
+        if outcome.closed:  # never sent: the provider refused the key, or the disk filled, while this call waited
             self.budget.settle(reserve, 0.0)
+            self._check_stops(provider)
             raise self._auth_failed(provider)
         stats.calls_made += 1
         output = outcome.output

@@ -22,6 +22,7 @@ from typing import Any
 
 from cobe.calls.caller import Caller, key_refused
 from cobe.calls.refused import declined_line, preflight_refused, refused_line
+from cobe.core.aio import settled
 from cobe.core.errors import ModelRefused, UnusableReplies
 from cobe.models.base import CallRecord, GenerateConfig, Message, Provider
 from cobe.models.fitting import effective_settings
@@ -194,7 +195,7 @@ async def preflight(
                 on_done(record.error is not None)
             return record
 
-    records = await asyncio.gather(*(one(probe) for probe in distinct(probes)))
+    records = await settled(*(one(probe) for probe in distinct(probes)))
     if stop:
         raise stop[0]
     for probe in probes:  # a key refused now would be refused by every call of the run
@@ -258,4 +259,4 @@ async def check_models(
         async with gate:
             return await one(probe)
 
-    return list(await asyncio.gather(*(bounded(probe) for probe in distinct(probes))))
+    return await settled(*(bounded(probe) for probe in distinct(probes)))

@@ -27,7 +27,7 @@ import contextlib
 import math
 import os
 import threading
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -134,11 +134,13 @@ class WaveScheduler(Scheduler):
         config: GenerateConfig,
         scenario: Any = None,
         tokens: int = 0,
+        may_send: Callable[[], bool] | None = None,
     ) -> Outcome:
         """Park a portable call until its wave answers it; run any other here."""
         if not provider.portable():
-            return await super().run(provider, messages, config, scenario, tokens)
-        if self.limits(provider).closed:  # the provider refused the key: send nothing more to it
+            return await super().run(provider, messages, config, scenario, tokens, may_send)
+        # the provider refused the key, or the command stops sending (a full disk): send nothing more to it
+        if self.limits(provider).closed or (may_send is not None and not may_send()):
             return Outcome(None, None, 0, closed=True)
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         if self._anchor is None and ray_stage(provider.spec) is None:

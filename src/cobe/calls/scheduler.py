@@ -125,6 +125,7 @@ class Scheduler:
         scenario: Scenario | None,
         tokens: int,
         retry: bool = False,
+        may_send: Callable[[], bool] | None = None,
     ) -> ModelOutput:
         if not lane.capacity_read:  # the lane's first call: how many calls its server serves at once
             await self._size(provider, lane)
@@ -133,7 +134,9 @@ class Scheduler:
         answered = lane.slots.answered
         try:
             await lane.admit(tokens)
-            if lane.closed:  # checked once the slot is ours: calls queued before the close send nothing
+            # checked once the slot is ours: calls queued before the close, or before the command's own stop (a
+            # full disk), send nothing
+            if lane.closed or (may_send is not None and not may_send()):
                 raise _LaneClosed
             if self.timeout:
                 async with asyncio.timeout(self.timeout):
@@ -163,11 +166,13 @@ class Scheduler:
         config: GenerateConfig,
         scenario: Scenario | None = None,
         tokens: int = 0,
+        may_send: Callable[[], bool] | None = None,
     ) -> Outcome:
-        """The call's Outcome: output on success, else the error line once retries are spent."""
+        """The call's Outcome: output on success, else the error line once retries are spent; `closed` and never
+        sent where its lane closed or `may_send` said no once it was the call's turn."""
         lane = self.limits(provider)
         try:  # fast path: most calls succeed first time, so tenacity is set up only after a failure
-            return Outcome(await self._attempt(provider, lane, messages, config, scenario, tokens))
+            return Outcome(await self._attempt(provider, lane, messages, config, scenario, tokens, may_send=may_send))
         except _LaneClosed:
             return Outcome(None, None, 0, closed=True)
         except Exception as exc:  # noqa: BLE001 - every provider error becomes a recorded call error
@@ -207,7 +212,9 @@ class Scheduler:
                     attempts += 1
                     self.retries += 1
                     try:
-                        output = await self._attempt(provider, lane, messages, config, scenario, tokens, retry=True)
+                        output = await self._attempt(
+                            provider, lane, messages, config, scenario, tokens, retry=True, may_send=may_send
+                        )
                     except Exception as exc:
                         if self._retryable(provider, exc):
                             self._note_retry_after(provider, lane, exc)  # raises _WaitTooLong past the cap

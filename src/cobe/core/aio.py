@@ -1,10 +1,11 @@
-"""A blocking form of an async function: the public sync API is the async one run to completion."""
+"""Async helpers every layer uses: a blocking form of an async function (the public sync API is the async one
+run to completion), and awaiting concurrent work so that one error never leaves the rest running unwatched."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -23,3 +24,17 @@ def blocking(coroutine: Callable[P, Coroutine[Any, Any, T]], doc: str) -> Callab
     run.__qualname__ = coroutine.__qualname__.removeprefix("a")
     run.__doc__ = doc
     return run
+
+
+async def settled(*work: Awaitable[T]) -> list[T]:
+    """Every result, in order, once all of `work` has ended; then the first error by position, if any, raised.
+
+    `asyncio.gather` raises the first error at once and leaves the rest running with nobody waiting for them:
+    a model call still out when its sibling met a full disk or `--max-cost` was answered after the command had
+    closed its store, paid for and never kept.
+    """
+    outcomes = await asyncio.gather(*work, return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return outcomes  # type: ignore[return-value]  # no outcome is an exception here

@@ -24,7 +24,7 @@ from cobe.calls.preflight import Probe as Preflight
 from cobe.calls.preflight import needs_preflight, run_preflight
 from cobe.calls.pricing import CallPricer, verdict_tokens
 from cobe.calls.scheduler import Scheduler
-from cobe.core.aio import blocking
+from cobe.core.aio import blocking, settled
 from cobe.core.errors import InputError
 from cobe.core.files import atomic_write
 from cobe.core.lock import directory_lock
@@ -151,7 +151,7 @@ async def ask_all(judge: Judge, plan: AuditPlan, concurrency: int) -> list[Answe
 
     async def one(case: ProbeCase, check: str) -> Answers:
         async with gate:
-            results = await asyncio.gather(
+            results = await settled(
                 *(judge.check(check, case.scenario, case.answer, sample=k) for k in range(plan.repeats))
             )
         return Answers(
@@ -165,13 +165,7 @@ async def ask_all(judge: Judge, plan: AuditPlan, concurrency: int) -> list[Answe
 
     # every question settles before an error is raised: a call in flight when --max-cost stops the others is
     # answered and stored, so the resumed audit does not pay for it again
-    settled = await asyncio.gather(
-        *(one(case, check) for case in plan.cases for check in CHECKS), return_exceptions=True
-    )
-    for outcome in settled:
-        if isinstance(outcome, BaseException):
-            raise outcome
-    return [outcome for outcome in settled if isinstance(outcome, Answers)]
+    return await settled(*(one(case, check) for case in plan.cases for check in CHECKS))
 
 
 def assemble(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from cobe.core.aio import settled
 from cobe.core.results import CHECKS, Verdict
 from cobe.judge.parse import p_true, parse_verdict
 from cobe.judge.prompt_sets import JudgePromptSet
@@ -109,5 +109,5 @@ class Judge:
         self, scenario: Scenario, response: str, checks: tuple[str, ...] = CHECKS
     ) -> dict[str, CheckResult]:
         """The given checks of one response, concurrently."""
-        results = await asyncio.gather(*(self.check(c, scenario, response) for c in checks))
+        results = await settled(*(self.check(c, scenario, response) for c in checks))
         return dict(zip(checks, results))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cobe.calls.caller import Caller
 from cobe.calls.scheduler import Scheduler
-from cobe.core.aio import blocking
+from cobe.core.aio import blocking, settled
 from cobe.core.results import Verdict
 from cobe.judge.checker import CheckResult
 from cobe.judge.checks import row_status
@@ -115,7 +115,7 @@ async def ajudge_responses(
         progress.start("judge", len(items), 0)
     try:
         await panel.prefetch((s, r, panel.asks()) for s, r in items)  # --judge-batch: one provider batch first
-        out = JudgedItems(await asyncio.gather(*(one(s, r) for s, r in items)))
+        out = JudgedItems(await settled(*(one(s, r) for s, r in items)))
     finally:
         await panel.aclose()
         store.close()

@@ -17,6 +17,7 @@ import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cobe.core.aio import settled
 from cobe.core.errors import InputError
 from cobe.core.results import CHECKS
 from cobe.judge.batch import BatchJudge, BatchRequest, batch_request
@@ -167,9 +168,7 @@ class JudgePanel:
 
     async def ask(self, scenario: Scenario, response: str, asks: Sequence[Ask]) -> dict[Ask, CheckResult]:
         """The given questions, concurrently; each one as `Judge.check` answers it."""
-        results = await asyncio.gather(
-            *(self.members[m].check(check, scenario, response, sample=k) for m, check, k in asks)
-        )
+        results = await settled(*(self.members[m].check(check, scenario, response, sample=k) for m, check, k in asks))
         return dict(zip(asks, results))
 
     async def checks(

@@ -19,7 +19,7 @@ from cobe.calls.caller import Caller
 from cobe.calls.preflight import Probe as Preflight
 from cobe.calls.preflight import needs_preflight, run_preflight
 from cobe.calls.scheduler import Scheduler
-from cobe.core.aio import blocking
+from cobe.core.aio import blocking, settled
 from cobe.core.errors import InputError
 from cobe.core.files import cache_store
 from cobe.core.lock import directory_lock
@@ -135,7 +135,7 @@ async def self_test(
     jobs = [(probe, scenario) for scenario in chosen for probe in PROBES]
     if progress is not None:
         progress.start(STAGE, len(jobs), 0)
-    answers = await asyncio.gather(*(ask(probe, scenario) for probe, scenario in jobs))
+    answers = await settled(*(ask(probe, scenario) for probe, scenario in jobs))
     verdicts: dict[tuple[str, str], list[str | None]] = {}
     for (probe, _), results in zip(jobs, answers):
         for check, result in results.items():
