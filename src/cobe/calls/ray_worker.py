@@ -137,8 +137,9 @@ class CallWorker:
         finished since the last one, so a slow model's answers leave one by one and a fast model's in groups (a
         call that fails after its retries is an answer row with its error)."""
         answers: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        given_up = threading.Event()  # read by each call once its slot is granted, on the calls' loop
         calls = [
-            asyncio.run_coroutine_threadsafe(self._answer_into(answers, *read_request(row)), self.loop)
+            asyncio.run_coroutine_threadsafe(self._answer_into(answers, given_up, *read_request(row)), self.loop)
             for row in rows(batch)
         ]
         try:
@@ -157,17 +158,25 @@ class CallWorker:
                 left -= len(finished)
                 yield {**packet(finished), WORKER: [self.key]}
         finally:  # a batch given up (its task cancelled): its calls not yet answered are not sent later
+            # the flag first: the cancels reach the loop one by one, and a call out could end and hand its slot to
+            # a waiting call before that one's cancel arrived (seen on a busy machine: a third call sent)
+            given_up.set()
             for call in calls:
                 call.cancel()
 
     async def _answer_into(
-        self, answers: queue.SimpleQueue[dict[str, Any]], call_id: int, messages: list[Message], config: GenerateConfig
+        self,
+        answers: queue.SimpleQueue[dict[str, Any]],
+        given_up: threading.Event,
+        call_id: int,
+        messages: list[Message],
+        config: GenerateConfig,
     ) -> None:
         if self.window is not None:
             await self.window.acquire()  # back once the driver has stored this call's answer
             self.unstored.add(call_id)
         try:
-            row = await self._answer(call_id, messages, config)
+            row = await self._answer(call_id, messages, config, given_up)
         except asyncio.CancelledError:  # never answered: its credit comes back now
             self._credit(call_id)
             raise
@@ -195,10 +204,12 @@ class CallWorker:
             for call_id in stored:
                 self._credit(call_id)
 
-    async def _answer(self, call_id: int, messages: list[Message], config: GenerateConfig) -> dict[str, Any]:
+    async def _answer(
+        self, call_id: int, messages: list[Message], config: GenerateConfig, given_up: threading.Event
+    ) -> dict[str, Any]:
         if self.orphaned.is_set():
             return answer_row(call_id, None, DRIVER_GONE, 0, False, None)
-        outcome = await self.scheduler.run(self.provider, messages, config)
+        outcome = await self.scheduler.run(self.provider, messages, config, may_send=lambda: not given_up.is_set())
         if outcome.closed and self.orphaned.is_set():
             return answer_row(call_id, None, DRIVER_GONE, 0, False, None)
         return answer_row(call_id, outcome.output, outcome.error, outcome.attempts, outcome.refused, outcome.rejected)
