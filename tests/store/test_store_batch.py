@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 
 from cobe.store.store import Store, now
+from support.store_reads import stored_count
 from support.store_rows import call_row
 
 
@@ -25,24 +26,16 @@ def _verdict() -> dict:
     )
 
 
-def _seen_by_another_connection(path) -> int:
-    db = sqlite3.connect(path)
-    try:
-        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-    finally:
-        db.close()
-
-
 def test_a_batch_commits_its_writes_together(tmp_path):
     store = Store(tmp_path / "cobe.sqlite")
     with store.batch():
         store.put_call(_call("a"))
         with store.batch():  # nested: the outer batch commits
             store.put_call(_call("b"))
-        assert _seen_by_another_connection(store.path) == 0  # nothing committed while it is open
-    assert _seen_by_another_connection(store.path) == 2
+        assert stored_count(store.path.parent) == 0  # nothing committed while it is open
+    assert stored_count(store.path.parent) == 2
     store.put_call(_call("c"))  # outside a batch each write commits alone, as before
-    assert _seen_by_another_connection(store.path) == 3
+    assert stored_count(store.path.parent) == 3
     store.close()
 
 
@@ -53,5 +46,5 @@ def test_a_failing_write_in_a_batch_leaves_the_others(tmp_path):
         with pytest.raises(sqlite3.IntegrityError):
             store.put_verdicts([_verdict()])  # refused: no such run or response
         store.put_call(_call("b"))
-    assert _seen_by_another_connection(store.path) == 2
+    assert stored_count(store.path.parent) == 2
     store.close()

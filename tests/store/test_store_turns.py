@@ -9,19 +9,12 @@ import sqlite3
 import pytest
 
 from cobe.store.store import Store
+from support.store_reads import stored_count
 from support.store_rows import call_row
 
 
 def _call(key: str) -> dict:
     return call_row(key, response="T", cost_usd=None)
-
-
-def _seen_by_another_connection(path) -> int:
-    db = sqlite3.connect(path)
-    try:
-        return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-    finally:
-        db.close()
 
 
 def _commits(store: Store) -> list[str]:
@@ -40,12 +33,12 @@ def test_the_calls_of_one_turn_are_one_commit_at_its_end(tmp_path):
             for key in ("a", "b", "c"):
                 store.put_call(_call(key))
             assert store.get_call("a") is not None  # the store's own reads see them at once
-            assert _seen_by_another_connection(path) == 0
+            assert stored_count(path.parent) == 0
             await asyncio.sleep(0)  # the turn ends: before the loop could wait on anything, they are committed
-            assert _seen_by_another_connection(path) == 3 and len(commits) == 1
+            assert stored_count(path.parent) == 3 and len(commits) == 1
             store.put_call(_call("d"))
         # leaving commits what the last turn holds
-        assert _seen_by_another_connection(path) == 4 and len(commits) == 2
+        assert stored_count(path.parent) == 4 and len(commits) == 2
 
     asyncio.run(run())
     store.close()
@@ -60,7 +53,7 @@ def test_another_write_commits_the_waiting_calls_with_it(tmp_path):
         with store.calls_by_turn():
             store.put_call(_call("a"))
             store.create_run("r1", {}, "0")  # what depends on a call (its response, verdicts) commits it too
-            assert _seen_by_another_connection(path) == 1 and len(commits) == 1
+            assert stored_count(path.parent) == 1 and len(commits) == 1
             await asyncio.sleep(0)
             assert len(commits) == 1  # nothing was left for the end of the turn
 
@@ -77,8 +70,8 @@ def test_a_batch_commits_the_waiting_calls_before_it_begins(tmp_path):
             store.put_call(_call("a"))
             with store.batch():
                 store.put_call(_call("b"))
-                assert _seen_by_another_connection(path) == 1
-            assert _seen_by_another_connection(path) == 2
+                assert stored_count(path.parent) == 1
+            assert stored_count(path.parent) == 2
 
     asyncio.run(run())
     store.close()
@@ -95,7 +88,7 @@ def test_a_failing_call_leaves_the_others_of_its_turn(tmp_path):
                 store.put_call(_call("b") | {"role": None})  # NOT NULL
             store.put_call(_call("c"))
             await asyncio.sleep(0)
-            assert _seen_by_another_connection(path) == 2
+            assert stored_count(path.parent) == 2
 
     asyncio.run(run())
     store.close()
@@ -105,5 +98,5 @@ def test_outside_a_loop_turn_each_call_commits_alone(tmp_path):
     path = tmp_path / "cobe.sqlite"
     store = Store(path)
     store.put_call(_call("a"))
-    assert _seen_by_another_connection(path) == 1
+    assert stored_count(path.parent) == 1
     store.close()
